@@ -9,7 +9,7 @@ PACKAGES=(
   bazel-rules-java           # rules_java at /usr/share/bazel/rules/java
   g++ pkg-config
   librocksdb-dev rocksdb-tools   # RocksDB 7.8.3 (.so/.a) and db_bench/ldb/sst_dump
-  libzstd-dev zlib1g-dev
+  libzstd-dev zlib1g-dev libxxhash-dev
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsnappy-dev liblz4-dev libbz2-dev libgflags-dev liburing-dev libjemalloc-dev
   clang-14 libclang-rt-14-dev    # libFuzzer and sanitizers

@@ -1,0 +1,50 @@
+#include "compression/compression_pools.h"
+
+namespace rockpool {
+
+void Accumulate(PoolStats* a, const PoolStats& b) {
+  a->created += b.created;
+  a->reused += b.reused;
+  a->destroyed += b.destroyed;
+  a->reset_failures += b.reset_failures;
+  a->idle += b.idle;
+  a->in_use += b.in_use;
+  a->peak_in_use += b.peak_in_use;
+  a->idle_bytes += b.idle_bytes;
+  a->library.bytes_allocated += b.library.bytes_allocated;
+  a->library.allocations += b.library.allocations;
+  a->library.frees += b.library.frees;
+  a->library.failed += b.library.failed;
+  a->library.bytes_live += b.library.bytes_live;
+}
+
+PoolStats CompressionPoolsStats::Total() const {
+  PoolStats total;
+  for (const PoolStats* s : {&zstd_compress, &zstd_decompress, &deflate, &inflate}) {
+    Accumulate(&total, *s);
+  }
+  return total;
+}
+
+void CompressionPools::SetOptions(const PoolOptions& options) {
+  zstd_compress_.SetOptions(options);
+  zstd_decompress_.SetOptions(options);
+  deflate_.SetOptions(options);
+  inflate_.SetOptions(options);
+}
+
+size_t CompressionPools::Trim() {
+  return zstd_compress_.Trim() + zstd_decompress_.Trim() + deflate_.Trim() + inflate_.Trim();
+}
+
+size_t CompressionPools::ReleaseExpired() {
+  return zstd_compress_.ReleaseExpired() + zstd_decompress_.ReleaseExpired() +
+         deflate_.ReleaseExpired() + inflate_.ReleaseExpired();
+}
+
+CompressionPoolsStats CompressionPools::stats() const {
+  return CompressionPoolsStats{zstd_compress_.stats(), zstd_decompress_.stats(), deflate_.stats(),
+                               inflate_.stats()};
+}
+
+}  // namespace rockpool

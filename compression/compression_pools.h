@@ -1,0 +1,54 @@
+// The four context pools rockpool runs (zstd compress/decompress, deflate,
+// inflate), configured together, with one place to read their statistics.
+#ifndef ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
+#define ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
+
+#include <cstddef>
+
+#include "compression/context_pool.h"
+#include "compression/zlib_contexts.h"
+#include "compression/zstd_contexts.h"
+
+namespace rockpool {
+
+struct CompressionPoolsStats {
+  PoolStats zstd_compress;
+  PoolStats zstd_decompress;
+  PoolStats deflate;
+  PoolStats inflate;
+  // Field-wise sum (peak_in_use is the sum of the peaks).
+  PoolStats Total() const;
+};
+
+class CompressionPools {
+ public:
+  explicit CompressionPools(const PoolOptions& options = {})
+      : zstd_compress_(options), zstd_decompress_(options), deflate_(options), inflate_(options) {}
+  CompressionPools(const CompressionPools&) = delete;
+  CompressionPools& operator=(const CompressionPools&) = delete;
+
+  ZstdCompressPool& zstd_compress() { return zstd_compress_; }
+  ZstdDecompressPool& zstd_decompress() { return zstd_decompress_; }
+  DeflatePool& deflate() { return deflate_; }
+  InflatePool& inflate() { return inflate_; }
+
+  void SetOptions(const PoolOptions& options);
+  // Frees every idle context; returns how many.
+  size_t Trim();
+  // Frees idle contexts older than idle_timeout; returns how many.
+  size_t ReleaseExpired();
+  CompressionPoolsStats stats() const;
+
+ private:
+  ZstdCompressPool zstd_compress_;
+  ZstdDecompressPool zstd_decompress_;
+  DeflatePool deflate_;
+  InflatePool inflate_;
+};
+
+// Adds b's counters into a (peaks add up too).
+void Accumulate(PoolStats* a, const PoolStats& b);
+
+}  // namespace rockpool
+
+#endif  // ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_

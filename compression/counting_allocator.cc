@@ -1,0 +1,129 @@
+#include "compression/counting_allocator.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace rockpool {
+namespace {
+
+// Each block carries its size in a header so Free() can account for it.
+// The header is max_align_t-sized so the payload keeps malloc's alignment.
+constexpr size_t kHeader = alignof(std::max_align_t);
+static_assert(kHeader >= sizeof(size_t));
+
+// Fault injection state. `countdown_` > 0: that many allocations until the
+// failing one; -1: fail everything; 0: disarmed.
+std::atomic<int64_t> countdown{0};
+std::atomic<bool> counting{false};
+std::atomic<uint64_t> counted_calls{0};
+
+}  // namespace
+
+AllocationCounts AllocationStats::Read() const {
+  AllocationCounts c;
+  c.bytes_allocated = bytes_allocated_.load(std::memory_order_relaxed);
+  c.allocations = allocations_.load(std::memory_order_relaxed);
+  c.frees = frees_.load(std::memory_order_relaxed);
+  c.failed = failed_.load(std::memory_order_relaxed);
+  c.bytes_live = bytes_live_.load(std::memory_order_relaxed);
+  return c;
+}
+
+void AllocationStats::OnAllocate(size_t bytes) {
+  bytes_allocated_.fetch_add(bytes, std::memory_order_relaxed);
+  allocations_.fetch_add(1, std::memory_order_relaxed);
+  bytes_live_.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed);
+}
+
+void AllocationStats::OnFree(size_t bytes) {
+  frees_.fetch_add(1, std::memory_order_relaxed);
+  bytes_live_.fetch_sub(static_cast<int64_t>(bytes), std::memory_order_relaxed);
+}
+
+void AllocationStats::OnFailure() { failed_.fetch_add(1, std::memory_order_relaxed); }
+
+void* CountingAllocator::Allocate(size_t bytes) {
+  if (AllocationFaultInjector::ShouldFail() ||
+      bytes > std::numeric_limits<size_t>::max() - kHeader) {
+    if (stats_ != nullptr) stats_->OnFailure();
+    return nullptr;
+  }
+  void* raw = std::malloc(bytes + kHeader);
+  if (raw == nullptr) {
+    if (stats_ != nullptr) stats_->OnFailure();
+    return nullptr;
+  }
+  std::memcpy(raw, &bytes, sizeof(bytes));
+  bytes_live_ += static_cast<int64_t>(bytes);
+  bytes_allocated_ += bytes;
+  ++allocations_;
+  if (stats_ != nullptr) stats_->OnAllocate(bytes);
+  return static_cast<char*>(raw) + kHeader;
+}
+
+void CountingAllocator::Free(void* p) {
+  if (p == nullptr) return;
+  void* raw = static_cast<char*>(p) - kHeader;
+  size_t bytes;
+  std::memcpy(&bytes, raw, sizeof(bytes));
+  bytes_live_ -= static_cast<int64_t>(bytes);
+  if (stats_ != nullptr) stats_->OnFree(bytes);
+  std::free(raw);
+}
+
+void* CountingAllocator::ZstdAlloc(void* opaque, size_t size) {
+  return static_cast<CountingAllocator*>(opaque)->Allocate(size);
+}
+
+void CountingAllocator::ZstdFree(void* opaque, void* address) {
+  static_cast<CountingAllocator*>(opaque)->Free(address);
+}
+
+void* CountingAllocator::ZlibAlloc(void* opaque, unsigned items, unsigned size) {
+  // zlib multiplies itself in older versions; do it in 64 bits here.
+  const uint64_t bytes = static_cast<uint64_t>(items) * size;
+  return static_cast<CountingAllocator*>(opaque)->Allocate(static_cast<size_t>(bytes));
+}
+
+void CountingAllocator::ZlibFree(void* opaque, void* address) {
+  static_cast<CountingAllocator*>(opaque)->Free(address);
+}
+
+void AllocationFaultInjector::FailNthAllocation(uint64_t n) {
+  countdown.store(static_cast<int64_t>(n), std::memory_order_relaxed);
+}
+
+void AllocationFaultInjector::FailAll() { countdown.store(-1, std::memory_order_relaxed); }
+
+void AllocationFaultInjector::Disarm() {
+  countdown.store(0, std::memory_order_relaxed);
+  counting.store(false, std::memory_order_relaxed);
+}
+
+void AllocationFaultInjector::StartCounting() {
+  counted_calls.store(0, std::memory_order_relaxed);
+  counting.store(true, std::memory_order_relaxed);
+}
+
+uint64_t AllocationFaultInjector::CountedCalls() {
+  return counted_calls.load(std::memory_order_relaxed);
+}
+
+bool AllocationFaultInjector::ShouldFail() {
+  if (counting.load(std::memory_order_relaxed)) {
+    counted_calls.fetch_add(1, std::memory_order_relaxed);
+  }
+  int64_t c = countdown.load(std::memory_order_relaxed);
+  if (c == 0) return false;
+  if (c < 0) return true;
+  // Exactly one caller observes the transition 1 -> 0.
+  while (c > 0) {
+    if (countdown.compare_exchange_weak(c, c - 1, std::memory_order_relaxed)) {
+      return c == 1;
+    }
+  }
+  return c < 0;
+}
+
+}  // namespace rockpool

@@ -1,0 +1,98 @@
+// Counting allocator: every byte the codec libraries (zstd, zlib) allocate for
+// rockpool's contexts goes through here, so the pool can report exactly how
+// many bytes and calls the libraries made, and tests can inject allocation
+// failures.
+//
+// Two levels of accounting:
+//   AllocationStats    shared totals (thread-safe atomics), one per pool.
+//   CountingAllocator  one per codec context: bytes that context holds right
+//                      now, plus forwarding into its AllocationStats.
+//
+// A CountingAllocator is used by one thread at a time (the one holding the
+// context); AllocationStats may be read by any thread at any time.
+#ifndef ROCKPOOL_COMPRESSION_COUNTING_ALLOCATOR_H_
+#define ROCKPOOL_COMPRESSION_COUNTING_ALLOCATOR_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace rockpool {
+
+// Snapshot of an AllocationStats.
+struct AllocationCounts {
+  uint64_t bytes_allocated = 0;  // total bytes ever requested
+  uint64_t allocations = 0;      // successful allocation calls
+  uint64_t frees = 0;            // free calls (non-null)
+  uint64_t failed = 0;           // allocation calls that returned null
+  int64_t bytes_live = 0;        // allocated and not yet freed
+};
+
+class AllocationStats {
+ public:
+  AllocationCounts Read() const;
+
+  // Called by CountingAllocator.
+  void OnAllocate(size_t bytes);
+  void OnFree(size_t bytes);
+  void OnFailure();
+
+ private:
+  std::atomic<uint64_t> bytes_allocated_{0};
+  std::atomic<uint64_t> allocations_{0};
+  std::atomic<uint64_t> frees_{0};
+  std::atomic<uint64_t> failed_{0};
+  std::atomic<int64_t> bytes_live_{0};
+};
+
+class CountingAllocator {
+ public:
+  // `stats` may be null (no shared totals). It must outlive this allocator.
+  explicit CountingAllocator(AllocationStats* stats) : stats_(stats) {}
+  CountingAllocator(const CountingAllocator&) = delete;
+  CountingAllocator& operator=(const CountingAllocator&) = delete;
+
+  // Returns null on failure (real or injected). Memory is aligned for any
+  // object type (alignof(std::max_align_t)).
+  void* Allocate(size_t bytes);
+  // Accepts null.
+  void Free(void* p);
+
+  // Bytes this allocator has handed out and not yet taken back.
+  int64_t bytes_live() const { return bytes_live_; }
+  uint64_t bytes_allocated() const { return bytes_allocated_; }
+  uint64_t allocations() const { return allocations_; }
+
+  // C callbacks in the shapes the libraries expect; `opaque` is the
+  // CountingAllocator.
+  static void* ZstdAlloc(void* opaque, size_t size);
+  static void ZstdFree(void* opaque, void* address);
+  static void* ZlibAlloc(void* opaque, unsigned items, unsigned size);
+  static void ZlibFree(void* opaque, void* address);
+
+ private:
+  AllocationStats* const stats_;
+  int64_t bytes_live_ = 0;
+  uint64_t bytes_allocated_ = 0;
+  uint64_t allocations_ = 0;
+};
+
+// Fault injection for tests: process-wide, affects every CountingAllocator.
+class AllocationFaultInjector {
+ public:
+  // The nth allocation from now (1 = the next one) fails; 0 disarms.
+  static void FailNthAllocation(uint64_t n);
+  // Every allocation fails while armed (until Disarm()).
+  static void FailAll();
+  static void Disarm();
+  // Allocation calls seen since the last arm/disarm (counts only while
+  // counting was requested via StartCounting()).
+  static void StartCounting();
+  static uint64_t CountedCalls();
+  // True if this call must fail. Called by CountingAllocator::Allocate.
+  static bool ShouldFail();
+};
+
+}  // namespace rockpool
+
+#endif  // ROCKPOOL_COMPRESSION_COUNTING_ALLOCATOR_H_

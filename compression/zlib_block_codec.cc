@@ -1,0 +1,195 @@
+#include "compression/zlib_block_codec.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+
+namespace rockpool {
+namespace {
+
+constexpr uInt kMaxZlibChunk = std::numeric_limits<uInt>::max();
+
+Bytef* Bytes(const char* p) { return reinterpret_cast<Bytef*>(const_cast<char*>(p)); }
+
+// One deflate(Z_FINISH) of `input` appended to `out` after `header` bytes,
+// into deflateBound space. FailedPrecondition if it does not fit (RocksDB
+// then stores the block uncompressed).
+absl::Status DeflateOnce(z_stream* stream, std::string_view input, size_t header,
+                         std::string* out) {
+  if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib: block over 4 GiB");
+  const uLong bound = deflateBound(stream, static_cast<uLong>(input.size()));
+  out->resize(header + bound);
+  stream->next_in = Bytes(input.data());
+  stream->avail_in = static_cast<uInt>(input.size());
+  stream->next_out = reinterpret_cast<Bytef*>(out->data() + header);
+  stream->avail_out = static_cast<uInt>(bound);
+  const int rc = deflate(stream, Z_FINISH);
+  if (rc != Z_STREAM_END) {
+    out->clear();
+    if (rc == Z_OK || rc == Z_BUF_ERROR) {
+      return absl::FailedPreconditionError("zlib: output over deflateBound");
+    }
+    return absl::InternalError(absl::StrCat("zlib: deflate failed (", rc, ")"));
+  }
+  out->resize(out->size() - stream->avail_out);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+DeflateKey DeflateKeyFor(const ZlibBlockOptions& options) {
+  DeflateKey key;
+  key.level = options.level == kRocksDbDefaultLevel ? Z_DEFAULT_COMPRESSION : options.level;
+  key.window_bits = options.window_bits;
+  key.mem_level = 8;  // RocksDB's fixed memLevel
+  key.strategy = options.strategy;
+  return NormalizeDeflateKey(key);
+}
+
+absl::Status ZlibBlockCodec::CompressWith(z_stream* stream, std::string_view input,
+                                          std::string_view dictionary, std::string* out) {
+  if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib: block over 4 GiB");
+  if (!dictionary.empty()) {
+    const int rc = deflateSetDictionary(stream, Bytes(dictionary.data()),
+                                        static_cast<uInt>(dictionary.size()));
+    if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
+  }
+  out->clear();
+  const size_t header = PutVarint32(out, static_cast<uint32_t>(input.size()));
+  return DeflateOnce(stream, input, header, out);
+}
+
+absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view block,
+                                            std::string_view dictionary,
+                                            size_t max_uncompressed_size, std::string* out) {
+  absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, max_uncompressed_size);
+  if (!prefix.ok()) {
+    return absl::Status(prefix.status().code(), absl::StrCat("zlib block: ", prefix.status().message()));
+  }
+  if (prefix->payload.size() > kMaxZlibChunk) return absl::DataLossError("zlib block: over 4 GiB");
+  if (!dictionary.empty()) {
+    const int rc = inflateSetDictionary(stream, Bytes(dictionary.data()),
+                                        static_cast<uInt>(dictionary.size()));
+    if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: inflateSetDictionary (", rc, ")"));
+  }
+  out->resize(prefix->uncompressed_size);
+  Bytef scratch;  // keeps next_out valid for empty blocks
+  stream->next_in = Bytes(prefix->payload.data());
+  stream->avail_in = static_cast<uInt>(prefix->payload.size());
+  stream->next_out = out->empty() ? &scratch : reinterpret_cast<Bytef*>(out->data());
+  stream->avail_out = static_cast<uInt>(out->size());
+  // Z_FINISH with the whole output available: zlib inflates directly into
+  // the output and never allocates its sliding window.
+  const int rc = inflate(stream, Z_FINISH);
+  const size_t declared = out->size();
+  const size_t produced = declared - stream->avail_out;
+  const size_t left_in = stream->avail_in;
+  if (rc == Z_STREAM_END) {
+    if (produced != declared) {
+      out->clear();
+      return absl::DataLossError(absl::StrCat("zlib block: inflated ", produced,
+                                              " bytes, size prefix declares ", declared));
+    }
+    if (left_in != 0) {
+      out->clear();
+      return absl::DataLossError(absl::StrCat("zlib block: ", left_in,
+                                              " bytes of trailing garbage after the deflate stream"));
+    }
+    return absl::OkStatus();
+  }
+  out->clear();
+  if (rc == Z_BUF_ERROR || rc == Z_OK) {
+    if (stream->avail_out == 0 && left_in != 0) {
+      return absl::DataLossError(absl::StrCat(
+          "zlib block: inflates to more than the declared ", declared, " bytes"));
+    }
+    return absl::DataLossError(absl::StrCat("zlib block: truncated deflate stream (",
+                                            prefix->payload.size(), " payload bytes)"));
+  }
+  if (rc == Z_NEED_DICT) return absl::DataLossError("zlib block: needs a dictionary");
+  if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib block: out of memory");
+  return absl::DataLossError(absl::StrCat("zlib block: corrupt deflate stream: ",
+                                          stream->msg != nullptr ? stream->msg : zError(rc)));
+}
+
+absl::Status ZlibBlockCodec::Compress(std::string_view input, const ZlibBlockOptions& options,
+                                      std::string* out) const {
+  absl::StatusOr<DeflatePool::Lease> lease = deflate_pool_->Acquire(DeflateKeyFor(options));
+  if (!lease.ok()) return lease.status();
+  return CompressWith((*lease)->get(), input, options.dictionary, out);
+}
+
+absl::Status ZlibBlockCodec::Decompress(std::string_view block, std::string_view dictionary,
+                                        std::string* out) const {
+  absl::StatusOr<InflatePool::Lease> lease = inflate_pool_->Acquire(InflateKey{-15});
+  if (!lease.ok()) return lease.status();
+  return DecompressWith((*lease)->get(), block, dictionary, max_uncompressed_size_, out);
+}
+
+absl::Status ZlibBlockCodec::CompressStream(std::string_view input, int level, int window_bits,
+                                            std::string* out) const {
+  if (window_bits < 8 || (window_bits > 15 && window_bits < 25) || window_bits > 31) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "zlib stream: window_bits ", window_bits, " is not zlib (8..15) or gzip (25..31) framing"));
+  }
+  DeflateKey key;
+  key.level = level;
+  key.window_bits = window_bits;
+  absl::StatusOr<DeflatePool::Lease> lease = deflate_pool_->Acquire(NormalizeDeflateKey(key));
+  if (!lease.ok()) return lease.status();
+  out->clear();
+  return DeflateOnce((*lease)->get(), input, 0, out);
+}
+
+absl::Status ZlibBlockCodec::DecompressStream(std::string_view input, int window_bits,
+                                              size_t max_output, std::string* out) const {
+  if (window_bits < 8 || (window_bits > 15 && window_bits < 24) ||
+      (window_bits > 31 && window_bits < 40) || window_bits > 47) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "zlib stream: window_bits ", window_bits, " is not 8..15, 24..31 or 40..47"));
+  }
+  if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib stream: over 4 GiB");
+  absl::StatusOr<InflatePool::Lease> lease = inflate_pool_->Acquire(InflateKey{window_bits});
+  if (!lease.ok()) return lease.status();
+  z_stream* stream = (*lease)->get();
+  out->clear();
+  stream->next_in = Bytes(input.data());
+  stream->avail_in = static_cast<uInt>(input.size());
+  // Grow geometrically, never past max_output (+1 to detect overflow).
+  size_t capacity = std::min<size_t>(std::max<size_t>(input.size() * 4, 4096), max_output + 1);
+  for (;;) {
+    const size_t used = out->size();
+    out->resize(capacity);
+    stream->next_out = reinterpret_cast<Bytef*>(out->data() + used);
+    stream->avail_out = static_cast<uInt>(std::min<size_t>(capacity - used, kMaxZlibChunk));
+    const int rc = inflate(stream, Z_NO_FLUSH);
+    out->resize(capacity - stream->avail_out);
+    if (out->size() > max_output) {
+      out->clear();
+      return absl::OutOfRangeError(absl::StrCat("zlib stream: inflates to more than ", max_output, " bytes"));
+    }
+    if (rc == Z_STREAM_END) {
+      if (stream->avail_in != 0) {
+        const size_t left = stream->avail_in;
+        out->clear();
+        return absl::DataLossError(absl::StrCat("zlib stream: ", left, " bytes of trailing garbage"));
+      }
+      return absl::OkStatus();
+    }
+    if (rc == Z_OK) {
+      if (stream->avail_out == 0) {
+        capacity = std::min(capacity * 2, max_output + 1);
+        continue;
+      }
+      continue;  // made progress with input left; loop again
+    }
+    out->clear();
+    if (rc == Z_BUF_ERROR) return absl::DataLossError("zlib stream: truncated");
+    if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib stream: out of memory");
+    return absl::DataLossError(absl::StrCat("zlib stream: corrupt: ",
+                                            stream->msg != nullptr ? stream->msg : zError(rc)));
+  }
+}
+
+}  // namespace rockpool

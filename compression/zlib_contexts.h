@@ -1,0 +1,108 @@
+// zlib deflate and inflate streams for the pool.
+//
+// Each stream allocates through its own CountingAllocator (zalloc/zfree).
+// What zlib cannot change without re-initialising is the pool key:
+//   deflate: windowBits, memLevel, and also level and strategy. deflateParams
+//            could change those two in place, but it is not proven byte-
+//            identical to a fresh stream in every zlib version, so streams
+//            are keyed by them instead.
+//   inflate: windowBits (its framing and window size).
+// windowBits follows zlib: -9..-15 raw deflate (RocksDB's format), 8..15
+// zlib framing, 25..31 gzip framing. zlib's deflate refuses -8 and 24 (a
+// 256-byte window); inflate accepts them, and 40..47 (detect zlib or gzip).
+//
+// Reset() is deflateReset/inflateReset: the stream keeps its buffers and its
+// key parameters but forgets all data and any dictionary.
+#ifndef ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_
+#define ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_
+
+#include <zlib.h>
+
+#include <compare>
+#include <cstddef>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "compression/context_pool.h"
+#include "compression/counting_allocator.h"
+
+namespace rockpool {
+
+struct DeflateKey {
+  int level = Z_DEFAULT_COMPRESSION;  // normalised: -1 becomes 6
+  int window_bits = -14;
+  int mem_level = 8;
+  int strategy = Z_DEFAULT_STRATEGY;
+  auto operator<=>(const DeflateKey&) const = default;
+};
+
+struct InflateKey {
+  int window_bits = -15;
+  auto operator<=>(const InflateKey&) const = default;
+};
+
+// Checks the parameters zlib would reject, so callers get a clear message.
+absl::Status ValidateDeflateKey(const DeflateKey& key);
+absl::Status ValidateInflateKey(const InflateKey& key);
+// Z_DEFAULT_COMPRESSION -> 6: both produce identical output, one idle list.
+DeflateKey NormalizeDeflateKey(DeflateKey key);
+
+// A z_stream initialised for deflate or inflate. Not copyable or movable:
+// zlib's internal state points back at the z_stream.
+class ZlibStream {
+ public:
+  explicit ZlibStream(AllocationStats* stats);
+  ZlibStream(const ZlibStream&) = delete;
+  ZlibStream& operator=(const ZlibStream&) = delete;
+
+  z_stream* get() { return &stream_; }
+  const CountingAllocator& allocator() const { return allocator_; }
+
+ protected:
+  CountingAllocator allocator_;
+  z_stream stream_;
+};
+
+class DeflateContext : public ZlibStream {
+ public:
+  using ZlibStream::ZlibStream;
+  ~DeflateContext();
+
+ private:
+  friend struct DeflatePolicy;
+  bool initialised_ = false;
+};
+
+class InflateContext : public ZlibStream {
+ public:
+  using ZlibStream::ZlibStream;
+  ~InflateContext();
+
+ private:
+  friend struct InflatePolicy;
+  bool initialised_ = false;
+};
+
+struct DeflatePolicy {
+  using Context = DeflateContext;
+  using Key = DeflateKey;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
+  absl::Status Reset(Context& context);
+  size_t BytesHeld(const Context& context);
+};
+
+struct InflatePolicy {
+  using Context = InflateContext;
+  using Key = InflateKey;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
+  absl::Status Reset(Context& context);
+  size_t BytesHeld(const Context& context);
+};
+
+using DeflatePool = ContextPool<DeflatePolicy>;
+using InflatePool = ContextPool<InflatePolicy>;
+
+}  // namespace rockpool
+
+#endif  // ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_

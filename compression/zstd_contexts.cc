@@ -1,0 +1,84 @@
+#include "compression/zstd_contexts.h"
+
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem, ZSTD_create*_advanced
+#include <zstd.h>
+
+#include "absl/strings/str_cat.h"
+
+namespace rockpool {
+namespace {
+
+ZSTD_customMem CustomMem(CountingAllocator* allocator) {
+  return ZSTD_customMem{&CountingAllocator::ZstdAlloc, &CountingAllocator::ZstdFree, allocator};
+}
+
+}  // namespace
+
+ZstdCompressContext::~ZstdCompressContext() { ZSTD_freeCCtx(cctx_); }
+
+ZstdDecompressContext::~ZstdDecompressContext() { ZSTD_freeDCtx(dctx_); }
+
+absl::Status EnforceSingleThreaded(ZSTD_CCtx* cctx) {
+  // libzstd may be built without multithreading, where nbWorkers is not a
+  // settable parameter and is 0 by construction.
+  const size_t set = ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, 0);
+  int workers = -1;
+  const size_t get = ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers);
+  if (ZSTD_isError(get)) {
+    if (ZSTD_isError(set)) return absl::OkStatus();  // single-threaded build
+    return absl::InternalError(absl::StrCat("zstd: reading nbWorkers: ", ZSTD_getErrorName(get)));
+  }
+  if (workers != 0) {
+    return absl::InternalError(absl::StrCat("zstd: nbWorkers is ", workers, ", want 0"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
+    const ZstdKey&, AllocationStats* stats) {
+  auto context = std::make_unique<ZstdCompressContext>(stats);
+  context->cctx_ = ZSTD_createCCtx_advanced(CustomMem(&context->allocator_));
+  if (context->cctx_ == nullptr) {
+    return absl::ResourceExhaustedError("zstd: cannot allocate a compression context");
+  }
+  if (absl::Status s = EnforceSingleThreaded(context->cctx_); !s.ok()) return s;
+  return context;
+}
+
+absl::Status ZstdCompressPolicy::Reset(ZstdCompressContext& context) {
+  const size_t r = ZSTD_CCtx_reset(context.cctx_, ZSTD_reset_session_and_parameters);
+  if (ZSTD_isError(r)) {
+    return absl::InternalError(absl::StrCat("zstd: resetting a compression context: ",
+                                            ZSTD_getErrorName(r)));
+  }
+  return EnforceSingleThreaded(context.cctx_);
+}
+
+size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) {
+  return static_cast<size_t>(context.allocator().bytes_live());
+}
+
+absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Create(
+    const ZstdKey&, AllocationStats* stats) {
+  auto context = std::make_unique<ZstdDecompressContext>(stats);
+  context->dctx_ = ZSTD_createDCtx_advanced(CustomMem(&context->allocator_));
+  if (context->dctx_ == nullptr) {
+    return absl::ResourceExhaustedError("zstd: cannot allocate a decompression context");
+  }
+  return context;
+}
+
+absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
+  const size_t r = ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
+  if (ZSTD_isError(r)) {
+    return absl::InternalError(absl::StrCat("zstd: resetting a decompression context: ",
+                                            ZSTD_getErrorName(r)));
+  }
+  return absl::OkStatus();
+}
+
+size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) {
+  return static_cast<size_t>(context.allocator().bytes_live());
+}
+
+}  // namespace rockpool

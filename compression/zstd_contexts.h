@@ -1,0 +1,90 @@
+// zstd compression and decompression contexts for the pool.
+//
+// Every context allocates through its own CountingAllocator
+// (ZSTD_createCCtx_advanced with ZSTD_customMem), so the pool knows the exact
+// bytes and calls zstd made. Compression contexts are single-threaded
+// ("concurrency-1"): ZSTD_c_nbWorkers is set to 0 and verified on creation
+// and on every reset, so no worker pool or job buffers are ever allocated.
+//
+// zstd contexts need no key: level, checksum flag and dictionary are applied
+// per call by the codec; Reset() (ZSTD_reset_session_and_parameters) drops
+// every parameter and dictionary so the next lease sees a fresh context.
+#ifndef ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
+#define ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
+
+#include <compare>
+#include <cstddef>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "compression/context_pool.h"
+#include "compression/counting_allocator.h"
+
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
+
+namespace rockpool {
+
+// zstd contexts share one idle list per pool.
+struct ZstdKey {
+  auto operator<=>(const ZstdKey&) const = default;
+};
+
+class ZstdCompressContext {
+ public:
+  explicit ZstdCompressContext(AllocationStats* stats) : allocator_(stats) {}
+  ~ZstdCompressContext();
+  ZstdCompressContext(const ZstdCompressContext&) = delete;
+  ZstdCompressContext& operator=(const ZstdCompressContext&) = delete;
+
+  ZSTD_CCtx_s* get() const { return cctx_; }
+  const CountingAllocator& allocator() const { return allocator_; }
+
+ private:
+  friend struct ZstdCompressPolicy;
+  CountingAllocator allocator_;  // must outlive cctx_
+  ZSTD_CCtx_s* cctx_ = nullptr;
+};
+
+class ZstdDecompressContext {
+ public:
+  explicit ZstdDecompressContext(AllocationStats* stats) : allocator_(stats) {}
+  ~ZstdDecompressContext();
+  ZstdDecompressContext(const ZstdDecompressContext&) = delete;
+  ZstdDecompressContext& operator=(const ZstdDecompressContext&) = delete;
+
+  ZSTD_DCtx_s* get() const { return dctx_; }
+  const CountingAllocator& allocator() const { return allocator_; }
+
+ private:
+  friend struct ZstdDecompressPolicy;
+  CountingAllocator allocator_;
+  ZSTD_DCtx_s* dctx_ = nullptr;
+};
+
+struct ZstdCompressPolicy {
+  using Context = ZstdCompressContext;
+  using Key = ZstdKey;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
+  absl::Status Reset(Context& context);
+  size_t BytesHeld(const Context& context);
+};
+
+struct ZstdDecompressPolicy {
+  using Context = ZstdDecompressContext;
+  using Key = ZstdKey;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
+  absl::Status Reset(Context& context);
+  size_t BytesHeld(const Context& context);
+};
+
+using ZstdCompressPool = ContextPool<ZstdCompressPolicy>;
+using ZstdDecompressPool = ContextPool<ZstdDecompressPolicy>;
+
+// Sets ZSTD_c_nbWorkers to 0 and reads it back: the concurrency-1 rule.
+absl::Status EnforceSingleThreaded(ZSTD_CCtx_s* cctx);
+
+}  // namespace rockpool
+
+#endif  // ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_

@@ -1,0 +1,42 @@
+#include "compression/zstd_dictionary.h"
+
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_createDDict_byReference
+#include <zstd.h>
+
+#include "absl/status/status.h"
+#include "compression/block_format.h"
+
+namespace rockpool {
+
+int ZstdLevelFromRocksDb(int level) {
+  // 3 is ZSTD_CLEVEL_DEFAULT; RocksDB hard-codes it the same way.
+  return level == kRocksDbDefaultLevel ? 3 : level;
+}
+
+absl::StatusOr<std::shared_ptr<const ZstdDictionary>> ZstdDictionary::Create(std::string_view raw,
+                                                                              int level) {
+  if (raw.empty()) return absl::InvalidArgumentError("zstd: empty dictionary");
+  const int zstd_level = ZstdLevelFromRocksDb(level);
+  std::shared_ptr<ZstdDictionary> dict(new ZstdDictionary(std::string(raw), zstd_level));
+  dict->cdict_ = ZSTD_createCDict(dict->raw_.data(), dict->raw_.size(), zstd_level);
+  if (dict->cdict_ == nullptr) {
+    return absl::ResourceExhaustedError("zstd: cannot digest a compression dictionary");
+  }
+  // By reference: raw_ lives as long as the DDict.
+  dict->ddict_ = ZSTD_createDDict_byReference(dict->raw_.data(), dict->raw_.size());
+  if (dict->ddict_ == nullptr) {
+    return absl::ResourceExhaustedError("zstd: cannot digest a decompression dictionary");
+  }
+  return dict;
+}
+
+ZstdDictionary::~ZstdDictionary() {
+  ZSTD_freeCDict(cdict_);
+  ZSTD_freeDDict(ddict_);
+}
+
+size_t ZstdDictionary::digested_bytes() const {
+  return ZSTD_sizeof_CDict(cdict_) + ZSTD_sizeof_DDict(ddict_);
+}
+
+}  // namespace rockpool

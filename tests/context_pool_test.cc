@@ -1,0 +1,214 @@
+// The generic pool, with a test policy whose contexts record their history:
+// reuse without reset, leaks and LIFO order are all observable.
+#include "compression/context_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace rockpool {
+namespace {
+
+struct ProbeContext {
+  int id = 0;
+  int key = 0;
+  bool dirty = false;  // set by a user, cleared only by Reset()
+  int resets = 0;
+  static int live;
+  ProbeContext() { ++live; }
+  ~ProbeContext() { --live; }
+};
+int ProbeContext::live = 0;
+
+struct ProbePolicy {
+  using Context = ProbeContext;
+  using Key = int;
+  int next_id = 0;
+  bool fail_create = false;
+  bool fail_reset = false;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats) {
+    if (fail_create) return absl::ResourceExhaustedError("probe: out of memory");
+    auto c = std::make_unique<Context>();
+    c->id = ++next_id;
+    c->key = key;
+    stats->OnAllocate(100);
+    return c;
+  }
+  absl::Status Reset(Context& c) {
+    if (fail_reset) return absl::InternalError("probe: reset failed");
+    c.dirty = false;
+    ++c.resets;
+    return absl::OkStatus();
+  }
+  size_t BytesHeld(const Context&) { return 100; }
+};
+
+using ProbePool = ContextPool<ProbePolicy>;
+
+absl::Time fake_now = absl::UnixEpoch();
+absl::Time FakeNow() { return fake_now; }
+
+PoolOptions Options(size_t cap, absl::Duration timeout = absl::InfiniteDuration()) {
+  PoolOptions o;
+  o.max_idle_per_key = cap;
+  o.idle_timeout = timeout;
+  o.now = &FakeNow;
+  return o;
+}
+
+TEST(ContextPoolTest, ReusesTheMostRecentlyReturnedContextFirst) {
+  ProbePool pool(Options(4));
+  auto a = pool.Acquire(1);
+  auto b = pool.Acquire(1);
+  auto c = pool.Acquire(1);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  const int ida = (*a)->id, idb = (*b)->id, idc = (*c)->id;
+  EXPECT_EQ(std::set<int>({ida, idb, idc}).size(), 3u);
+  a->reset();
+  c->reset();
+  b->reset();  // idle stack (top last): a, c, b
+  auto x = pool.Acquire(1);
+  auto y = pool.Acquire(1);
+  auto z = pool.Acquire(1);
+  EXPECT_EQ((*x)->id, idb);
+  EXPECT_EQ((*y)->id, idc);
+  EXPECT_EQ((*z)->id, ida);
+  EXPECT_EQ(pool.stats().created, 3u);
+  EXPECT_EQ(pool.stats().reused, 3u);
+}
+
+TEST(ContextPoolTest, EveryReturnedContextIsResetBeforeReuse) {
+  ProbePool pool(Options(2));
+  for (int round = 0; round < 50; ++round) {
+    auto lease = pool.Acquire(7);
+    ASSERT_TRUE(lease.ok());
+    EXPECT_FALSE((*lease)->dirty) << "context handed out without reset, round " << round;
+    (*lease)->dirty = true;  // the user leaves state behind
+  }
+  EXPECT_EQ(pool.stats().created, 1u);
+  EXPECT_EQ(pool.stats().reused, 49u);
+  auto lease = pool.Acquire(7);
+  EXPECT_EQ((*lease)->resets, 50);
+}
+
+TEST(ContextPoolTest, KeysHaveSeparateIdleLists) {
+  ProbePool pool(Options(2));
+  { auto a = pool.Acquire(1); }
+  auto b = pool.Acquire(2);
+  EXPECT_EQ((*b)->key, 2);
+  EXPECT_EQ(pool.stats().created, 2u);
+  auto a = pool.Acquire(1);
+  EXPECT_EQ((*a)->key, 1);
+  EXPECT_EQ(pool.stats().reused, 1u);
+}
+
+TEST(ContextPoolTest, IdleListIsCappedPerKeyAndExtrasAreFreed) {
+  ProbeContext::live = 0;
+  {
+    ProbePool pool(Options(2));
+    std::vector<ProbePool::Lease> leases;
+    for (int i = 0; i < 5; ++i) leases.push_back(*pool.Acquire(3));
+    leases.clear();
+    PoolStats s = pool.stats();
+    EXPECT_EQ(s.idle, 2u);
+    EXPECT_EQ(s.destroyed, 3u);
+    EXPECT_EQ(s.idle_bytes, 200u);
+    EXPECT_EQ(s.peak_in_use, 5u);
+    EXPECT_EQ(s.in_use, 0u);
+    EXPECT_EQ(ProbeContext::live, 2);
+  }
+  EXPECT_EQ(ProbeContext::live, 0) << "pool destruction must free idle contexts";
+}
+
+TEST(ContextPoolTest, ZeroCapDisablesPooling) {
+  ProbePool pool(Options(0));
+  for (int i = 0; i < 3; ++i) {
+    auto lease = pool.Acquire(1);
+    ASSERT_TRUE(lease.ok());
+  }
+  PoolStats s = pool.stats();
+  EXPECT_EQ(s.created, 3u);
+  EXPECT_EQ(s.reused, 0u);
+  EXPECT_EQ(s.destroyed, 3u);
+  EXPECT_EQ(s.idle, 0u);
+}
+
+TEST(ContextPoolTest, TrimFreesEveryIdleContext) {
+  ProbeContext::live = 0;
+  ProbePool pool(Options(8));
+  {
+    auto a = pool.Acquire(1);
+    auto b = pool.Acquire(2);
+    auto c = pool.Acquire(2);
+  }
+  auto held = pool.Acquire(5);
+  EXPECT_EQ(pool.stats().idle, 3u);
+  EXPECT_EQ(pool.Trim(), 3u);
+  EXPECT_EQ(pool.stats().idle, 0u);
+  EXPECT_EQ(pool.stats().idle_bytes, 0u);
+  EXPECT_EQ(ProbeContext::live, 1);  // the leased one survives
+}
+
+TEST(ContextPoolTest, ContextsIdleLongerThanTheTimeoutAreFreed) {
+  fake_now = absl::UnixEpoch();
+  ProbePool pool(Options(8, absl::Seconds(60)));
+  { auto a = pool.Acquire(1); }  // idle since t=0
+  fake_now += absl::Seconds(30);
+  { auto b = pool.Acquire(2); }  // idle since t=30
+  fake_now += absl::Seconds(31);  // t=61: key 1 expired, key 2 not
+  EXPECT_EQ(pool.ReleaseExpired(), 1u);
+  EXPECT_EQ(pool.stats().idle, 1u);
+  fake_now += absl::Seconds(60);
+  // Lazy expiry: an unrelated Acquire also collects the expired context.
+  auto c = pool.Acquire(9);
+  EXPECT_EQ(pool.stats().idle, 0u);
+  EXPECT_EQ(pool.stats().destroyed, 2u);
+}
+
+TEST(ContextPoolTest, ShrinkingTheCapFreesTheColdestIdleContexts) {
+  ProbePool pool(Options(4));
+  std::vector<ProbePool::Lease> leases;
+  for (int i = 0; i < 4; ++i) leases.push_back(*pool.Acquire(1));
+  const int newest = leases.back()->id;
+  leases.clear();  // returned in order: the last one is the warmest
+  pool.SetOptions(Options(1));
+  EXPECT_EQ(pool.stats().idle, 1u);
+  auto lease = pool.Acquire(1);
+  EXPECT_EQ((*lease)->id, newest);
+}
+
+TEST(ContextPoolTest, CreationFailureIsAStatusAndLeavesCountsConsistent) {
+  ProbePool pool(Options(2));
+  pool.policy().fail_create = true;
+  auto lease = pool.Acquire(1);
+  EXPECT_EQ(lease.status().code(), absl::StatusCode::kResourceExhausted);
+  PoolStats s = pool.stats();
+  EXPECT_EQ(s.created, 0u);
+  EXPECT_EQ(s.in_use, 0u);
+}
+
+TEST(ContextPoolTest, AContextThatFailsToResetIsDestroyedNotPooled) {
+  ProbeContext::live = 0;
+  ProbePool pool(Options(2));
+  pool.policy().fail_reset = true;
+  { auto lease = pool.Acquire(1); }
+  EXPECT_EQ(pool.stats().idle, 0u);
+  EXPECT_EQ(pool.stats().reset_failures, 1u);
+  EXPECT_EQ(pool.stats().destroyed, 1u);
+  EXPECT_EQ(ProbeContext::live, 0);
+}
+
+TEST(ContextPoolTest, StatisticsCountLibraryAllocations) {
+  ProbePool pool(Options(2));
+  { auto a = pool.Acquire(1); }
+  { auto a = pool.Acquire(1); }
+  EXPECT_EQ(pool.stats().library.bytes_allocated, 100u);  // one creation
+  EXPECT_EQ(pool.stats().library.allocations, 1u);
+}
+
+}  // namespace
+}  // namespace rockpool
