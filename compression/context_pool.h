@@ -17,16 +17,20 @@
 // Contract:
 //  - Acquire() hands out a Lease: a unique_ptr whose deleter returns the
 //    context. A returned context is Reset() before it becomes idle (outside
-//    the lock), so no state leaks from one user to the next; a context whose
+//    any lock), so no state leaks from one user to the next; a context whose
 //    reset fails is destroyed.
-//  - Idle contexts form a LIFO list per key (the warmest one is reused),
-//    guarded by an absl::Mutex. Contexts are created and destroyed outside
-//    the lock.
-//  - At most `max_idle_per_key` idle contexts per key; a context returned to
-//    a full list is destroyed. max_idle_per_key == 0 turns pooling off: every
-//    Acquire creates, every return destroys (the stock behaviour).
-//  - Contexts idle longer than `idle_timeout` are destroyed: lazily, by any
-//    Acquire or return (checked at most every `idle_timeout / 4`), and by
+//  - Idle contexts are reused newest first (LIFO: exactly so within a
+//    thread). They live in a per-key list guarded by an absl::Mutex, fronted
+//    by one atomic slot per stripe of threads holding the context that
+//    stripe returned last (folly's core-local front): the common
+//    lease/return cycle of one thread takes no lock at all. Contexts are
+//    created and destroyed outside the lock.
+//  - At most `max_idle_per_key` idle contexts per key, slots included; a
+//    context returned to a full key is destroyed. max_idle_per_key == 0
+//    turns pooling off: every Acquire creates, every return destroys (the
+//    stock behaviour).
+//  - Contexts idle longer than `idle_timeout` are destroyed: lazily by pool
+//    operations (checked at most every idle_timeout / 4) and by
 //    ReleaseExpired(). Trim() destroys every idle context.
 //  - Statistics are atomics: stats() never takes the lock.
 //  - The pool must outlive every Lease it handed out. Thread-safe.
@@ -34,12 +38,14 @@
 #ifndef ROCKPOOL_COMPRESSION_CONTEXT_POOL_H_
 #define ROCKPOOL_COMPRESSION_CONTEXT_POOL_H_
 
-#include <algorithm>
+#include <array>
 #include <atomic>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -66,7 +72,7 @@ struct PoolOptions {
 
 struct PoolStats {
   uint64_t created = 0;      // contexts created
-  uint64_t reused = 0;       // leases served from the idle list
+  uint64_t reused = 0;       // leases served from idle contexts
   uint64_t destroyed = 0;    // contexts destroyed
   uint64_t reset_failures = 0;
   uint64_t idle = 0;         // idle contexts now
@@ -76,115 +82,141 @@ struct PoolStats {
   AllocationCounts library;  // bytes and calls made by the codec library
 };
 
+namespace pool_internal {
+// A small per-thread number, assigned round-robin on first use.
+size_t ThreadStripe();
+}  // namespace pool_internal
+
 template <typename Policy>
 class ContextPool {
  public:
   using Context = typename Policy::Context;
   using Key = typename Policy::Key;
 
+ private:
+  struct KeyState;
+  // One per live context, allocated with it; carries its idle bookkeeping.
+  struct Entry {
+    std::unique_ptr<Context> context;
+    KeyState* key_state;
+    absl::Time since;  // when it became idle
+    size_t bytes = 0;  // library bytes held while idle
+  };
+
+ public:
   // The Lease deleter: gives the context back to its pool.
   class Returner {
    public:
     Returner() = default;
-    Returner(ContextPool* pool, Key key) : pool_(pool), key_(std::move(key)) {}
-    void operator()(Context* context) const {
-      if (pool_ != nullptr) pool_->Return(key_, std::unique_ptr<Context>(context));
+    Returner(ContextPool* pool, Entry* entry) : pool_(pool), entry_(entry) {}
+    void operator()(Context*) const {
+      if (pool_ != nullptr) pool_->Return(entry_);
     }
-    const Key& key() const { return key_; }
+    const Key& key() const { return entry_->key_state->key; }
 
    private:
     ContextPool* pool_ = nullptr;
-    Key key_{};
+    Entry* entry_ = nullptr;
   };
   using Lease = std::unique_ptr<Context, Returner>;
 
   explicit ContextPool(PoolOptions options = {}, Policy policy = {})
-      : policy_(std::move(policy)), options_(options) {}
+      : policy_(std::move(policy)), options_(options), cap_(options.max_idle_per_key) {}
   ContextPool(const ContextPool&) = delete;
   ContextPool& operator=(const ContextPool&) = delete;
   ~ContextPool() { Trim(); }
 
   // A reset context for `key`: the newest idle one, or a new one.
   absl::StatusOr<Lease> Acquire(const Key& key) {
-    std::unique_ptr<Context> context;
-    std::vector<std::unique_ptr<Context>> expired;
+    Slot& slot = slots_[pool_internal::ThreadStripe() % kStripes];
+    if (slot.entry.load(std::memory_order_relaxed) != nullptr) {
+      Entry* entry = slot.entry.exchange(nullptr, std::memory_order_acq_rel);
+      if (entry != nullptr) {
+        if (SameKey(entry->key_state->key, key)) return LeaseIdle(entry);
+        Entry* empty = nullptr;  // another key's: put it back, or in its list
+        if (!slot.entry.compare_exchange_strong(empty, entry, std::memory_order_acq_rel)) {
+          PushToList(entry);
+        }
+      }
+    }
+    Entry* entry = nullptr;
+    KeyState* key_state = nullptr;
+    std::vector<Entry*> expired;
     {
       AnnotatedMutexLock lock(&mu_);
       CollectExpiredLocked(&expired);
-      auto it = idle_.find(key);
-      if (it != idle_.end() && !it->second.empty()) {
-        IdleContext& top = it->second.back();
-        idle_bytes_.fetch_sub(top.bytes, std::memory_order_relaxed);
-        context = std::move(top.context);
-        it->second.pop_back();
-        idle_count_.fetch_sub(1, std::memory_order_relaxed);
+      key_state = KeyStateLocked(key);
+      if (!key_state->list.empty()) {
+        entry = key_state->list.back();
+        key_state->list.pop_back();
       }
     }
-    DestroyAll(&expired);
-    if (context != nullptr) {
-      reused_.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      absl::StatusOr<std::unique_ptr<Context>> created = policy_.Create(key, &allocation_stats_);
-      if (!created.ok()) return created.status();
-      if (*created == nullptr) return absl::InternalError("context policy created a null context");
-      context = *std::move(created);
-      created_.fetch_add(1, std::memory_order_relaxed);
-    }
-    NoteLeased();
-    return Lease(context.release(), Returner(this, key));
+    DestroyAll(expired);
+    if (entry == nullptr) entry = StealFromSlots(key);
+    if (entry != nullptr) return LeaseIdle(entry);
+    if (key_state == nullptr) return absl::ResourceExhaustedError("context pool: out of memory");
+
+    absl::StatusOr<std::unique_ptr<Context>> created = policy_.Create(key, &allocation_stats_);
+    if (!created.ok()) return created.status();
+    if (*created == nullptr) return absl::InternalError("context policy created a null context");
+    entry = new (std::nothrow) Entry{};
+    if (entry == nullptr) return absl::ResourceExhaustedError("context pool: out of memory");
+    entry->context = *std::move(created);
+    entry->key_state = key_state;
+    created_.fetch_add(1, std::memory_order_relaxed);
+    return LeaseOut(entry);
   }
 
   // Destroys every idle context. Returns how many.
   size_t Trim() {
-    std::vector<std::unique_ptr<Context>> doomed;
+    std::vector<Entry*> doomed;
+    DrainSlots(&doomed);
     {
       AnnotatedMutexLock lock(&mu_);
-      for (auto& [key, list] : idle_) {
-        for (IdleContext& idle : list) {
-          idle_bytes_.fetch_sub(idle.bytes, std::memory_order_relaxed);
-          doomed.push_back(std::move(idle.context));
-        }
-        list.clear();
+      for (auto& [key, state] : keys_) {
+        doomed.insert(doomed.end(), state->list.begin(), state->list.end());
+        state->list.clear();
       }
-      idle_.clear();
-      idle_count_.fetch_sub(doomed.size(), std::memory_order_relaxed);
     }
-    const size_t n = doomed.size();
-    DestroyAll(&doomed);
-    return n;
+    for (Entry* entry : doomed) ForgetIdle(entry);
+    DestroyAll(doomed);
+    return doomed.size();
   }
 
   // Destroys idle contexts older than idle_timeout. Returns how many.
   size_t ReleaseExpired() {
-    std::vector<std::unique_ptr<Context>> expired;
+    std::vector<Entry*> expired;
     {
       AnnotatedMutexLock lock(&mu_);
       next_expiry_check_ = absl::InfinitePast();
       CollectExpiredLocked(&expired);
     }
-    const size_t n = expired.size();
-    DestroyAll(&expired);
-    return n;
+    DestroyAll(expired);
+    return expired.size();
   }
 
-  // Replaces the options; idle lists over the new cap shrink now.
+  // Replaces the options; keys over the new cap shrink now (coldest first).
   void SetOptions(const PoolOptions& options) {
-    std::vector<std::unique_ptr<Context>> doomed;
+    std::vector<Entry*> doomed;
+    std::vector<Entry*> slotted;
+    DrainSlots(&slotted);
     {
       AnnotatedMutexLock lock(&mu_);
       options_ = options;
+      cap_.store(options.max_idle_per_key, std::memory_order_relaxed);
+      now_.store(options.now, std::memory_order_relaxed);
       next_expiry_check_ = absl::InfinitePast();
-      for (auto& [key, list] : idle_) {
-        while (list.size() > options_.max_idle_per_key) {
-          // Drop the coldest (front) first.
-          idle_bytes_.fetch_sub(list.front().bytes, std::memory_order_relaxed);
-          doomed.push_back(std::move(list.front().context));
+      for (Entry* entry : slotted) InsertByAgeLocked(entry);
+      for (auto& [key, state] : keys_) {
+        std::vector<Entry*>& list = state->list;
+        while (list.size() > options.max_idle_per_key) {
+          doomed.push_back(list.front());
           list.erase(list.begin());
-          idle_count_.fetch_sub(1, std::memory_order_relaxed);
         }
       }
     }
-    DestroyAll(&doomed);
+    for (Entry* entry : doomed) ForgetIdle(entry);
+    DestroyAll(doomed);
   }
 
   PoolOptions options() const {
@@ -209,76 +241,176 @@ class ContextPool {
   Policy& policy() { return policy_; }
 
  private:
-  struct IdleContext {
-    std::unique_ptr<Context> context;
-    absl::Time since;
-    size_t bytes;
+  static constexpr size_t kStripes = 16;
+
+  struct KeyState {
+    explicit KeyState(const Key& k) : key(k) {}
+    const Key key;
+    std::vector<Entry*> list;     // guarded by mu_; oldest first
+    std::atomic<size_t> idle{0};  // idle contexts of this key: list + slots
   };
 
-  void Return(const Key& key, std::unique_ptr<Context> context) {
-    in_use_.fetch_sub(1, std::memory_order_relaxed);
-    absl::Status reset = policy_.Reset(*context);  // outside the lock
-    std::vector<std::unique_ptr<Context>> doomed;
-    if (!reset.ok()) {
-      reset_failures_.fetch_add(1, std::memory_order_relaxed);
-      doomed.push_back(std::move(context));
-    } else {
-      const size_t bytes = policy_.BytesHeld(*context);
-      AnnotatedMutexLock lock(&mu_);
-      CollectExpiredLocked(&doomed);
-      std::vector<IdleContext>& list = idle_[key];
-      if (list.size() < options_.max_idle_per_key) {
-        list.push_back(IdleContext{std::move(context), options_.now(), bytes});
-        idle_count_.fetch_add(1, std::memory_order_relaxed);
-        idle_bytes_.fetch_add(bytes, std::memory_order_relaxed);
-      } else {
-        doomed.push_back(std::move(context));
-      }
-    }
-    DestroyAll(&doomed);
+  struct alignas(64) Slot {
+    std::atomic<Entry*> entry{nullptr};
+  };
+
+  static bool SameKey(const Key& a, const Key& b) { return !(a < b) && !(b < a); }
+
+  absl::StatusOr<Lease> LeaseIdle(Entry* entry) {
+    ForgetIdle(entry);
+    reused_.fetch_add(1, std::memory_order_relaxed);
+    return LeaseOut(entry);
   }
 
-  void NoteLeased() {
+  Lease LeaseOut(Entry* entry) {
     const uint64_t now_in_use = in_use_.fetch_add(1, std::memory_order_relaxed) + 1;
     uint64_t peak = peak_in_use_.load(std::memory_order_relaxed);
     while (now_in_use > peak &&
            !peak_in_use_.compare_exchange_weak(peak, now_in_use, std::memory_order_relaxed)) {
     }
+    return Lease(entry->context.get(), Returner(this, entry));
   }
 
-  // Moves contexts idle for longer than idle_timeout into `out`. Idle lists
-  // are ordered oldest first, so each list is cut at its front.
-  void CollectExpiredLocked(std::vector<std::unique_ptr<Context>>* out)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (options_.idle_timeout == absl::InfiniteDuration()) return;
-    const absl::Time now = options_.now();
-    if (now < next_expiry_check_) return;
-    next_expiry_check_ = now + options_.idle_timeout / 4;
-    const absl::Time cutoff = now - options_.idle_timeout;
-    for (auto& [key, list] : idle_) {
-      size_t n = 0;
-      while (n < list.size() && list[n].since <= cutoff) {
-        idle_bytes_.fetch_sub(list[n].bytes, std::memory_order_relaxed);
-        out->push_back(std::move(list[n].context));
-        ++n;
-      }
-      list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(n));
-      idle_count_.fetch_sub(n, std::memory_order_relaxed);
+  // Idle bookkeeping for an entry leaving the idle set.
+  void ForgetIdle(Entry* entry) {
+    entry->key_state->idle.fetch_sub(1, std::memory_order_relaxed);
+    idle_count_.fetch_sub(1, std::memory_order_relaxed);
+    idle_bytes_.fetch_sub(entry->bytes, std::memory_order_relaxed);
+  }
+
+  void Return(Entry* entry) {
+    in_use_.fetch_sub(1, std::memory_order_relaxed);
+    if (absl::Status reset = policy_.Reset(*entry->context); !reset.ok()) {
+      reset_failures_.fetch_add(1, std::memory_order_relaxed);
+      Destroy(entry);
+      return;
+    }
+    KeyState* key_state = entry->key_state;
+    if (key_state->idle.fetch_add(1, std::memory_order_relaxed) >=
+        cap_.load(std::memory_order_relaxed)) {
+      key_state->idle.fetch_sub(1, std::memory_order_relaxed);
+      Destroy(entry);
+      return;
+    }
+    entry->bytes = policy_.BytesHeld(*entry->context);
+    entry->since = now_.load(std::memory_order_relaxed)();
+    idle_count_.fetch_add(1, std::memory_order_relaxed);
+    idle_bytes_.fetch_add(entry->bytes, std::memory_order_relaxed);
+    // Newest goes to this thread's slot; whatever it displaces, to the list.
+    Slot& slot = slots_[pool_internal::ThreadStripe() % kStripes];
+    Entry* displaced = slot.entry.exchange(entry, std::memory_order_acq_rel);
+    if (displaced != nullptr) PushToList(displaced);
+    if (absl::ToUnixNanos(entry->since) >= next_expiry_nanos_.load(std::memory_order_relaxed)) {
+      ReleaseExpired();
     }
   }
 
-  void DestroyAll(std::vector<std::unique_ptr<Context>>* doomed) {
-    destroyed_.fetch_add(doomed->size(), std::memory_order_relaxed);
-    doomed->clear();
+  void PushToList(Entry* entry) {
+    std::vector<Entry*> expired;
+    {
+      AnnotatedMutexLock lock(&mu_);
+      InsertByAgeLocked(entry);
+      CollectExpiredLocked(&expired);
+    }
+    DestroyAll(expired);
+  }
+
+  // Lists are ordered oldest first; a displaced slot entry is usually the
+  // newest, so this scans from the back.
+  void InsertByAgeLocked(Entry* entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::vector<Entry*>& list = entry->key_state->list;
+    auto it = list.end();
+    while (it != list.begin() && (*(it - 1))->since > entry->since) --it;
+    list.insert(it, entry);
+  }
+
+  KeyState* KeyStateLocked(const Key& key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto it = keys_.find(key);
+    if (it != keys_.end()) return it->second.get();
+    // Key states live as long as the pool: entries point at them.
+    std::unique_ptr<KeyState> state(new (std::nothrow) KeyState(key));
+    if (state == nullptr) return nullptr;
+    KeyState* raw = state.get();
+    keys_.emplace(key, std::move(state));
+    return raw;
+  }
+
+  // Before creating a context: an idle one of this key may sit in another
+  // thread's slot. Entries are taken out before they are looked at (an
+  // entry still in a slot may be leased and freed by its owner meanwhile).
+  Entry* StealFromSlots(const Key& key) {
+    for (Slot& slot : slots_) {
+      if (slot.entry.load(std::memory_order_relaxed) == nullptr) continue;
+      Entry* entry = slot.entry.exchange(nullptr, std::memory_order_acq_rel);
+      if (entry == nullptr) continue;
+      if (SameKey(entry->key_state->key, key)) return entry;
+      Entry* empty = nullptr;
+      if (!slot.entry.compare_exchange_strong(empty, entry, std::memory_order_acq_rel)) {
+        PushToList(entry);
+      }
+    }
+    return nullptr;
+  }
+
+  void DrainSlots(std::vector<Entry*>* out) {
+    for (Slot& slot : slots_) {
+      if (Entry* entry = slot.entry.exchange(nullptr, std::memory_order_acq_rel)) {
+        out->push_back(entry);
+      }
+    }
+  }
+
+  // Moves idle contexts older than idle_timeout into `out`, from the lists
+  // (cut at their front) and from the slots.
+  void CollectExpiredLocked(std::vector<Entry*>* out) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (options_.idle_timeout == absl::InfiniteDuration()) {
+      next_expiry_nanos_.store(INT64_MAX, std::memory_order_relaxed);
+      return;
+    }
+    const absl::Time now = options_.now();
+    if (now < next_expiry_check_) return;
+    next_expiry_check_ = now + options_.idle_timeout / 4;
+    next_expiry_nanos_.store(absl::ToUnixNanos(next_expiry_check_), std::memory_order_relaxed);
+    const absl::Time cutoff = now - options_.idle_timeout;
+    const size_t first = out->size();
+    for (Slot& slot : slots_) {
+      Entry* entry = slot.entry.load(std::memory_order_acquire);
+      if (entry == nullptr || entry->since > cutoff) continue;
+      if (slot.entry.compare_exchange_strong(entry, nullptr, std::memory_order_acq_rel)) {
+        out->push_back(entry);
+      }
+    }
+    for (auto& [key, state] : keys_) {
+      std::vector<Entry*>& list = state->list;
+      size_t n = 0;
+      while (n < list.size() && list[n]->since <= cutoff) out->push_back(list[n++]);
+      list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    for (size_t i = first; i < out->size(); ++i) ForgetIdle((*out)[i]);
+  }
+
+  void Destroy(Entry* entry) {
+    destroyed_.fetch_add(1, std::memory_order_relaxed);
+    delete entry;  // frees the context
+  }
+
+  void DestroyAll(const std::vector<Entry*>& doomed) {
+    for (Entry* entry : doomed) Destroy(entry);
   }
 
   Policy policy_;
   AllocationStats allocation_stats_;
+  std::array<Slot, kStripes> slots_;
 
   mutable absl::Mutex mu_;
   PoolOptions options_ ABSL_GUARDED_BY(mu_);
-  std::map<Key, std::vector<IdleContext>> idle_ ABSL_GUARDED_BY(mu_);
+  std::map<Key, std::unique_ptr<KeyState>> keys_ ABSL_GUARDED_BY(mu_);
   absl::Time next_expiry_check_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+
+  // Read without the lock on the fast paths.
+  std::atomic<absl::Time (*)()> now_{options_.now};
+  std::atomic<size_t> cap_;
+  std::atomic<int64_t> next_expiry_nanos_{INT64_MIN};
 
   std::atomic<uint64_t> created_{0};
   std::atomic<uint64_t> reused_{0};

@@ -138,8 +138,13 @@ absl::Status ZlibBlockCodec::CompressStream(std::string_view input, int level, i
   key.window_bits = window_bits;
   absl::StatusOr<DeflatePool::Lease> lease = deflate_pool_->Acquire(NormalizeDeflateKey(key));
   if (!lease.ok()) return lease.status();
+  return CompressStreamWith((*lease)->get(), input, out);
+}
+
+absl::Status ZlibBlockCodec::CompressStreamWith(z_stream* stream, std::string_view input,
+                                                std::string* out) {
   out->clear();
-  return DeflateOnce((*lease)->get(), input, 0, out);
+  return DeflateOnce(stream, input, 0, out);
 }
 
 absl::Status ZlibBlockCodec::DecompressStream(std::string_view input, int window_bits,
@@ -149,10 +154,14 @@ absl::Status ZlibBlockCodec::DecompressStream(std::string_view input, int window
     return absl::InvalidArgumentError(absl::StrCat(
         "zlib stream: window_bits ", window_bits, " is not 8..15, 24..31 or 40..47"));
   }
-  if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib stream: over 4 GiB");
   absl::StatusOr<InflatePool::Lease> lease = inflate_pool_->Acquire(InflateKey{window_bits});
   if (!lease.ok()) return lease.status();
-  z_stream* stream = (*lease)->get();
+  return DecompressStreamWith((*lease)->get(), input, max_output, out);
+}
+
+absl::Status ZlibBlockCodec::DecompressStreamWith(z_stream* stream, std::string_view input,
+                                                  size_t max_output, std::string* out) {
+  if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib stream: over 4 GiB");
   out->clear();
   stream->next_in = Bytes(input.data());
   stream->avail_in = static_cast<uInt>(input.size());

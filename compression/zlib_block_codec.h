@@ -61,6 +61,13 @@ class ZlibBlockCodec {
   // the parameters of `options`.
   static absl::Status CompressWith(z_stream* stream, std::string_view input,
                                    std::string_view dictionary, std::string* out);
+  // One whole zlib/gzip/raw stream (no size prefix) on a deflate stream the
+  // caller holds, fresh or reset.
+  static absl::Status CompressStreamWith(z_stream* stream, std::string_view input,
+                                         std::string* out);
+  // Inflates one whole stream on an inflate stream the caller holds.
+  static absl::Status DecompressStreamWith(z_stream* stream, std::string_view input,
+                                           size_t max_output, std::string* out);
   // On a raw inflate stream the caller holds, fresh or reset.
   static absl::Status DecompressWith(z_stream* stream, std::string_view block,
                                      std::string_view dictionary, size_t max_uncompressed_size,
