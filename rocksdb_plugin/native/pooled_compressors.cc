@@ -1,0 +1,246 @@
+#include "rocksdb_plugin/native/pooled_compressors.h"
+
+#include <zlib.h>
+#define ZSTD_STATIC_LINKING_ONLY
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "compression/zlib_block_codec.h"
+
+namespace rockpool::native {
+namespace {
+
+using rocksdb::CompressionType;
+using rocksdb::Slice;
+using rocksdb::Status;
+
+// RocksDB's StartCompressBlockV2: varint32 size prefix, then the payload
+// space left in the caller's buffer (which encodes the acceptable ratio).
+// Returns {nullptr, 0} when compression is bypassed.
+std::pair<char*, size_t> StartBlock(Slice input, char* output, size_t output_size) {
+  if (input.size() > std::numeric_limits<uint32_t>::max() || output_size <= 5) {
+    return {nullptr, 0};
+  }
+  uint32_t v = static_cast<uint32_t>(input.size());
+  char* p = output;
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return {p, output_size - static_cast<size_t>(p - output)};
+}
+
+void Bypass(size_t* compressed_output_size, CompressionType* type) {
+  *compressed_output_size = 0;
+  *type = rocksdb::kNoCompression;
+}
+
+// A leased ZSTD_CCtx, as a Compressor::WorkingArea.
+struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
+  explicit ZstdWorkingArea(ZstdCompressPool::Lease l) : lease(std::move(l)) {}
+  ZstdCompressPool::Lease lease;
+};
+
+}  // namespace
+
+int SanitizeZstdLevel(int level) {
+  if (level == rocksdb::CompressionOptions::kDefaultCompressionLevel) return 3;
+  if (level == 0) return -1;  // avoid the library's discontinuity at 0
+  return level;
+}
+
+std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
+                                                    const rocksdb::CompressionOptions& opts,
+                                                    std::shared_ptr<CompressionPools> pools) {
+  if (builtin == nullptr) return nullptr;
+  try {
+    switch (builtin->GetPreferredCompressionType()) {
+      case rocksdb::kZSTD:
+        return std::make_unique<PooledZstdCompressor>(std::move(builtin), opts, std::move(pools));
+      case rocksdb::kZlibCompression:
+        return std::make_unique<PooledZlibCompressor>(std::move(builtin), opts, std::move(pools));
+      default:
+        return builtin;
+    }
+  } catch (...) {
+    return nullptr;  // no compression for this file rather than an exception
+  }
+}
+
+// ---------------------------------------------------------------- zstd
+
+PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
+                                           const rocksdb::CompressionOptions& opts,
+                                           std::shared_ptr<CompressionPools> pools)
+    : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {
+  const Slice dict = wrapped_->GetSerializedDict();
+  if (!dict.empty()) {
+    // As RocksDB's CompressionDict: digested once, at the sanitized level.
+    cdict_ = ZSTD_createCDict(dict.data(), dict.size(), SanitizeZstdLevel(opts_.level));
+  }
+}
+
+PooledZstdCompressor::~PooledZstdCompressor() { ZSTD_freeCDict(cdict_); }
+
+std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
+  try {
+    return std::make_unique<PooledZstdCompressor>(wrapped_->Clone(), opts_, pools_);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized(
+    rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
+  try {
+    std::unique_ptr<rocksdb::Compressor> specialized =
+        wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config));
+    if (specialized == nullptr) return nullptr;
+    return std::make_unique<PooledZstdCompressor>(std::move(specialized), opts_, pools_);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(ZstdKey{});
+  if (!lease.ok()) return {};
+  ZSTD_CCtx* cctx = (*lease)->get();
+  // The built-in's sticky parameters, on a context the pool reset.
+  if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
+                                          SanitizeZstdLevel(opts_.level)))) {
+    return {};
+  }
+  if (opts_.checksum && ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1))) {
+    return {};
+  }
+  auto* wa = new (std::nothrow) ZstdWorkingArea(*std::move(lease));
+  if (wa == nullptr) return {};
+  return ManagedWorkingArea(wa, this);
+}
+
+void PooledZstdCompressor::ReleaseWorkingArea(WorkingArea* wa) {
+  delete static_cast<ZstdWorkingArea*>(wa);  // returns the context to the pool
+}
+
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
+                                           size_t* compressed_output_size,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
+  auto [alg_output, alg_max_output_size] =
+      StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
+  if (alg_max_output_size == 0) {
+    Bypass(compressed_output_size, out_compression_type);
+    return Status::OK();
+  }
+  ManagedWorkingArea tmp_wa;
+  if (wa == nullptr || wa->owner() != this || wa->get() == nullptr) {
+    tmp_wa = ObtainWorkingArea();
+    wa = &tmp_wa;
+  }
+  if (wa->get() == nullptr) {  // the pool could not provide a context
+    Bypass(compressed_output_size, out_compression_type);
+    return Status::OK();
+  }
+  ZSTD_CCtx* ctx = static_cast<ZstdWorkingArea*>(wa->get())->lease->get();
+  if (cdict_ != nullptr) {
+    ZSTD_CCtx_refCDict(ctx, cdict_);
+  } else {
+    const Slice dict = wrapped_->GetSerializedDict();
+    ZSTD_CCtx_loadDictionary(ctx, dict.data(), dict.size());
+  }
+  const size_t outlen = ZSTD_compress2(ctx, alg_output, alg_max_output_size,
+                                       uncompressed_data.data(), uncompressed_data.size());
+  if (!ZSTD_isError(outlen)) {
+    *compressed_output_size = outlen + static_cast<size_t>(alg_output - compressed_output);
+    *out_compression_type = rocksdb::kZSTD;
+    return Status::OK();
+  }
+  if (ZSTD_getErrorCode(outlen) != ZSTD_error_dstSize_tooSmall) {
+    return Status::Corruption(std::string("ZSTD_compress2 failed: ") + ZSTD_getErrorName(outlen));
+  }
+  *compressed_output_size = 1;  // attempted, rejected (ratio)
+  *out_compression_type = rocksdb::kNoCompression;
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------- zlib
+
+PooledZlibCompressor::PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
+                                           const rocksdb::CompressionOptions& opts,
+                                           std::shared_ptr<CompressionPools> pools)
+    : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {}
+
+std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::Clone() const {
+  try {
+    return std::make_unique<PooledZlibCompressor>(wrapped_->Clone(), opts_, pools_);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::MaybeCloneSpecialized(
+    rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
+  try {
+    std::unique_ptr<rocksdb::Compressor> specialized =
+        wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config));
+    if (specialized == nullptr) return nullptr;
+    return std::make_unique<PooledZlibCompressor>(std::move(specialized), opts_, pools_);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
+                                           size_t* compressed_output_size,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea*) {
+  auto [alg_output, alg_max_output_size] =
+      StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
+  if (alg_max_output_size == 0) {
+    Bypass(compressed_output_size, out_compression_type);
+    return Status::OK();
+  }
+  ZlibBlockOptions block_options;
+  block_options.level = opts_.level;  // kDefaultCompressionLevel is kRocksDbDefaultLevel
+  block_options.window_bits = opts_.window_bits;
+  block_options.strategy = opts_.strategy;
+  // Invalid parameters fail here as deflateInit2 fails in the built-in: bypass.
+  absl::StatusOr<DeflatePool::Lease> lease =
+      pools_->deflate().Acquire(DeflateKeyFor(block_options));
+  if (!lease.ok()) {
+    Bypass(compressed_output_size, out_compression_type);
+    return Status::OK();
+  }
+  z_stream* stream = (*lease)->get();
+  const Slice dict = wrapped_->GetSerializedDict();
+  if (!dict.empty() &&
+      deflateSetDictionary(stream, reinterpret_cast<const Bytef*>(dict.data()),
+                           static_cast<unsigned int>(dict.size())) != Z_OK) {
+    Bypass(compressed_output_size, out_compression_type);
+    return Status::OK();
+  }
+  stream->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(uncompressed_data.data()));
+  stream->avail_in = static_cast<unsigned int>(uncompressed_data.size());
+  stream->next_out = reinterpret_cast<Bytef*>(alg_output);
+  stream->avail_out = static_cast<unsigned int>(alg_max_output_size);
+  const int st = deflate(stream, Z_FINISH);
+  const size_t outlen = alg_max_output_size - stream->avail_out;
+  if (st == Z_STREAM_END) {
+    *compressed_output_size = outlen + static_cast<size_t>(alg_output - compressed_output);
+    *out_compression_type = rocksdb::kZlibCompression;
+    return Status::OK();
+  }
+  *compressed_output_size = 1;  // attempted, rejected
+  *out_compression_type = rocksdb::kNoCompression;
+  return Status::OK();
+}
+
+}  // namespace rockpool::native

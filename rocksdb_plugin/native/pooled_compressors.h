@@ -1,0 +1,86 @@
+// Compressors for RocksDB >= 10.4's CompressionManager API whose zstd and
+// zlib contexts come from rockpool's pools.
+//
+// Each wraps the built-in (BuiltinV2) compressor RocksDB chose for the same
+// options, and keeps everything but the context lifecycle: dictionary
+// guidance and training, the serialized dictionary, parallel-thread advice
+// and the compression type all come from the built-in compressor, and
+// CompressBlock makes exactly the built-in's library calls, so blocks are
+// byte-identical and files keep the BuiltinV2 schema.
+//
+//   zstd: a WorkingArea is a leased ZSTD_CCtx (level and checksum flag set
+//         as the built-in sets them); ReleaseWorkingArea returns it, and the
+//         pool resets it (session and parameters).
+//   zlib: each block leases a deflate stream keyed by (level, window_bits,
+//         memLevel 8, strategy) instead of deflateInit2/deflateEnd.
+// No exception escapes: allocation failures make a block "bypassed"
+// (stored uncompressed), as the built-in does when its library fails.
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
+
+#include <memory>
+
+#include "compression/compression_pools.h"
+#include "rocksdb/advanced_compression.h"
+
+struct ZSTD_CDict_s;
+
+namespace rockpool::native {
+
+// Wraps `builtin` if it is a zstd or zlib compressor; returns it unchanged
+// otherwise (other codecs stay built-in). `pools` outlives every compressor
+// through the shared_ptr.
+std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
+                                                    const rocksdb::CompressionOptions& opts,
+                                                    std::shared_ptr<CompressionPools> pools);
+
+// RocksDB >= 10's zstd level mapping (kDefaultCompressionLevel -> 3, 0 -> -1).
+int SanitizeZstdLevel(int level);
+
+class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
+ public:
+  PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
+                       const rocksdb::CompressionOptions& opts,
+                       std::shared_ptr<CompressionPools> pools);
+  ~PooledZstdCompressor() override;
+
+  const char* Name() const override { return "RockpoolZstdCompressor"; }
+  std::unique_ptr<rocksdb::Compressor> Clone() const override;
+  std::unique_ptr<rocksdb::Compressor> MaybeCloneSpecialized(
+      rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const override;
+  ManagedWorkingArea ObtainWorkingArea() override;
+  void ReleaseWorkingArea(WorkingArea* wa) override;
+  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
+                                size_t* compressed_output_size,
+                                rocksdb::CompressionType* out_compression_type,
+                                ManagedWorkingArea* working_area) override;
+
+ private:
+  const rocksdb::CompressionOptions opts_;
+  const std::shared_ptr<CompressionPools> pools_;
+  ZSTD_CDict_s* cdict_ = nullptr;  // digested once per compressor (file)
+};
+
+class PooledZlibCompressor final : public rocksdb::CompressorWrapper {
+ public:
+  PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
+                       const rocksdb::CompressionOptions& opts,
+                       std::shared_ptr<CompressionPools> pools);
+
+  const char* Name() const override { return "RockpoolZlibCompressor"; }
+  std::unique_ptr<rocksdb::Compressor> Clone() const override;
+  std::unique_ptr<rocksdb::Compressor> MaybeCloneSpecialized(
+      rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const override;
+  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
+                                size_t* compressed_output_size,
+                                rocksdb::CompressionType* out_compression_type,
+                                ManagedWorkingArea* working_area) override;
+
+ private:
+  const rocksdb::CompressionOptions opts_;
+  const std::shared_ptr<CompressionPools> pools_;
+};
+
+}  // namespace rockpool::native
+
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
