@@ -40,7 +40,7 @@ system_lib = repository_rule(
     },
 )
 
-_ROCKSDB_DEPS = ["-lsnappy", "-llz4", "-lbz2", "-lzstd", "-lz", "-lgflags", "-luring", "-lpthread", "-ldl"]
+_ROCKSDB_DEPS = ["-lsnappy", "-llz4", "-lbz2", "-lzstd", "-lz", "-lpthread", "-ldl"]
 
 def _rocksdb_impl(ctx):
     prefix = ctx.os.environ.get("ROCKPOOL_ROCKSDB_PREFIX", "")
@@ -60,7 +60,7 @@ def _rocksdb_impl(ctx):
             fail("ROCKPOOL_ROCKSDB_PREFIX=%s has no lib/librocksdb.a" % prefix)
         ctx.symlink(libdir, "librocksdb.a")
         native_api = include.get_child("rocksdb").get_child("advanced_compression.h").exists
-        srcs = '"librocksdb.a"'
+        srcs = '["librocksdb.a"]'
         includes = '["include"]'
         hdrs = 'glob(["include/**/*.h"])'
         linkopts = _ROCKSDB_DEPS

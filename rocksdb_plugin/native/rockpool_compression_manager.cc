@@ -63,6 +63,20 @@ RockpoolCompressionManager::RockpoolCompressionManager()
   RegisterOptions("RockpoolOptions", &options_, &OptionTypeMap());
 }
 
+rocksdb::Status RockpoolCompressionManager::ConfigureOptions(
+    const rocksdb::ConfigOptions& config_options,
+    const std::unordered_map<std::string, std::string>& opts_map,
+    std::unordered_map<std::string, std::string>* unused) {
+  if (!config_options.ignore_unknown_options) {
+    for (const auto& [name, value] : opts_map) {
+      if (!OptionTypeMap().contains(name)) {
+        return rocksdb::Status::InvalidArgument("rockpool: unknown option", name);
+      }
+    }
+  }
+  return CompressionManagerWrapper::ConfigureOptions(config_options, opts_map, unused);
+}
+
 rocksdb::Status RockpoolCompressionManager::PrepareOptions(
     const rocksdb::ConfigOptions& config_options) {
   pools_->SetOptions(options_.ToPoolOptions());

@@ -16,6 +16,8 @@
 #define ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_ROCKPOOL_COMPRESSION_MANAGER_H_
 
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "compression/compression_pools.h"
 #include "rocksdb/advanced_compression.h"
@@ -45,6 +47,12 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
       const rocksdb::CompressionType* types_end) override;
 
   const RockpoolOptions& options() const { return options_; }
+  // An unknown option name is InvalidArgument naming it (RocksDB's own
+  // message would name only "compression_manager").
+  rocksdb::Status ConfigureOptions(
+      const rocksdb::ConfigOptions& config_options,
+      const std::unordered_map<std::string, std::string>& opts_map,
+      std::unordered_map<std::string, std::string>* unused) override;
   // The pools behind every compressor and decompressor this manager made.
   const std::shared_ptr<CompressionPools>& pools() const { return pools_; }
 

@@ -91,10 +91,6 @@ struct RunResult {
   uint64_t reused = 0;
 };
 
-uint64_t Bytes(const AllocationCounts& a, const AllocationCounts& b) {
-  return b.bytes_allocated - a.bytes_allocated;
-}
-
 AllocationCounts Delta(const AllocationCounts& a, const AllocationCounts& b) {
   AllocationCounts d;
   d.bytes_allocated = b.bytes_allocated - a.bytes_allocated;
@@ -342,7 +338,7 @@ TEST(NativeManagerTest, DisabledManagerHandsOutTheBuiltInCompressors) {
   EXPECT_STREQ(on->GetCompressor(rocksdb::CompressionOptions(), rocksdb::kZSTD)->Name(),
                "RockpoolZstdCompressor");
   EXPECT_STREQ(on->GetCompressor(rocksdb::CompressionOptions(), rocksdb::kLZ4Compression)->Name(),
-               "BuiltinLZ4CompressorV2NoDict");
+               "BuiltinLZ4CompressorV2");
 }
 
 }  // namespace
