@@ -115,6 +115,7 @@ class ContextPool {
     const Key& key() const { return entry_->key_state->key; }
 
    private:
+    friend class ContextPool;
     ContextPool* pool_ = nullptr;
     Entry* entry_ = nullptr;
   };
@@ -165,6 +166,17 @@ class ContextPool {
     entry->key_state = key_state;
     created_.fetch_add(1, std::memory_order_relaxed);
     return LeaseOut(entry);
+  }
+
+  // Destroys a leased context instead of returning it: for a context its
+  // user changed in a way Reset() cannot undo (for example a zstd context
+  // given worker threads). Counts as destroyed. Accepts an empty lease.
+  void Discard(Lease lease) {
+    if (lease == nullptr) return;
+    Entry* entry = lease.get_deleter().entry_;
+    lease.release();
+    in_use_.fetch_sub(1, std::memory_order_relaxed);
+    Destroy(entry);
   }
 
   // Destroys every idle context. Returns how many.
@@ -272,10 +284,13 @@ class ContextPool {
   }
 
   // Idle bookkeeping for an entry leaving the idle set.
+  // idle_count_ drops before the key's count frees a place (release, paired
+  // with Return's acquire), so a concurrent Return cannot push idle_count_
+  // past the caps even for a moment.
   void ForgetIdle(Entry* entry) {
-    entry->key_state->idle.fetch_sub(1, std::memory_order_relaxed);
     idle_count_.fetch_sub(1, std::memory_order_relaxed);
     idle_bytes_.fetch_sub(entry->bytes, std::memory_order_relaxed);
+    entry->key_state->idle.fetch_sub(1, std::memory_order_release);
   }
 
   void Return(Entry* entry) {
@@ -286,21 +301,24 @@ class ContextPool {
       return;
     }
     KeyState* key_state = entry->key_state;
-    if (key_state->idle.fetch_add(1, std::memory_order_relaxed) >=
+    if (key_state->idle.fetch_add(1, std::memory_order_acquire) >=
         cap_.load(std::memory_order_relaxed)) {
       key_state->idle.fetch_sub(1, std::memory_order_relaxed);
       Destroy(entry);
       return;
     }
     entry->bytes = policy_.BytesHeld(*entry->context);
-    entry->since = now_.load(std::memory_order_relaxed)();
+    const absl::Time since = now_.load(std::memory_order_relaxed)();
+    entry->since = since;
     idle_count_.fetch_add(1, std::memory_order_relaxed);
     idle_bytes_.fetch_add(entry->bytes, std::memory_order_relaxed);
     // Newest goes to this thread's slot; whatever it displaces, to the list.
+    // Once in the slot, `entry` belongs to the pool: another thread may lease
+    // it, or Trim() free it, at any moment; do not touch it after this.
     Slot& slot = slots_[pool_internal::ThreadStripe() % kStripes];
     Entry* displaced = slot.entry.exchange(entry, std::memory_order_acq_rel);
     if (displaced != nullptr) PushToList(displaced);
-    if (absl::ToUnixNanos(entry->since) >= next_expiry_nanos_.load(std::memory_order_relaxed)) {
+    if (absl::ToUnixNanos(since) >= next_expiry_nanos_.load(std::memory_order_relaxed)) {
       ReleaseExpired();
     }
   }
@@ -339,7 +357,8 @@ class ContextPool {
   // thread's slot. Entries are taken out before they are looked at (an
   // entry still in a slot may be leased and freed by its owner meanwhile).
   Entry* StealFromSlots(const Key& key) {
-    for (Slot& slot : slots_) {
+    for (size_t i = 0; i < kStripes; ++i) {
+      Slot& slot = slots_[i];
       if (slot.entry.load(std::memory_order_relaxed) == nullptr) continue;
       Entry* entry = slot.entry.exchange(nullptr, std::memory_order_acq_rel);
       if (entry == nullptr) continue;
@@ -353,7 +372,8 @@ class ContextPool {
   }
 
   void DrainSlots(std::vector<Entry*>* out) {
-    for (Slot& slot : slots_) {
+    for (size_t i = 0; i < kStripes; ++i) {
+      Slot& slot = slots_[i];
       if (Entry* entry = slot.entry.exchange(nullptr, std::memory_order_acq_rel)) {
         out->push_back(entry);
       }
@@ -373,11 +393,20 @@ class ContextPool {
     next_expiry_nanos_.store(absl::ToUnixNanos(next_expiry_check_), std::memory_order_relaxed);
     const absl::Time cutoff = now - options_.idle_timeout;
     const size_t first = out->size();
-    for (Slot& slot : slots_) {
-      Entry* entry = slot.entry.load(std::memory_order_acquire);
-      if (entry == nullptr || entry->since > cutoff) continue;
-      if (slot.entry.compare_exchange_strong(entry, nullptr, std::memory_order_acq_rel)) {
+    for (size_t i = 0; i < kStripes; ++i) {
+      Slot& slot = slots_[i];
+      if (slot.entry.load(std::memory_order_relaxed) == nullptr) continue;
+      // Take the entry out before looking at it (as StealFromSlots does):
+      // while it sits in the slot its owner may lease, rewrite or free it.
+      Entry* entry = slot.entry.exchange(nullptr, std::memory_order_acq_rel);
+      if (entry == nullptr) continue;
+      if (entry->since <= cutoff) {
         out->push_back(entry);
+        continue;
+      }
+      Entry* empty = nullptr;
+      if (!slot.entry.compare_exchange_strong(empty, entry, std::memory_order_acq_rel)) {
+        InsertByAgeLocked(entry);  // the slot was refilled meanwhile
       }
     }
     for (auto& [key, state] : keys_) {
@@ -400,7 +429,10 @@ class ContextPool {
 
   Policy policy_;
   AllocationStats allocation_stats_;
-  std::array<Slot, kStripes> slots_;
+  // On the heap: an over-aligned array inside the pool would make every
+  // object holding a pool over-aligned too, which ASan's fake stack does not
+  // honour for stack objects.
+  const std::unique_ptr<Slot[]> slots_{new Slot[kStripes]};
 
   mutable absl::Mutex mu_;
   PoolOptions options_ ABSL_GUARDED_BY(mu_);

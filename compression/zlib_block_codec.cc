@@ -53,6 +53,7 @@ absl::Status ZlibBlockCodec::CompressWith(z_stream* stream, std::string_view inp
   if (!dictionary.empty()) {
     const int rc = deflateSetDictionary(stream, Bytes(dictionary.data()),
                                         static_cast<uInt>(dictionary.size()));
+    if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib: deflateSetDictionary: out of memory");
     if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
   }
   out->clear();
@@ -71,6 +72,8 @@ absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view b
   if (!dictionary.empty()) {
     const int rc = inflateSetDictionary(stream, Bytes(dictionary.data()),
                                         static_cast<uInt>(dictionary.size()));
+    // A raw stream allocates its window here: Z_MEM_ERROR is out of memory.
+    if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib: inflateSetDictionary: out of memory");
     if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: inflateSetDictionary (", rc, ")"));
   }
   out->resize(prefix->uncompressed_size);
@@ -165,15 +168,18 @@ absl::Status ZlibBlockCodec::DecompressStreamWith(z_stream* stream, std::string_
   out->clear();
   stream->next_in = Bytes(input.data());
   stream->avail_in = static_cast<uInt>(input.size());
-  // Grow geometrically, never past max_output (+1 to detect overflow).
-  size_t capacity = std::min<size_t>(std::max<size_t>(input.size() * 4, 4096), max_output + 1);
+  // Grow geometrically, never past max_output (+1 to detect overflow;
+  // max_output == SIZE_MAX means no limit and must not wrap to 0).
+  const size_t limit = max_output < std::numeric_limits<size_t>::max() ? max_output + 1 : max_output;
+  size_t capacity = std::min<size_t>(std::max<size_t>(input.size() * 4, 4096), limit);
   for (;;) {
     const size_t used = out->size();
     out->resize(capacity);
+    const uInt chunk = static_cast<uInt>(std::min<size_t>(capacity - used, kMaxZlibChunk));
     stream->next_out = reinterpret_cast<Bytef*>(out->data() + used);
-    stream->avail_out = static_cast<uInt>(std::min<size_t>(capacity - used, kMaxZlibChunk));
+    stream->avail_out = chunk;
     const int rc = inflate(stream, Z_NO_FLUSH);
-    out->resize(capacity - stream->avail_out);
+    out->resize(used + (chunk - stream->avail_out));
     if (out->size() > max_output) {
       out->clear();
       return absl::OutOfRangeError(absl::StrCat("zlib stream: inflates to more than ", max_output, " bytes"));
@@ -188,7 +194,7 @@ absl::Status ZlibBlockCodec::DecompressStreamWith(z_stream* stream, std::string_
     }
     if (rc == Z_OK) {
       if (stream->avail_out == 0) {
-        capacity = std::min(capacity * 2, max_output + 1);
+        capacity = capacity > limit / 2 ? limit : capacity * 2;
         continue;
       }
       continue;  // made progress with input left; loop again

@@ -99,12 +99,13 @@ absl::StatusOr<std::unique_ptr<InflateContext>> InflatePolicy::Create(const Infl
   const int rc = inflateInit2(context->get(), key.window_bits);
   if (rc != Z_OK) return ZlibError("inflateInit2", rc, *context->get());
   context->initialised_ = true;
+  context->window_bits_ = key.window_bits;
   return context;
 }
 
 absl::Status InflatePolicy::Reset(InflateContext& context) {
-  const int rc = inflateReset(context.get());
-  if (rc != Z_OK) return ZlibError("inflateReset", rc, *context.get());
+  const int rc = inflateReset2(context.get(), context.window_bits());
+  if (rc != Z_OK) return ZlibError("inflateReset2", rc, *context.get());
   return absl::OkStatus();
 }
 

@@ -11,8 +11,11 @@
 // zlib framing, 25..31 gzip framing. zlib's deflate refuses -8 and 24 (a
 // 256-byte window); inflate accepts them, and 40..47 (detect zlib or gzip).
 //
-// Reset() is deflateReset/inflateReset: the stream keeps its buffers and its
-// key parameters but forgets all data and any dictionary.
+// Reset() is deflateReset / inflateReset2(key windowBits): the stream keeps
+// its buffers and its key parameters but forgets all data and any
+// dictionary. (Plain inflateReset would keep a window size learned from a
+// stream header when windowBits is 0, and an inflateValidate setting;
+// inflateReset2 re-derives both from windowBits.)
 #ifndef ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_
 #define ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_
 
@@ -78,10 +81,12 @@ class InflateContext : public ZlibStream {
  public:
   using ZlibStream::ZlibStream;
   ~InflateContext();
+  int window_bits() const { return window_bits_; }
 
  private:
   friend struct InflatePolicy;
   bool initialised_ = false;
+  int window_bits_ = 0;  // the key's: restored on every reset
 };
 
 struct DeflatePolicy {

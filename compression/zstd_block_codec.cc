@@ -27,6 +27,10 @@ absl::Status ZstdBlockCodec::CompressWith(ZSTD_CCtx* cctx, std::string_view inpu
                                     ZstdLevelFromRocksDb(level));
   if (ZSTD_isError(n)) {
     out->clear();
+    if (ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation) {
+      return absl::ResourceExhaustedError(absl::StrCat("zstd: compressing ", input.size(),
+                                                       " bytes: ", ZSTD_getErrorName(n)));
+    }
     return absl::InternalError(absl::StrCat("zstd: compressing ", input.size(),
                                             " bytes: ", ZSTD_getErrorName(n)));
   }
@@ -52,6 +56,9 @@ absl::Status ZstdBlockCodec::DecompressWith(ZSTD_DCtx* dctx, std::string_view bl
   if (ZSTD_isError(n)) {
     const size_t declared = out->size();
     out->clear();
+    if (ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation) {  // not corruption
+      return absl::ResourceExhaustedError(absl::StrCat("zstd block: ", ZSTD_getErrorName(n)));
+    }
     if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall) {
       return absl::DataLossError(absl::StrCat(
           "zstd block: decompresses to more than the declared ", declared, " bytes"));

@@ -195,3 +195,28 @@ TEST_F(ZlibBlockCodecTest, HostileInputIsAnErrorNotACrash) {
 
 }  // namespace
 }  // namespace rockpool
+
+namespace rockpool {
+namespace {
+
+// A pooled inflate stream that auto-detected a small zlib window (windowBits
+// 0 learns it from the header) must not keep it for the next stream.
+TEST(InflatePolicyTest, ResetForgetsAWindowLearnedFromTheHeader) {
+  CompressionPools pools;
+  BlockCodecs codecs(&pools);
+  const std::string input = testing::SemiCompressible(200000, 5);
+  std::string small_window, big_window, back;
+  ASSERT_TRUE(codecs.zlib().CompressStream(input, 6, 9, &small_window).ok());
+  ASSERT_TRUE(codecs.zlib().CompressStream(input, 6, 15, &big_window).ok());
+  InflatePool& pool = pools.inflate();
+  for (const std::string* stream : {&small_window, &big_window, &small_window}) {
+    auto lease = pool.Acquire(InflateKey{0});  // 0: window from the header
+    ASSERT_TRUE(lease.ok());
+    ASSERT_TRUE(ZlibBlockCodec::DecompressStreamWith((*lease)->get(), *stream, 1 << 20, &back).ok());
+    EXPECT_EQ(back, input);
+  }
+  EXPECT_EQ(pool.stats().created, 1u);
+}
+
+}  // namespace
+}  // namespace rockpool

@@ -1,0 +1,191 @@
+// zlib stream lifecycle, served from rockpool's pools by transplanting state.
+//
+// RocksDB keeps its z_stream on the stack and calls deflateInit2_/deflateEnd
+// per block (inflateInit2_/inflateEnd per block read). A z_stream is only a
+// handle: the ~200 KB of deflate state (7 KB + window for inflate) hangs off
+// strm->state. So on deflateInit2_ from a caller that asked for zlib's
+// default allocator (zalloc and zfree null), rockpool leases a deflate
+// context for {level, windowBits, memLevel, strategy} (Z_DEFAULT_COMPRESSION
+// counted as 6), moves its state and allocator into the caller's z_stream and
+// patches the state's back pointer: the stream is then exactly a freshly
+// initialised one (the pooled state was created or deflateReset). On
+// deflateEnd, the state moves back into its context and the lease returns to
+// the pool (which deflateResets it); the return value is deflateEnd's
+// (Z_DATA_ERROR when freed mid-stream). Inflate likewise, keyed by
+// windowBits. See zlib_layout.h for the layout this relies on, checked at
+// runtime; if the check fails every zlib call is forwarded.
+//
+// Streams with a caller-supplied allocator, bad versions or parameters, and
+// all calls while pooling is off go to libz untouched. Calls that change what
+// a reset cannot restore mark the lease to be destroyed at End instead of
+// pooled: deflateParams (level/strategy: the pool key), deflateSetHeader
+// (deflateReset keeps the gz_header pointer), inflateReset2 to another window,
+// inflateValidate. deflateCopy/inflateCopy of a pooled stream give the copy
+// plain malloc/free, so the copy never depends on a pooled context.
+//
+// No exception leaves these functions.
+#include <zlib.h>
+
+#include <cstdlib>
+
+#include "compression/zlib_contexts.h"
+#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/runtime_internal.h"
+
+namespace {
+
+using rockpool::DeflateKey;
+using rockpool::legacy::internal::g_zlib_outstanding;
+using rockpool::legacy::internal::InsideRockpool;
+using rockpool::legacy::internal::Runtime;
+using rockpool::legacy::internal::ShouldPool;
+namespace real = rockpool::legacy::real;
+
+constexpr int kDefaultMemLevel = 8;  // zlib's DEF_MEM_LEVEL (MAX_MEM_LEVEL >= 8)
+
+// An init call rockpool may serve: default allocator, matching version and
+// z_stream size (zlib returns Z_VERSION_ERROR otherwise; forwarding gets it).
+bool Poolable(z_streamp strm, const char* version, int stream_size) {
+  return strm != nullptr && strm->zalloc == Z_NULL && strm->zfree == Z_NULL && version != nullptr &&
+         version[0] == ZLIB_VERSION[0] && stream_size == static_cast<int>(sizeof(z_stream));
+}
+
+// The runtime, if a call on `strm` may concern one of our states.
+Runtime* ForStream(z_streamp strm) {
+  if (strm == nullptr || strm->state == Z_NULL || InsideRockpool::active() ||
+      g_zlib_outstanding.load(std::memory_order_relaxed) <= 0) {
+    return nullptr;
+  }
+  return Runtime::Get();
+}
+
+// zlib's default allocator (zcalloc/zcfree are not exported).
+voidpf PlainAlloc(voidpf, uInt items, uInt size) {
+  return std::malloc(static_cast<size_t>(items) * size);
+}
+void PlainFree(voidpf, voidpf address) { std::free(address); }
+
+bool TryDeflate(z_streamp strm, int level, int method, int window_bits, int mem_level,
+                int strategy, const char* version, int stream_size) {
+  if (!ShouldPool() || method != Z_DEFLATED || !Poolable(strm, version, stream_size)) return false;
+  Runtime* rt = Runtime::Get();
+  if (rt == nullptr) return false;
+  DeflateKey key;
+  key.level = level;
+  key.window_bits = window_bits;
+  key.mem_level = mem_level;
+  key.strategy = strategy;
+  return rt->LeaseDeflate(strm, rockpool::NormalizeDeflateKey(key));
+}
+
+bool TryInflate(z_streamp strm, int window_bits, const char* version, int stream_size) {
+  if (!ShouldPool() || !Poolable(strm, version, stream_size)) return false;
+  Runtime* rt = Runtime::Get();
+  return rt != nullptr && rt->LeaseInflate(strm, window_bits);
+}
+
+// Runs a copy with plain malloc/free in `source` so `dest` gets them.
+template <typename Copy>
+int CopyWithPlainAllocator(z_streamp dest, z_streamp source, Copy copy) {
+  const alloc_func zalloc = source->zalloc;
+  const free_func zfree = source->zfree;
+  const voidpf opaque = source->opaque;
+  source->zalloc = &PlainAlloc;
+  source->zfree = &PlainFree;
+  source->opaque = Z_NULL;
+  const int rc = copy(dest, source);
+  source->zalloc = zalloc;
+  source->zfree = zfree;
+  source->opaque = opaque;
+  return rc;
+}
+
+}  // namespace
+
+extern "C" {
+
+int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int memLevel,
+                  int strategy, const char* version, int stream_size) {
+  if (TryDeflate(strm, level, method, windowBits, memLevel, strategy, version, stream_size)) {
+    return Z_OK;
+  }
+  return real::deflateInit2_(strm, level, method, windowBits, memLevel, strategy, version,
+                             stream_size);
+}
+
+int deflateInit_(z_streamp strm, int level, const char* version, int stream_size) {
+  if (TryDeflate(strm, level, Z_DEFLATED, MAX_WBITS, kDefaultMemLevel, Z_DEFAULT_STRATEGY,
+                 version, stream_size)) {
+    return Z_OK;
+  }
+  return real::deflateInit_(strm, level, version, stream_size);
+}
+
+int deflateEnd(z_streamp strm) {
+  if (Runtime* rt = ForStream(strm)) {
+    int rc;
+    if (rt->EndDeflate(strm, &rc)) return rc;
+  }
+  return real::deflateEnd(strm);
+}
+
+int deflateParams(z_streamp strm, int level, int strategy) {
+  if (Runtime* rt = ForStream(strm)) rt->DiscardDeflateLater(strm);
+  return real::deflateParams(strm, level, strategy);
+}
+
+int deflateSetHeader(z_streamp strm, gz_headerp head) {
+  if (Runtime* rt = ForStream(strm)) rt->DiscardDeflateLater(strm);
+  return real::deflateSetHeader(strm, head);
+}
+
+int deflateCopy(z_streamp dest, z_streamp source) {
+  if (dest != nullptr) {
+    if (Runtime* rt = ForStream(source); rt != nullptr && rt->OwnsDeflate(source)) {
+      return CopyWithPlainAllocator(dest, source, &real::deflateCopy);
+    }
+  }
+  return real::deflateCopy(dest, source);
+}
+
+int inflateInit2_(z_streamp strm, int windowBits, const char* version, int stream_size) {
+  if (TryInflate(strm, windowBits, version, stream_size)) return Z_OK;
+  return real::inflateInit2_(strm, windowBits, version, stream_size);
+}
+
+int inflateInit_(z_streamp strm, const char* version, int stream_size) {
+  if (TryInflate(strm, MAX_WBITS, version, stream_size)) return Z_OK;
+  return real::inflateInit_(strm, version, stream_size);
+}
+
+int inflateEnd(z_streamp strm) {
+  if (Runtime* rt = ForStream(strm)) {
+    int rc;
+    if (rt->EndInflate(strm, &rc)) return rc;
+  }
+  return real::inflateEnd(strm);
+}
+
+int inflateReset2(z_streamp strm, int windowBits) {
+  if (Runtime* rt = ForStream(strm)) {
+    std::optional<int> leased = rt->InflateWindowBits(strm);
+    if (leased && *leased != windowBits) rt->DiscardInflateLater(strm);
+  }
+  return real::inflateReset2(strm, windowBits);
+}
+
+int inflateValidate(z_streamp strm, int check) {
+  if (Runtime* rt = ForStream(strm)) rt->DiscardInflateLater(strm);
+  return real::inflateValidate(strm, check);
+}
+
+int inflateCopy(z_streamp dest, z_streamp source) {
+  if (dest != nullptr) {
+    if (Runtime* rt = ForStream(source); rt != nullptr && rt->OwnsInflate(source)) {
+      return CopyWithPlainAllocator(dest, source, &real::inflateCopy);
+    }
+  }
+  return real::inflateCopy(dest, source);
+}
+
+}  // extern "C"

@@ -1,0 +1,86 @@
+#include "rocksdb_plugin/legacy/report.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace rockpool::legacy {
+namespace {
+
+uint64_t Scale(uint64_t leases, uint64_t total, uint64_t created) {
+  if (created == 0) return 0;
+  // leases * total / created without overflow for realistic figures.
+  return static_cast<uint64_t>(static_cast<long double>(leases) * total / created);
+}
+
+void Add(PoolFigures* a, const PoolFigures& b) {
+  a->leases += b.leases;
+  a->created += b.created;
+  a->reused += b.reused;
+  a->lib_bytes += b.lib_bytes;
+  a->lib_allocs += b.lib_allocs;
+  a->stock_est_bytes += b.stock_est_bytes;
+  a->stock_est_allocs += b.stock_est_allocs;
+}
+
+std::string FiguresText(const PoolFigures& f) {
+  return absl::StrCat("leases=", f.leases, " created=", f.created, " reused=", f.reused,
+                      " lib_bytes=", f.lib_bytes, " lib_allocs=", f.lib_allocs,
+                      " stock_est_bytes=", f.stock_est_bytes, " stock_est_allocs=",
+                      f.stock_est_allocs);
+}
+
+std::string Compact(const PoolFigures& f) {
+  return absl::StrCat(f.leases, "/", f.created, "/", f.reused, "/", f.lib_bytes);
+}
+
+}  // namespace
+
+const char* ModeName(RockpoolOptions::Mode mode) {
+  switch (mode) {
+    case RockpoolOptions::Mode::kForward:
+      return "forward";
+    case RockpoolOptions::Mode::kPool:
+      return "pool";
+    case RockpoolOptions::Mode::kMeasureStock:
+      return "measure_stock";
+  }
+  return "?";
+}
+
+PoolFigures Figures(const PoolStats& now, const PoolStats& before) {
+  PoolFigures f;
+  f.created = now.created - before.created;
+  f.reused = now.reused - before.reused;
+  f.leases = f.created + f.reused;
+  f.lib_bytes = now.library.bytes_allocated - before.library.bytes_allocated;
+  f.lib_allocs = now.library.allocations - before.library.allocations;
+  f.stock_est_bytes = Scale(f.leases, now.library.bytes_allocated, now.created);
+  f.stock_est_allocs = Scale(f.leases, now.library.allocations, now.created);
+  return f;
+}
+
+PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPoolsStats& before) {
+  PoolFigures total;
+  Add(&total, Figures(now.zstd_compress, before.zstd_compress));
+  Add(&total, Figures(now.zstd_decompress, before.zstd_decompress));
+  Add(&total, Figures(now.deflate, before.deflate));
+  Add(&total, Figures(now.inflate, before.inflate));
+  return total;
+}
+
+std::string FormatReport(const std::string& event, int job_id, const std::string& column_family,
+                         RockpoolOptions::Mode mode, const CompressionPoolsStats& now,
+                         const CompressionPoolsStats& last, uint64_t discarded) {
+  const CompressionPoolsStats zero{};
+  const PoolStats sum = now.Total();
+  return absl::StrCat(
+      "rockpool report: event=", event, " job=", job_id, " cf=", column_family,
+      " mode=", ModeName(mode), " | since_last: ", FiguresText(TotalFigures(now, last)),
+      " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
+      " idle_bytes=", sum.idle_bytes, " in_use=", sum.in_use, " discarded=", discarded,
+      " | zstd_c=", Compact(Figures(now.zstd_compress, zero.zstd_compress)),
+      " zstd_d=", Compact(Figures(now.zstd_decompress, zero.zstd_decompress)),
+      " deflate=", Compact(Figures(now.deflate, zero.deflate)),
+      " inflate=", Compact(Figures(now.inflate, zero.inflate)));
+}
+
+}  // namespace rockpool::legacy

@@ -1,0 +1,63 @@
+// The statistics line the rockpool listener writes to a DB's info LOG after
+// every flush and compaction. Plain text, one line, `key=value` fields so
+// people can read it and scripts can grep it:
+//
+//   rockpool report: event=compaction job=7 cf=default mode=pool
+//     | since_last: leases=412 created=0 reused=412 lib_bytes=0 lib_allocs=0
+//       stock_est_bytes=83451392 stock_est_allocs=2060
+//     | total: leases=5120 created=6 reused=5114 lib_bytes=1215312
+//       lib_allocs=30 stock_est_bytes=1037107200 stock_est_allocs=25600
+//     | idle=4 idle_bytes=810240 in_use=1 discarded=0
+//     | zstd_c=0/0/0/0 zstd_d=0/0/0/0 deflate=5100/5/5095/1012800
+//       inflate=20/1/19/202512
+//
+// (one line in the LOG; wrapped here). Definitions:
+//   leases      contexts handed to the codec calls (= created + reused); stock
+//               RocksDB creates one context per lease
+//   lib_bytes   bytes the codec libraries allocated for those contexts
+//   lib_allocs  their allocation calls
+//   stock_est_* leases x the average bytes (calls) per created context: what
+//               stock RocksDB would have allocated. In mode=measure_stock
+//               nothing is reused and the lib_* figures are the stock ones.
+//   idle, idle_bytes  contexts kept in the pools now, and the bytes they hold
+//   in_use      contexts leased out now; discarded: leases destroyed instead
+//               of pooled (see runtime.h)
+//   per pool    leases/created/reused/lib_bytes, totals
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REPORT_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "compression/compression_pools.h"
+#include "rocksdb_plugin/options.h"
+
+namespace rockpool::legacy {
+
+struct PoolFigures {
+  uint64_t leases = 0;
+  uint64_t created = 0;
+  uint64_t reused = 0;
+  uint64_t lib_bytes = 0;
+  uint64_t lib_allocs = 0;
+  uint64_t stock_est_bytes = 0;
+  uint64_t stock_est_allocs = 0;
+};
+
+// Figures for one pool between two snapshots (`before` may be all zero).
+// The stock estimate uses the average over `now` (all contexts created so far).
+PoolFigures Figures(const PoolStats& now, const PoolStats& before);
+
+// Sum of the four pools' figures.
+PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPoolsStats& before);
+
+std::string FormatReport(const std::string& event, int job_id, const std::string& column_family,
+                         RockpoolOptions::Mode mode, const CompressionPoolsStats& now,
+                         const CompressionPoolsStats& last, uint64_t discarded);
+
+const char* ModeName(RockpoolOptions::Mode mode);
+
+}  // namespace rockpool::legacy
+
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REPORT_H_

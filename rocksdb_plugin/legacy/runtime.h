@@ -1,0 +1,74 @@
+// The legacy face's process-wide runtime: the pools that serve the zstd and
+// zlib calls of an unmodified RocksDB 7.8.3 (and of any other code in the
+// process), and the switch that turns that on.
+//
+// How calls reach the pools: rockpool defines ZSTD_createCCtx/ZSTD_freeCCtx,
+// ZSTD_createDCtx/ZSTD_freeDCtx, deflateInit_/deflateInit2_/deflateEnd and
+// inflateInit_/inflateInit2_/inflateEnd (plus a few zlib calls that change a
+// stream's parameters) in the program itself (Bazel: depend on
+// //rocksdb_plugin:legacy, link statically, the cc_binary default) or in
+// librockpool_preload.so (LD_PRELOAD). The dynamic linker then binds
+// librocksdb.so's calls to rockpool's definitions, which forward to the real
+// library through dlsym(RTLD_NEXT).
+//
+// Pooling is off until Configure() is called with enabled options, directly
+// or by creating a `rockpool` EventListener (listeners={id=rockpool;...}).
+// Off, every call forwards unchanged. The configuration is process-wide: the
+// most recent Configure() wins.
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "compression/compression_pools.h"
+#include "rocksdb_plugin/options.h"
+
+namespace rockpool::legacy {
+
+// Applies `options` to the whole process (thread-safe). Turning pooling off
+// frees the idle contexts; contexts leased out at that moment are freed when
+// their users free them.
+void Configure(const RockpoolOptions& options);
+
+// The options last applied (defaults with enabled=false if never).
+RockpoolOptions CurrentOptions();
+RockpoolOptions::Mode CurrentMode();
+
+// Counters of the four pools (all zero before the first Configure()).
+CompressionPoolsStats Stats();
+
+// Contexts the interposers handed out and that were not freed yet.
+struct OutstandingLeases {
+  int64_t zstd_compress = 0;
+  int64_t zstd_decompress = 0;
+  int64_t deflate = 0;
+  int64_t inflate = 0;
+};
+OutstandingLeases Outstanding();
+
+// Leased contexts destroyed instead of pooled because their user changed
+// them in a way a reset cannot undo (deflateParams, deflateSetHeader,
+// inflateReset2 to another window, inflateValidate, zstd nbWorkers > 0).
+uint64_t DiscardedContexts();
+
+// Frees idle contexts older than idle_seconds / all idle contexts.
+size_t ReleaseExpired();
+size_t TrimIdle();
+
+// Whether the process's symbols resolve to rockpool, and whether zlib's
+// internal state has the layout the zlib transplant relies on (checked once,
+// on real streams, by the first Configure()).
+struct Interposition {
+  bool zstd = false;         // ZSTD_createCCtx & co. bind to rockpool
+  bool zlib = false;         // deflateInit2_ & co. bind to rockpool
+  bool zlib_layout = false;  // zlib streams can be pooled (else forwarded)
+  std::string detail;        // why not, if something is false
+  std::string ToString() const;
+};
+Interposition CheckInterposition();
+
+}  // namespace rockpool::legacy
+
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_H_

@@ -1,0 +1,120 @@
+#include "rocksdb_plugin/legacy/zlib_layout.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb_plugin/legacy/real_functions.h"
+
+namespace rockpool::legacy::zlib_layout {
+namespace {
+
+constexpr int kStreamSize = static_cast<int>(sizeof(z_stream));
+
+// Input that deflate cannot finish in a tiny output buffer.
+std::vector<unsigned char> Noise(size_t n) {
+  std::vector<unsigned char> v(n);
+  uint32_t x = 2463534242u;
+  for (auto& b : v) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    b = static_cast<unsigned char>(x);
+  }
+  return v;
+}
+
+enum class Phase { kFresh, kMidStream, kFinished };
+
+const char* PhaseName(Phase p) {
+  switch (p) {
+    case Phase::kFresh:
+      return "fresh";
+    case Phase::kMidStream:
+      return "mid-stream";
+    case Phase::kFinished:
+      return "finished";
+  }
+  return "?";
+}
+
+bool CheckDeflate(int window_bits, Phase phase, std::string* detail) {
+  const std::string what = absl::StrCat("deflate window_bits ", window_bits, " ", PhaseName(phase));
+  z_stream s;
+  std::memset(&s, 0, sizeof(s));
+  if (real::deflateInit2_(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                          kStreamSize) != Z_OK) {
+    *detail = absl::StrCat(what, ": deflateInit2 failed");
+    return false;
+  }
+  if (BackPointer(s.state) != &s) {
+    real::deflateEnd(&s);
+    *detail = absl::StrCat(what, ": state does not begin with the back pointer");
+    return false;
+  }
+  std::vector<unsigned char> input = Noise(1 << 13);
+  std::vector<unsigned char> output(phase == Phase::kFinished ? (1 << 17) : 16);
+  if (phase != Phase::kFresh) {
+    s.next_in = input.data();
+    s.avail_in = static_cast<uInt>(input.size());
+    s.next_out = output.data();
+    s.avail_out = static_cast<uInt>(output.size());
+    const int rc = deflate(&s, phase == Phase::kFinished ? Z_FINISH : Z_NO_FLUSH);
+    const int want = phase == Phase::kFinished ? Z_STREAM_END : Z_OK;
+    if (rc != want) {
+      real::deflateEnd(&s);
+      *detail = absl::StrCat(what, ": deflate returned ", rc);
+      return false;
+    }
+  }
+  const int status = DeflateStatus(s.state);
+  const int rc = real::deflateEnd(&s);
+  if (!ValidDeflateStatus(status)) {
+    *detail = absl::StrCat(what, ": unexpected status field ", status);
+    return false;
+  }
+  if ((phase == Phase::kMidStream && status != kBusyState) ||
+      (phase == Phase::kFinished && status != kFinishState)) {
+    *detail = absl::StrCat(what, ": status field ", status, " does not match the phase");
+    return false;
+  }
+  if (rc != DeflateEndResult(status)) {
+    *detail = absl::StrCat(what, ": deflateEnd returned ", rc, ", predicted ",
+                           DeflateEndResult(status), " from status ", status);
+    return false;
+  }
+  return true;
+}
+
+bool CheckInflate(int window_bits, std::string* detail) {
+  z_stream s;
+  std::memset(&s, 0, sizeof(s));
+  if (real::inflateInit2_(&s, window_bits, ZLIB_VERSION, kStreamSize) != Z_OK) {
+    *detail = absl::StrCat("inflate window_bits ", window_bits, ": inflateInit2 failed");
+    return false;
+  }
+  const bool ok = BackPointer(s.state) == &s;
+  real::inflateEnd(&s);
+  if (!ok) {
+    *detail = absl::StrCat("inflate window_bits ", window_bits,
+                           ": state does not begin with the back pointer");
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool CheckZlibLayout(std::string* detail) {
+  for (int wb : {-14, 15, 31}) {
+    for (Phase p : {Phase::kFresh, Phase::kMidStream, Phase::kFinished}) {
+      if (!CheckDeflate(wb, p, detail)) return false;
+    }
+  }
+  for (int wb : {-14, 15, 31, 47}) {
+    if (!CheckInflate(wb, detail)) return false;
+  }
+  *detail = absl::StrCat("zlib ", zlibVersion(), " state layout verified");
+  return true;
+}
+
+}  // namespace rockpool::legacy::zlib_layout
