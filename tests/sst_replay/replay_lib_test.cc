@@ -1,0 +1,263 @@
+// In-process tests of //tools/sst_replay:replay_lib pieces: re-blocking,
+// the parent/child job and result files, option parsing, input discovery,
+// aggregation and formatting.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tools/sst/block_iterator.h"
+#include "tools/sst_replay/block_replay.h"
+#include "tools/sst_replay/data_block_builder.h"
+#include "tools/sst_replay/inputs.h"
+#include "tools/sst_replay/job.h"
+#include "tools/sst_replay/report.h"
+#include "tools/sst_replay/svg.h"
+
+namespace rockpool::replay {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::string TempDir() {
+  const char* t = std::getenv("TEST_TMPDIR");
+  static int n = 0;
+  const std::string dir = absl::StrCat(t != nullptr ? t : "/tmp", "/replay_lib_test", n++);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(DataBlockBuilderTest, BuildsBlocksTheReaderParses) {
+  DataBlockBuilder builder(4096);
+  std::vector<std::pair<std::string, std::string>> added;
+  for (int i = 0; i < 40; ++i) {
+    std::string key = absl::StrCat("user/", 1000 + i, "/profile");
+    std::string value(30 + i, static_cast<char>('a' + i % 26));
+    ASSERT_FALSE(builder.IsFull(key, value));
+    builder.Add(key, value);
+    added.emplace_back(key, value);
+  }
+  const std::string block(builder.Finish());
+  absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(block);
+  ASSERT_TRUE(it.ok()) << it.status();
+  EXPECT_EQ(it->layout().num_restarts, 3u);  // every 16 entries
+  size_t i = 0;
+  while (it->Next()) {
+    ASSERT_LT(i, added.size());
+    EXPECT_EQ(it->key(), added[i].first);
+    EXPECT_EQ(it->value(), added[i].second);
+    ++i;
+  }
+  EXPECT_TRUE(it->status().ok()) << it->status();
+  EXPECT_EQ(i, added.size());
+}
+
+TEST(DataBlockBuilderTest, CutsBlocksLikeRocksDbFlushPolicy) {
+  DataBlockBuilder builder(1000);
+  EXPECT_FALSE(builder.IsFull("k", std::string(5000, 'v')));  // empty block: never full
+  builder.Add("k1", std::string(800, 'v'));
+  // Over the 90% deviation limit (900) only if the next entry overflows.
+  EXPECT_FALSE(builder.IsFull("k2", std::string(10, 'v')));
+  builder.Add("k2", std::string(95, 'v'));
+  EXPECT_TRUE(builder.IsFull("k3", std::string(200, 'v')));
+  builder.Reset();
+  EXPECT_TRUE(builder.empty());
+}
+
+TEST(GoodCompressionRatioTest, KeepsOnlyBlocksThatSaveAnEighth) {
+  EXPECT_TRUE(GoodCompressionRatio(100, 800));
+  EXPECT_TRUE(GoodCompressionRatio(699, 800));
+  EXPECT_FALSE(GoodCompressionRatio(700, 800));
+}
+
+TEST(JobTest, RoundTripsThroughText) {
+  Job job;
+  job.mode = "compaction";
+  job.strategy = Strategy::kPooled;
+  job.max_idle_per_key = 3;
+  job.verify_checksums = false;
+  job.block_size = 8192;
+  job.total_blocks = 77;
+  job.total_stored_bytes = 123456;
+  job.output = "/tmp/a dir/with spaces";
+  job.corrupt_output = true;
+  job.files.push_back(BlocksFile{"/x/y z.sst", CodecSettings{7, -5, -14, 0, 16384}, true});
+  CompactionGroup g;
+  g.name = "zlib";
+  g.codec = CodecSettings{2, 6, -15, 1, 0};
+  g.format_version = 4;
+  g.checksum = 4;
+  g.block_size = 16384;
+  g.files = {"/a/1.sst", "/b/2 two.sst"};
+  job.groups.push_back(g);
+
+  absl::StatusOr<Job> back = ParseJob(SerializeJob(job));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->mode, "compaction");
+  EXPECT_EQ(back->strategy, Strategy::kPooled);
+  EXPECT_EQ(back->max_idle_per_key, 3u);
+  EXPECT_FALSE(back->verify_checksums);
+  EXPECT_EQ(back->block_size, 8192u);
+  EXPECT_EQ(back->total_blocks, 77u);
+  EXPECT_EQ(back->total_stored_bytes, 123456u);
+  EXPECT_EQ(back->output, job.output);
+  EXPECT_TRUE(back->corrupt_output);
+  ASSERT_EQ(back->files.size(), 1u);
+  EXPECT_EQ(back->files[0].path, "/x/y z.sst");
+  EXPECT_EQ(back->files[0].codec.type, 7);
+  EXPECT_EQ(back->files[0].codec.level, -5);
+  EXPECT_EQ(back->files[0].codec.max_dict_bytes, 16384u);
+  EXPECT_TRUE(back->files[0].use_dictionary);
+  ASSERT_EQ(back->groups.size(), 1u);
+  EXPECT_EQ(back->groups[0].name, "zlib");
+  EXPECT_EQ(back->groups[0].codec.window_bits, -15);
+  EXPECT_EQ(back->groups[0].codec.strategy, 1);
+  EXPECT_EQ(back->groups[0].format_version, 4u);
+  EXPECT_EQ(back->groups[0].checksum, 4);
+  EXPECT_THAT(back->groups[0].files, ElementsAre("/a/1.sst", "/b/2 two.sst"));
+
+  EXPECT_FALSE(ParseJob("mode blocks\nfile 7 x\n").ok());
+  EXPECT_FALSE(ParseJob("strategy stock\n").ok());  // no mode
+}
+
+TEST(JobTest, ResultRoundTripsThroughText) {
+  RunResult r;
+  r.metrics["codec_bytes"] = 123456789012;
+  r.metrics["wall_ns"] = -1;
+  r.series.push_back(SeriesPoint{0.5, 100, 10});
+  r.series.push_back(SeriesPoint{12.25, 1 << 30, 1 << 20});
+  r.outputs.emplace_back("zstd", "/tmp/db/000012.sst");
+  r.notes.push_back("a note with spaces");
+  r.error_code = 2;
+  r.error = "/x.sst: offset 12: block checksum mismatch";
+  absl::StatusOr<RunResult> back = ParseResult(SerializeResult(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->metrics, r.metrics);
+  ASSERT_EQ(back->series.size(), 2u);
+  EXPECT_EQ(back->series[1].x, 12.25);
+  EXPECT_EQ(back->series[1].process_bytes, 1 << 30);
+  EXPECT_EQ(back->outputs, r.outputs);
+  EXPECT_EQ(back->notes, r.notes);
+  EXPECT_EQ(back->error_code, 2);
+  EXPECT_EQ(back->error, r.error);
+}
+
+TEST(InputsTest, ParsesRocksDbCompressionOptions) {
+  const CodecSettings c = ParseCompressionOptions(
+      "window_bits=-15; level=4; strategy=1; max_dict_bytes=16384; zstd_max_train_bytes=0; "
+      "enabled=0; max_dict_buffer_bytes=0; use_zstd_dict_trainer=1; ",
+      2);
+  EXPECT_EQ(c.type, 2);
+  EXPECT_EQ(c.window_bits, -15);
+  EXPECT_EQ(c.level, 4);
+  EXPECT_EQ(c.strategy, 1);
+  EXPECT_EQ(c.max_dict_bytes, 16384u);
+  const CodecSettings d = ParseCompressionOptions("", 7);
+  EXPECT_EQ(d.level, 32767);
+  EXPECT_EQ(d.window_bits, -14);
+  EXPECT_EQ(CompressionTypeFromName("ZSTD"), 7);
+  EXPECT_EQ(CompressionTypeFromName("Zlib"), 2);
+  EXPECT_EQ(CompressionTypeFromName("NoCompression"), 0);
+  EXPECT_EQ(CompressionTypeFromName("Snappy"), 1);
+  EXPECT_EQ(CompressionTypeFromName("Brotli"), 0xff);
+}
+
+TEST(InputsTest, ResolvesFilesAndDirectories) {
+  const std::string dir = TempDir();
+  for (const char* name : {"000012.sst", "000009.sst", "LOG", "CURRENT"}) {
+    std::ofstream(dir + "/" + name) << "x";
+  }
+  fs::create_directories(dir + "/sub.sst");  // a directory, not a file
+  absl::StatusOr<std::vector<std::string>> got =
+      ResolveInputs({dir, dir + "/000012.sst", dir + "/LOG"});
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_THAT(*got, ElementsAre(dir + "/000009.sst", dir + "/000012.sst", dir + "/LOG"));
+
+  absl::StatusOr<std::vector<std::string>> missing = ResolveInputs({dir + "/nope.sst"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(std::string(missing.status().message()),
+              HasSubstr(dir + "/nope.sst: offset 0: cannot open"));
+  const std::string empty = TempDir();
+  absl::StatusOr<std::vector<std::string>> none = ResolveInputs({empty});
+  ASSERT_FALSE(none.ok());
+  EXPECT_THAT(std::string(none.status().message()), HasSubstr("no SST files"));
+}
+
+RunResult MakeRun(int64_t wall_ns, int64_t bytes) {
+  RunResult r;
+  r.metrics["wall_ns"] = wall_ns;
+  r.metrics["uncompressed_bytes"] = 10'000'000;
+  r.metrics["stored_bytes"] = 2'500'000;
+  r.metrics["codec_bytes"] = bytes;
+  return r;
+}
+
+TEST(ReportTest, MediansAndDerivedMetrics) {
+  const std::vector<RunResult> runs = {MakeRun(3'000'000'000, 5), MakeRun(1'000'000'000, 5),
+                                       MakeRun(2'000'000'000, 5)};
+  const Summary wall = Summarize(runs, "wall_ns");
+  EXPECT_EQ(wall.median, 2e9);
+  EXPECT_EQ(wall.min, 1e9);
+  EXPECT_EQ(wall.max, 3e9);
+  EXPECT_DOUBLE_EQ(Summarize(runs, "throughput").median, 5.0);  // 10 MB / 2 s
+  EXPECT_DOUBLE_EQ(Summarize(runs, "ratio").median, 4.0);
+  EXPECT_EQ(Summarize({MakeRun(1, 1), MakeRun(3, 1)}, "wall_ns").median, 2);
+}
+
+TEST(ReportTest, MannWhitneyMatchesBenchstat) {
+  // Fully separated samples: the smallest p-values benchstat can print.
+  EXPECT_NEAR(MannWhitneyP({1, 2, 3}, {4, 5, 6}), 0.100, 1e-9);
+  EXPECT_NEAR(MannWhitneyP({6, 5, 4}, {1, 2, 3}), 0.100, 1e-9);
+  EXPECT_NEAR(MannWhitneyP({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 2.0 / 252, 1e-9);
+  EXPECT_NEAR(MannWhitneyP({1, 3, 5}, {2, 4, 6}), 0.7, 1e-9);
+  EXPECT_EQ(MannWhitneyP({1}, {}), 1.0);
+  std::vector<double> a, b;
+  for (int i = 0; i < 30; ++i) {
+    a.push_back(i);
+    b.push_back(i + 100);
+  }
+  EXPECT_LT(MannWhitneyP(a, b), 1e-6);  // normal approximation
+}
+
+TEST(ReportTest, FormatsNumbers) {
+  EXPECT_EQ(FormatBytes(512), "512 B");
+  EXPECT_EQ(FormatBytes(1536), "1.50 KiB");
+  EXPECT_EQ(FormatBytes(869.0 * 1024 * 1024), "869 MiB");
+  EXPECT_EQ(FormatCount(18), "18");
+  EXPECT_EQ(FormatCount(26012), "26.0k");
+  EXPECT_EQ(FormatNanos(1.52e9), "1.52 s");
+  EXPECT_EQ(FormatNanos(596.1e6), "596.1 ms");
+}
+
+TEST(ReportTest, TableShowsStockPooledAndDelta) {
+  Report report;
+  ModeReport m;
+  m.mode = "blocks";
+  m.description = "test";
+  m.stock = {MakeRun(2'000'000'000, 1'000'000)};
+  m.pooled = {MakeRun(1'000'000'000, 1'000)};
+  m.compared_runs = 1;
+  m.compared_blocks = 42;
+  report.modes.push_back(m);
+  report.malloc_counter_active = true;
+  const std::string table = FormatTable(report);
+  EXPECT_THAT(table, HasSubstr("stock"));
+  EXPECT_THAT(table, HasSubstr("pooled"));
+  EXPECT_THAT(table, HasSubstr("delta"));
+  EXPECT_THAT(table, HasSubstr("-99.90% (1/1.00k)"));
+  EXPECT_THAT(table, HasSubstr("outputs: identical (42 compressed blocks"));
+  const std::string json = FormatJson(report);
+  EXPECT_THAT(json, HasSubstr("\"codec_bytes\": {\"unit\": \"bytes\""));
+  const std::string svg = RenderSvg(report);
+  EXPECT_THAT(svg, HasSubstr("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_THAT(svg, HasSubstr("</svg>"));
+}
+
+}  // namespace
+}  // namespace rockpool::replay

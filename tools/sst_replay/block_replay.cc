@@ -1,0 +1,286 @@
+#include "tools/sst_replay/block_replay.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "compression/block_codecs.h"
+#include "compression/zlib_block_codec.h"
+#include "compression/zstd_block_codec.h"
+#include "compression/zstd_dictionary.h"
+#include "tools/sst/block_iterator.h"
+#include "tools/sst/codec_decompressor.h"
+#include "tools/sst/coding.h"
+#include "tools/sst/compression_type.h"
+#include "tools/sst/errors.h"
+#include "tools/sst/sst_file.h"
+#include "tools/sst_replay/data_block_builder.h"
+#include "tools/sst_replay/measure.h"
+
+namespace rockpool::replay {
+namespace {
+
+constexpr size_t kWriteBuffer = size_t{1} << 20;
+constexpr size_t kMaxSeriesPoints = 400;
+
+// Buffered writer of framed records; the buffer is reserved up front so
+// steady-state appends do not allocate.
+class FramedWriter {
+ public:
+  ~FramedWriter() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  absl::Status Open(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
+    buffer_.reserve(kWriteBuffer + 64);
+    return absl::OkStatus();
+  }
+  absl::Status Append(uint32_t file_index, uint64_t offset, std::string_view bytes) {
+    if (buffer_.size() + 16 + bytes.size() > kWriteBuffer) {
+      if (absl::Status s = Flush(); !s.ok()) return s;
+    }
+    sst::PutFixed32(&buffer_, file_index);
+    sst::PutFixed64(&buffer_, offset);
+    sst::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
+    if (bytes.size() > kWriteBuffer) {  // too big to buffer: header, then the bytes
+      if (absl::Status s = Flush(); !s.ok()) return s;
+      return WriteAll(bytes);
+    }
+    buffer_.append(bytes.data(), bytes.size());
+    return absl::OkStatus();
+  }
+  absl::Status Flush() {
+    absl::Status s = WriteAll(buffer_);
+    buffer_.clear();
+    return s;
+  }
+
+ private:
+  absl::Status WriteAll(std::string_view bytes) {
+    while (!bytes.empty()) {
+      const ssize_t w = ::write(fd_, bytes.data(), bytes.size());
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) return absl::ErrnoToStatus(errno, "writing the replay output");
+      bytes.remove_prefix(static_cast<size_t>(w));
+    }
+    return absl::OkStatus();
+  }
+  int fd_ = -1;
+  std::string buffer_;
+};
+
+absl::Status Internal(const absl::Status& s, std::string_view what) {
+  return absl::InternalError(absl::StrCat(absl::string_view(what.data(), what.size()), ": ",
+                                          s.message()));
+}
+
+class Replayer {
+ public:
+  Replayer(const Job& job, RunResult* result, ProgressSink* progress)
+      : job_(job), result_(result), progress_(progress), pools_(PoolOptionsFor(job)),
+        codecs_(&pools_) {
+    if (job.strategy == Strategy::kStock) {
+      // RocksDB 7.8.3 decompresses zstd with a per-core cached DCtx that
+      // lives as long as the process: one context, reused.
+      PoolOptions dctx;
+      dctx.max_idle_per_key = 1;
+      dctx.idle_timeout = absl::InfiniteDuration();
+      pools_.zstd_decompress().SetOptions(dctx);
+    }
+    read_options_.verify_checksums = job.verify_checksums;
+    read_options_.decompressor = sst::MakeBlockCodecsDecompressor(&codecs_);
+    sample_every_ = std::max<uint64_t>(1, job.total_blocks / kMaxSeriesPoints);
+  }
+
+  absl::Status Run() {
+    if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
+    compressed_.reserve(size_t{1} << 16);
+    result_->series.reserve(kMaxSeriesPoints * 2 + 8);
+    if (job_.block_size > 0) builder_ = std::make_unique<DataBlockBuilder>(job_.block_size);
+
+    const CompressionPoolsStats pools_before = pools_.stats();
+    start_ = OpenWindow();
+    Sample();
+    for (size_t i = 0; i < job_.files.size(); ++i) {
+      if (absl::Status s = ReplayFile(static_cast<uint32_t>(i), job_.files[i]); !s.ok()) return s;
+    }
+    Sample();
+    const ProcessSnapshot end = TakeSnapshot();
+    const CompressionPoolsStats pools_after = pools_.stats();
+    progress_->Report(1.0);
+
+    if (absl::Status s = writer_.Flush(); !s.ok()) return Internal(s, "output");
+    AddWindowMetrics(start_, end, result_);
+    AddPoolMetrics(pools_before, pools_after, result_);
+    auto& m = result_->metrics;
+    m["files"] = static_cast<int64_t>(job_.files.size());
+    m["source_blocks"] = static_cast<int64_t>(source_blocks_);
+    m["blocks"] = static_cast<int64_t>(blocks_);
+    m["uncompressed_bytes"] = static_cast<int64_t>(uncompressed_);
+    m["compressed_bytes"] = static_cast<int64_t>(compressed_total_);
+    m["stored_bytes"] = static_cast<int64_t>(stored_);
+    m["blocks_stored_raw"] = static_cast<int64_t>(stored_raw_);
+    return absl::OkStatus();
+  }
+
+ private:
+  static PoolOptions PoolOptionsFor(const Job& job) {
+    PoolOptions o;
+    o.max_idle_per_key = job.strategy == Strategy::kStock ? 0 : job.max_idle_per_key;
+    o.idle_timeout = absl::Seconds(60);
+    return o;
+  }
+
+  // One SST file, as RocksDB's table builder would write it.
+  absl::Status ReplayFile(uint32_t index, const BlocksFile& bf) {
+    absl::StatusOr<std::unique_ptr<sst::SstFile>> opened = sst::SstFile::Open(bf.path, read_options_);
+    if (!opened.ok()) return opened.status();
+    const sst::SstFile& file = **opened;
+    absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
+    if (!handles.ok()) return handles.status();
+
+    const bool zstd = bf.codec.type == sst::compression_type::kZSTD;
+    std::shared_ptr<const ZstdDictionary> zstd_dict;
+    ZlibBlockOptions zlib_options;
+    zlib_options.level = bf.codec.level;
+    zlib_options.window_bits = bf.codec.window_bits;
+    zlib_options.strategy = bf.codec.strategy;
+    const std::string_view dict = file.compression_dictionary();
+    if (bf.use_dictionary && !dict.empty()) {
+      if (zstd) {
+        // RocksDB digests the dictionary once per file it builds.
+        absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
+            ZstdDictionary::Create(dict, bf.codec.level);
+        if (!d.ok()) return Internal(d.status(), "zstd dictionary");
+        zstd_dict = *std::move(d);
+      } else {
+        zlib_options.dictionary = dict;
+      }
+    }
+    // The table builder's zstd context: one per file.
+    ZstdCompressPool::Lease cctx;
+    if (zstd) {
+      absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(ZstdKey{});
+      if (!lease.ok()) return Internal(lease.status(), "zstd context");
+      cctx = *std::move(lease);
+    }
+    const DeflateKey deflate_key = DeflateKeyFor(zlib_options);
+
+    auto compress = [&](std::string_view block, uint64_t source_offset) -> absl::Status {
+      absl::Status s;
+      if (zstd) {
+        s = ZstdBlockCodec::CompressWith(cctx->get(), block, bf.codec.level, zstd_dict.get(),
+                                         &compressed_);
+      } else {
+        // A deflate stream per block.
+        absl::StatusOr<DeflatePool::Lease> lease = pools_.deflate().Acquire(deflate_key);
+        if (!lease.ok()) return Internal(lease.status(), "deflate context");
+        s = ZlibBlockCodec::CompressWith((*lease)->get(), block, zlib_options.dictionary,
+                                         &compressed_);
+      }
+      bool keep = s.ok();
+      if (absl::IsFailedPrecondition(s)) {  // over deflateBound: RocksDB stores it raw
+        compressed_.clear();
+        s = absl::OkStatus();
+      }
+      if (!s.ok()) return Internal(s, absl::StrCat(bf.path, ": offset ", source_offset));
+      keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
+      if (job_.corrupt_output && blocks_ == 0 && !compressed_.empty()) {
+        compressed_[compressed_.size() / 2] ^= 0x01;  // test hook
+      }
+      if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
+        return Internal(w, "output");
+      }
+      ++blocks_;
+      uncompressed_ += block.size();
+      compressed_total_ += compressed_.size();
+      stored_ += keep ? compressed_.size() : block.size();
+      if (!keep) ++stored_raw_;
+      if (blocks_ % sample_every_ == 0) Sample();
+      return absl::OkStatus();
+    };
+
+    uint64_t block_start_offset = 0;
+    for (const sst::BlockHandle& h : *handles) {
+      absl::StatusOr<sst::RawBlock> raw = file.ReadRawBlock(h, job_.verify_checksums);
+      if (!raw.ok()) return raw.status();
+      absl::StatusOr<std::string> contents = file.Decompress(*raw, sst::BlockKind::kData);
+      if (!contents.ok()) return contents.status();
+      ++source_blocks_;
+      if (builder_ == nullptr) {
+        if (absl::Status s = compress(*contents, h.offset); !s.ok()) return s;
+      } else {
+        absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(*contents);
+        if (!it.ok()) return sst::WithContext(it.status(), bf.path, h.offset);
+        if (builder_->empty()) block_start_offset = h.offset;
+        while (it->Next()) {
+          if (builder_->IsFull(it->key(), it->value())) {
+            if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok()) return s;
+            builder_->Reset();
+            block_start_offset = h.offset;
+          }
+          builder_->Add(it->key(), it->value());
+        }
+        if (!it->status().ok()) return sst::WithContext(it->status(), bf.path, h.offset);
+      }
+      stored_done_ += h.size;
+      if (job_.total_stored_bytes > 0) {
+        progress_->Report(static_cast<double>(stored_done_) /
+                          static_cast<double>(job_.total_stored_bytes));
+      }
+    }
+    if (builder_ != nullptr && !builder_->empty()) {
+      if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok()) return s;
+      builder_->Reset();
+    }
+    cctx.reset();  // the table builder is done: its context goes
+    return absl::OkStatus();
+  }
+
+  void Sample() {
+    const MallocCounts now = ReadMallocCounts();
+    const PoolStats pools = pools_.stats().Total();
+    SeriesPoint p;
+    p.x = static_cast<double>(uncompressed_) / (1024.0 * 1024.0);
+    p.process_bytes = static_cast<int64_t>(now.bytes - start_.malloc.bytes);
+    p.codec_bytes = static_cast<int64_t>(pools.library.bytes_allocated);
+    if (result_->series.size() < result_->series.capacity()) result_->series.push_back(p);
+  }
+
+  const Job& job_;
+  RunResult* const result_;
+  ProgressSink* const progress_;
+  CompressionPools pools_;
+  BlockCodecs codecs_;
+  sst::SstReadOptions read_options_;
+  FramedWriter writer_;
+  std::unique_ptr<DataBlockBuilder> builder_;
+  std::string compressed_;
+  ProcessSnapshot start_;
+  uint64_t sample_every_ = 1;
+  uint64_t source_blocks_ = 0;
+  uint64_t blocks_ = 0;
+  uint64_t uncompressed_ = 0;
+  uint64_t compressed_total_ = 0;
+  uint64_t stored_ = 0;
+  uint64_t stored_raw_ = 0;
+  uint64_t stored_done_ = 0;
+};
+
+}  // namespace
+
+absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
+  // On the heap: CompressionPools is over-aligned (see sst_replay.cc).
+  auto replayer = std::make_unique<Replayer>(job, result, progress);
+  return replayer->Run();
+}
+
+}  // namespace rockpool::replay

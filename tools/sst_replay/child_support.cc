@@ -1,0 +1,99 @@
+#include "tools/sst_replay/child_support.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+
+namespace rockpool::replay {
+
+void ProgressSink::Report(double fraction) {
+  if (fd_ < 0) return;
+  const int permille = std::clamp(static_cast<int>(fraction * 1000), 0, 1000);
+  if (permille == last_) return;
+  last_ = permille;
+  char buf[16];
+  const int n = std::snprintf(buf, sizeof(buf), "%d\n", permille);
+  ssize_t w;
+  do {
+    w = ::write(fd_, buf, static_cast<size_t>(n));
+  } while (w < 0 && errno == EINTR);
+  if (w < 0) fd_ = -1;  // parent gone or not reading: stop trying
+}
+
+namespace {
+bool g_peak_rss_reset = false;
+}  // namespace
+
+ProcessSnapshot OpenWindow() {
+  g_peak_rss_reset = ResetPeakRss();
+  ResetMallocPeak();
+  return TakeSnapshot();
+}
+
+void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end,
+                      RunResult* result) {
+  auto& m = result->metrics;
+  m["wall_ns"] = end.wall_ns - start.wall_ns;
+  m["cpu_ns"] = end.cpu_ns - start.cpu_ns;
+  m["minor_faults"] = end.minor_faults - start.minor_faults;
+  m["major_faults"] = end.major_faults - start.major_faults;
+  m["peak_rss_bytes"] = PeakRssBytes();
+  m["peak_rss_window_only"] = g_peak_rss_reset ? 1 : 0;
+  m["process_bytes"] = static_cast<int64_t>(end.malloc.bytes - start.malloc.bytes);
+  m["process_calls"] = static_cast<int64_t>(end.malloc.calls - start.malloc.calls);
+  m["process_frees"] = static_cast<int64_t>(end.malloc.frees - start.malloc.frees);
+  m["heap_start_bytes"] = start.malloc.live;
+  m["heap_end_bytes"] = end.malloc.live;
+  m["peak_heap_bytes"] = end.malloc.peak;
+  m["malloc_counter_active"] = MallocCounterActive() ? 1 : 0;
+}
+
+void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
+                    RunResult* result) {
+  auto& m = result->metrics;
+  auto add = [&](const std::string& prefix, const PoolStats& b, const PoolStats& a) {
+    m[prefix + "created"] = static_cast<int64_t>(a.created - b.created);
+    m[prefix + "reused"] = static_cast<int64_t>(a.reused - b.reused);
+    m[prefix + "destroyed"] = static_cast<int64_t>(a.destroyed - b.destroyed);
+    m[prefix + "bytes"] =
+        static_cast<int64_t>(a.library.bytes_allocated - b.library.bytes_allocated);
+    m[prefix + "calls"] = static_cast<int64_t>(a.library.allocations - b.library.allocations);
+    m[prefix + "peak_in_use"] = static_cast<int64_t>(a.peak_in_use);
+    m[prefix + "idle_end"] = static_cast<int64_t>(a.idle);
+    m[prefix + "idle_bytes_end"] = static_cast<int64_t>(a.idle_bytes);
+  };
+  add("pool_zstd_compress_", before.zstd_compress, after.zstd_compress);
+  add("pool_zstd_decompress_", before.zstd_decompress, after.zstd_decompress);
+  add("pool_deflate_", before.deflate, after.deflate);
+  add("pool_inflate_", before.inflate, after.inflate);
+  const PoolStats b = before.Total();
+  const PoolStats a = after.Total();
+  m["codec_bytes"] = static_cast<int64_t>(a.library.bytes_allocated - b.library.bytes_allocated);
+  m["codec_calls"] = static_cast<int64_t>(a.library.allocations - b.library.allocations);
+  m["contexts_created"] = static_cast<int64_t>(a.created - b.created);
+  m["contexts_reused"] = static_cast<int64_t>(a.reused - b.reused);
+  m["contexts_destroyed"] = static_cast<int64_t>(a.destroyed - b.destroyed);
+  m["contexts_peak_in_use"] = static_cast<int64_t>(a.peak_in_use);
+  m["idle_contexts_end"] = static_cast<int64_t>(a.idle);
+  m["idle_bytes_end"] = static_cast<int64_t>(a.idle_bytes);
+}
+
+int ExitCodeFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk:
+      return 0;
+    case absl::StatusCode::kInternal:
+    case absl::StatusCode::kUnknown:
+    case absl::StatusCode::kAborted:
+    case absl::StatusCode::kCancelled:
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kFailedPrecondition:
+      return 3;
+    default:
+      return 2;
+  }
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,47 @@
+// Pieces both child modes use: progress reporting to the parent, and the
+// figures every run reports (window measurements, pool counters).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
+
+#include <cstdint>
+#include <string>
+
+#include "compression/compression_pools.h"
+#include "tools/sst_replay/job.h"
+#include "tools/sst_replay/measure.h"
+
+namespace rockpool::replay {
+
+// Writes progress (per mille, as "NNN\n") to a pipe the parent reads; a
+// negative fd disables it. Writes only when the value changes; never
+// allocates.
+class ProgressSink {
+ public:
+  explicit ProgressSink(int fd) : fd_(fd) {}
+  void Report(double fraction);
+
+ private:
+  int fd_;
+  int last_ = -1;
+};
+
+// Resets the peaks (heap in use, RSS) and takes the window's first
+// snapshot.
+ProcessSnapshot OpenWindow();
+
+// Adds the whole-process figures of the window [start, end] to `result`;
+// call right after taking `end`.
+void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end,
+                      RunResult* result);
+
+// Adds pool counters: totals (codec_bytes, codec_calls, contexts_*) as the
+// difference between two snapshots, plus per-pool detail.
+void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
+                    RunResult* result);
+
+// absl::Status code -> child exit code: 3 for internal failures, else 2.
+int ExitCodeFor(const absl::Status& status);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_

@@ -1,0 +1,251 @@
+#include "tools/sst_replay/compaction_replay.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+#include "rocksdb/table.h"
+#include "rocksdb_plugin/legacy/listener.h"
+#include "rocksdb_plugin/legacy/runtime.h"
+#include "tools/sst_replay/measure.h"
+
+namespace rockpool::replay {
+namespace {
+
+absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
+  if (s.ok()) return absl::OkStatus();
+  const std::string message = absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.ToString());
+  if (s.IsCorruption()) return absl::DataLossError(message);
+  if (s.IsNotSupported()) return absl::UnimplementedError(message);
+  return absl::InternalError(message);
+}
+
+// Bytes this process has written through write(2) & co. (/proc/self/io
+// wchar), read without allocating: the compaction's output progress.
+int64_t BytesWritten() {
+  const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[512];
+  const ssize_t n = ::read(fd, buf, sizeof(buf) - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  const char* p = std::strstr(buf, "wchar:");
+  if (p == nullptr) return -1;
+  return std::strtoll(p + 6, nullptr, 10);
+}
+
+// Samples cumulative allocation while the compaction runs, on its own
+// thread, into preallocated storage (halving the resolution when full).
+class Sampler {
+ public:
+  static constexpr size_t kCapacity = 512;
+
+  Sampler(ProgressSink* progress, uint64_t expected_output_bytes)
+      : progress_(progress), expected_(expected_output_bytes) {
+    points_.reserve(kCapacity);
+  }
+  ~Sampler() { Stop(); }
+
+  void Start(const ProcessSnapshot& start, uint64_t codec_bytes_start) {
+    start_ = start;
+    codec_start_ = codec_bytes_start;
+    written_start_ = BytesWritten();
+    Record();
+    thread_ = std::thread([this] { Loop(); });
+  }
+
+  void Stop() {
+    if (!thread_.joinable()) return;
+    stop_.store(true);
+    thread_.join();
+    Record();
+  }
+
+  std::vector<SeriesPoint> points() const { return points_; }
+
+ private:
+  void Loop() {
+    int64_t interval_ms = 10;
+    int64_t slept = 0;
+    while (!stop_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      slept += 5;
+      if (slept < interval_ms) continue;
+      slept = 0;
+      if (points_.size() == kCapacity) {
+        for (size_t i = 0; i < kCapacity / 2; ++i) points_[i] = points_[2 * i];
+        points_.resize(kCapacity / 2);
+        interval_ms *= 2;
+      }
+      Record();
+      const int64_t written = BytesWritten();
+      if (expected_ > 0 && written >= 0 && written_start_ >= 0) {
+        progress_->Report(std::min(0.99, static_cast<double>(written - written_start_) /
+                                             static_cast<double>(expected_)));
+      }
+    }
+  }
+
+  void Record() {
+    const ProcessSnapshot now = TakeSnapshot();
+    SeriesPoint p;
+    p.x = static_cast<double>(now.wall_ns - start_.wall_ns) / 1e9;
+    p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start_.malloc.bytes);
+    p.codec_bytes = static_cast<int64_t>(legacy::Stats().Total().library.bytes_allocated -
+                                         codec_start_);
+    if (points_.size() < kCapacity) points_.push_back(p);
+  }
+
+  ProgressSink* const progress_;
+  const uint64_t expected_;
+  ProcessSnapshot start_;
+  uint64_t codec_start_ = 0;
+  int64_t written_start_ = -1;
+  std::vector<SeriesPoint> points_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
+  rocksdb::ColumnFamilyOptions cf;
+  cf.compression = static_cast<rocksdb::CompressionType>(g.codec.type);
+  cf.compression_opts.level = g.codec.level;
+  cf.compression_opts.window_bits = g.codec.window_bits;
+  cf.compression_opts.strategy = g.codec.strategy;
+  cf.compression_opts.max_dict_bytes = g.codec.max_dict_bytes;
+  cf.disable_auto_compactions = true;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = g.block_size;
+  table.format_version = g.format_version;
+  table.checksum = static_cast<rocksdb::ChecksumType>(g.checksum);
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
+}
+
+absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
+  // Switch rockpool on for this process, as a RocksDB user would.
+  const std::string rockpool_options =
+      job.strategy == Strategy::kStock
+          ? std::string("measure_stock=true")
+          : absl::StrCat("max_idle_per_key=", job.max_idle_per_key, ";idle_seconds=60");
+  std::shared_ptr<rocksdb::EventListener> listener;
+  if (absl::Status s = FromRocks(legacy::NewRockpoolListener(rockpool_options, &listener),
+                                 "rockpool listener");
+      !s.ok()) {
+    return absl::InternalError(s.message());
+  }
+  const legacy::Interposition interposition = legacy::CheckInterposition();
+  if (!interposition.zstd || !interposition.zlib || !interposition.zlib_layout) {
+    return absl::InternalError(absl::StrCat("rockpool is not serving RocksDB's codec calls: ",
+                                            interposition.ToString()));
+  }
+
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  db_options.listeners.push_back(listener);
+  db_options.stats_dump_period_sec = 0;
+  db_options.stats_persist_period_sec = 0;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+  for (const CompactionGroup& g : job.groups) families.emplace_back(g.name, CompactionFamilyOptions(g));
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw_db = nullptr;
+  if (absl::Status s = FromRocks(rocksdb::DB::Open(db_options, job.output, families, &handles, &raw_db),
+                                 absl::StrCat("opening the scratch DB ", job.output));
+      !s.ok()) {
+    return absl::InternalError(s.message());
+  }
+  std::unique_ptr<rocksdb::DB> db(raw_db);
+  auto close = [&]() {
+    for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
+    handles.clear();
+    db->Close();
+    db.reset();
+  };
+
+  // Copies of the inputs: the originals are never moved or written.
+  uint64_t expected_output = 0;
+  for (size_t i = 0; i < job.groups.size(); ++i) {
+    const CompactionGroup& g = job.groups[i];
+    rocksdb::IngestExternalFileOptions ingest;
+    ingest.move_files = false;
+    absl::Status s = FromRocks(db->IngestExternalFile(handles[i + 1], g.files, ingest),
+                               absl::StrCat("ingesting into column family ", g.name));
+    if (!s.ok()) {
+      close();
+      return s;
+    }
+  }
+  expected_output = job.total_stored_bytes;
+
+  // The measured window: the full compactions.
+  Sampler sampler(progress, expected_output);
+  const CompressionPoolsStats pools_before = legacy::Stats();
+  const uint64_t discarded_before = legacy::DiscardedContexts();
+  const ProcessSnapshot start = OpenWindow();
+  sampler.Start(start, pools_before.Total().library.bytes_allocated);
+  absl::Status status;
+  for (size_t i = 0; i < job.groups.size() && status.ok(); ++i) {
+    rocksdb::CompactRangeOptions cro;
+    cro.exclusive_manual_compaction = true;
+    cro.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+    status = FromRocks(db->CompactRange(cro, handles[i + 1], nullptr, nullptr),
+                       absl::StrCat("compacting column family ", job.groups[i].name));
+  }
+  sampler.Stop();
+  const ProcessSnapshot end = TakeSnapshot();
+  const CompressionPoolsStats pools_after = legacy::Stats();
+  if (!status.ok()) {
+    close();
+    return status;
+  }
+  progress->Report(1.0);
+
+  AddWindowMetrics(start, end, result);
+  AddPoolMetrics(pools_before, pools_after, result);
+  result->metrics["discarded_contexts"] =
+      static_cast<int64_t>(legacy::DiscardedContexts() - discarded_before);
+  result->series = sampler.points();
+  result->notes.push_back(absl::StrCat("RocksDB's codec calls: ", interposition.ToString()));
+
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+    if (a.column_family_name != b.column_family_name) {
+      return a.column_family_name < b.column_family_name;
+    }
+    if (a.level != b.level) return a.level < b.level;
+    return a.smallestkey < b.smallestkey;
+  });
+  int64_t output_files = 0;
+  for (const CompactionGroup& g : job.groups) {
+    for (const rocksdb::LiveFileMetaData& f : files) {
+      if (f.column_family_name != g.name) continue;
+      std::string path = f.db_path;
+      if (!path.empty() && path.back() == '/') path.pop_back();
+      path += f.name.empty() || f.name[0] == '/' ? f.name : "/" + f.name;
+      result->outputs.emplace_back(g.name, path);
+      ++output_files;
+    }
+  }
+  result->metrics["output_files"] = output_files;
+  close();
+  return absl::OkStatus();
+}
+
+}  // namespace rockpool::replay

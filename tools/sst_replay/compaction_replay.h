@@ -1,0 +1,32 @@
+// compaction mode, inside one child process: opens a scratch RocksDB 7.8.3
+// DB (one column family per codec group), ingests copies of the job's SSTs
+// (IngestExternalFile, move_files = false), then runs one full manual
+// compaction per column family inside the measured window:
+//
+//   stock   rockpool's legacy face in measure_stock mode: RocksDB creates and
+//           frees every zstd/zlib context exactly as it always does, but
+//           through rockpool's counting allocator, so codec bytes are counted
+//           the same way as pooled;
+//   pooled  the legacy face pooling (listeners={id=rockpool}).
+//
+// The output SSTs are left in the scratch DB for the parent to compare.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
+
+#include "absl/status/status.h"
+#include "rocksdb/options.h"
+#include "tools/sst_replay/child_support.h"
+#include "tools/sst_replay/job.h"
+
+namespace rockpool::replay {
+
+absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress);
+
+// The column family options a group is compacted (and staged) with: its
+// codec and options, block size, format_version and checksum; no automatic
+// compactions.
+rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& group);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_

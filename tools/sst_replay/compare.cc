@@ -1,0 +1,210 @@
+#include "tools/sst_replay/compare.h"
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "tools/sst/coding.h"
+#include "tools/sst/compression_type.h"
+
+namespace rockpool::replay {
+namespace {
+
+struct Record {
+  uint32_t file = 0;
+  uint64_t offset = 0;
+  std::string bytes;
+};
+
+class FramedReader {
+ public:
+  explicit FramedReader(const std::string& path) : in_(path, std::ios::binary), path_(path) {}
+  bool ok() const { return static_cast<bool>(in_) || in_.eof(); }
+  // nullopt at a clean end; error on a torn record.
+  absl::StatusOr<std::optional<Record>> Next() {
+    char header[16];
+    in_.read(header, sizeof(header));
+    if (in_.gcount() == 0 && in_.eof()) return std::optional<Record>();
+    if (in_.gcount() != sizeof(header)) return Torn();
+    Record r;
+    r.file = sst::DecodeFixed32(header);
+    r.offset = sst::DecodeFixed64(header + 4);
+    const uint32_t size = sst::DecodeFixed32(header + 12);
+    r.bytes.resize(size);
+    in_.read(r.bytes.data(), size);
+    if (static_cast<uint32_t>(in_.gcount()) != size) return Torn();
+    return std::optional<Record>(std::move(r));
+  }
+
+ private:
+  absl::Status Torn() { return absl::InternalError(absl::StrCat(path_, ": torn replay output")); }
+  std::ifstream in_;
+  std::string path_;
+};
+
+size_t FirstDifference(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return i;
+  }
+  return n;
+}
+
+// The data blocks of a list of SSTs, in order.
+class DataBlockStream {
+ public:
+  DataBlockStream(const OutputList& files, const sst::SstReadOptions& options)
+      : files_(files), options_(options) {}
+
+  struct Block {
+    std::string group;
+    std::string path;
+    sst::RawBlock raw;
+  };
+
+  absl::StatusOr<std::optional<Block>> Next() {
+    while (true) {
+      if (file_ != nullptr && next_ < handles_.size()) {
+        absl::StatusOr<sst::RawBlock> raw = file_->ReadRawBlock(handles_[next_++], false);
+        if (!raw.ok()) return raw.status();
+        Block b{files_[index_ - 1].first, files_[index_ - 1].second, *std::move(raw)};
+        return std::optional<Block>(std::move(b));
+      }
+      if (index_ == files_.size()) return std::optional<Block>();
+      absl::StatusOr<std::unique_ptr<sst::SstFile>> f =
+          sst::SstFile::Open(files_[index_].second, options_);
+      if (!f.ok()) return f.status();
+      absl::StatusOr<std::vector<sst::BlockHandle>> h = (*f)->DataBlockHandles();
+      if (!h.ok()) return h.status();
+      file_ = *std::move(f);
+      handles_ = *std::move(h);
+      next_ = 0;
+      ++index_;
+    }
+  }
+
+ private:
+  const OutputList& files_;
+  sst::SstReadOptions options_;
+  size_t index_ = 0;
+  std::unique_ptr<sst::SstFile> file_;
+  std::vector<sst::BlockHandle> handles_;
+  size_t next_ = 0;
+};
+
+sst::SstReadOptions NoVerify(sst::SstReadOptions o) {
+  o.verify_checksums = false;
+  return o;
+}
+
+}  // namespace
+
+absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
+                                                const std::string& other,
+                                                const std::vector<std::string>& files,
+                                                const std::string& other_label) {
+  FramedReader a(reference);
+  FramedReader b(other);
+  if (!a.ok()) return absl::InternalError(absl::StrCat("cannot read ", reference));
+  if (!b.ok()) return absl::InternalError(absl::StrCat("cannot read ", other));
+  Comparison c;
+  auto name = [&](uint32_t i) { return i < files.size() ? files[i] : absl::StrCat("file #", i); };
+  while (true) {
+    absl::StatusOr<std::optional<Record>> ra = a.Next();
+    if (!ra.ok()) return ra.status();
+    absl::StatusOr<std::optional<Record>> rb = b.Next();
+    if (!rb.ok()) return rb.status();
+    if (!ra->has_value() && !rb->has_value()) return c;
+    if (!ra->has_value() || !rb->has_value()) {
+      const Record& extra = ra->has_value() ? **ra : **rb;
+      c.identical = false;
+      c.difference = absl::StrCat(name(extra.file), ": offset ", extra.offset, ": ", other_label,
+                                  " output has ", rb->has_value() ? "more" : "fewer",
+                                  " compressed blocks than stock (", c.blocks, " matched)");
+      return c;
+    }
+    const Record& x = **ra;
+    const Record& y = **rb;
+    if (x.file != y.file || x.offset != y.offset) {
+      c.identical = false;
+      c.difference = absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
+                                  " output is out of step with stock (", name(y.file),
+                                  " offset ", y.offset, ")");
+      return c;
+    }
+    if (x.bytes != y.bytes) {
+      c.identical = false;
+      c.difference = absl::StrCat(
+          name(x.file), ": offset ", x.offset, ": ", other_label,
+          " compressed block differs from stock (", y.bytes.size(), " vs ", x.bytes.size(),
+          " bytes, first difference at byte ", FirstDifference(x.bytes, y.bytes), ")");
+      return c;
+    }
+    ++c.blocks;
+  }
+}
+
+absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
+                                               const sst::SstReadOptions& read_options) {
+  OutputSummary s;
+  s.files = outputs.size();
+  DataBlockStream stream(outputs, NoVerify(read_options));
+  while (true) {
+    absl::StatusOr<std::optional<DataBlockStream::Block>> b = stream.Next();
+    if (!b.ok()) return b.status();
+    if (!b->has_value()) return s;
+    const sst::RawBlock& raw = (*b)->raw;
+    std::string_view payload = raw.payload();
+    ++s.data_blocks;
+    s.stored_bytes += payload.size();
+    uint32_t size = static_cast<uint32_t>(payload.size());
+    if (sst::HasUncompressedSizePrefix(raw.compression_type) && !sst::GetVarint32(&payload, &size)) {
+      size = 0;
+    }
+    s.uncompressed_bytes += size;
+  }
+}
+
+absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
+                                                    const OutputList& other,
+                                                    const sst::SstReadOptions& read_options,
+                                                    const std::string& other_label) {
+  const sst::SstReadOptions options = NoVerify(read_options);
+  DataBlockStream a(reference, options);
+  DataBlockStream b(other, options);
+  Comparison c;
+  while (true) {
+    absl::StatusOr<std::optional<DataBlockStream::Block>> x = a.Next();
+    if (!x.ok()) return x.status();
+    absl::StatusOr<std::optional<DataBlockStream::Block>> y = b.Next();
+    if (!y.ok()) return y.status();
+    if (!x->has_value() && !y->has_value()) return c;
+    if (!x->has_value() || !y->has_value()) {
+      c.identical = false;
+      const DataBlockStream::Block& extra = x->has_value() ? **x : **y;
+      c.difference = absl::StrCat(extra.path, ": offset ", extra.raw.handle.offset, ": ",
+                                  other_label, " compaction wrote ",
+                                  y->has_value() ? "more" : "fewer", " data blocks than stock (",
+                                  c.blocks, " matched)");
+      return c;
+    }
+    const DataBlockStream::Block& s = **x;
+    const DataBlockStream::Block& p = **y;
+    const std::string_view sp = s.raw.payload();
+    const std::string_view pp = p.raw.payload();
+    if (s.group != p.group || s.raw.compression_type != p.raw.compression_type || sp != pp) {
+      c.identical = false;
+      c.difference = absl::StrCat(
+          p.path, ": offset ", p.raw.handle.offset, ": ", other_label,
+          " data block differs from stock's (", s.path, " offset ", s.raw.handle.offset, "; type ",
+          p.raw.compression_type, " vs ", s.raw.compression_type, ", ", pp.size(), " vs ",
+          sp.size(), " bytes, first difference at byte ", FirstDifference(sp, pp), ")");
+      return c;
+    }
+    ++c.blocks;
+  }
+}
+
+}  // namespace rockpool::replay

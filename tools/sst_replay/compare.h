@@ -1,0 +1,55 @@
+// The byte-for-byte check between strategies.
+//   blocks mode: the framed outputs of two runs (block_replay.h), record by
+//     record: same source block, same compressed bytes.
+//   compaction mode: the data blocks of the SSTs two compactions produced,
+//     in key order, read with rockpool's SST reader: same compression type,
+//     same stored bytes.
+// A difference is reported as "<file>: offset <N>: ..." naming the source
+// block (blocks mode) or the output block (compaction mode).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPARE_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_COMPARE_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/sst/sst_file.h"
+
+namespace rockpool::replay {
+
+struct Comparison {
+  bool identical = true;
+  uint64_t blocks = 0;  // blocks compared (of the reference)
+  std::string difference;  // first difference, if any
+};
+
+// `files` maps the framed file index to the input path (for messages).
+absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
+                                                const std::string& other,
+                                                const std::vector<std::string>& files,
+                                                const std::string& other_label);
+
+using OutputList = std::vector<std::pair<std::string, std::string>>;  // (group, path)
+
+struct OutputSummary {
+  uint64_t files = 0;
+  uint64_t data_blocks = 0;
+  uint64_t uncompressed_bytes = 0;  // from each block's size prefix
+  uint64_t stored_bytes = 0;        // data block payloads as stored
+};
+
+// Reads the data blocks of `outputs` (without verifying checksums: a damaged
+// block must show up as a difference, not as bad input).
+absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
+                                               const sst::SstReadOptions& read_options);
+
+absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
+                                                    const OutputList& other,
+                                                    const sst::SstReadOptions& read_options,
+                                                    const std::string& other_label);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_COMPARE_H_

@@ -1,0 +1,161 @@
+#include "tools/sst_replay/inputs.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <system_error>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "tools/sst/compression_type.h"
+
+namespace rockpool::replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+absl::Status PathError(const std::string& path, int err, std::string_view what) {
+  return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: ", A(what)));
+}
+
+uint64_t FileNumber(const std::string& path) {
+  std::string stem = fs::path(path).stem().string();
+  uint64_t n = 0;
+  if (!absl::SimpleAtoi(stem, &n)) return 0;
+  return n;
+}
+
+}  // namespace
+
+bool RockpoolDecodes(uint8_t type) {
+  return type == sst::compression_type::kNone || type == sst::compression_type::kZlib ||
+         type == sst::compression_type::kZSTD;
+}
+
+std::string CodecName(uint8_t type) { return std::string(sst::CompressionTypeName(type)); }
+
+uint8_t CompressionTypeFromName(std::string_view name) {
+  if (name == "NoCompression") return sst::compression_type::kNone;
+  if (name == "Snappy") return sst::compression_type::kSnappy;
+  if (name == "Zlib") return sst::compression_type::kZlib;
+  if (name == "BZip2") return sst::compression_type::kBZip2;
+  if (name == "LZ4") return sst::compression_type::kLZ4;
+  if (name == "LZ4HC") return sst::compression_type::kLZ4HC;
+  if (name == "Xpress") return sst::compression_type::kXpress;
+  if (name == "ZSTD" || name == "ZSTDNotFinal") return sst::compression_type::kZSTD;
+  return 0xff;
+}
+
+CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type) {
+  CodecSettings c;
+  c.type = type;
+  for (absl::string_view item : absl::StrSplit(A(text), ';', absl::SkipWhitespace())) {
+    std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(item, '=');
+    const absl::string_view key = absl::StripAsciiWhitespace(kv.first);
+    const absl::string_view value = absl::StripAsciiWhitespace(kv.second);
+    int v = 0;
+    if (!absl::SimpleAtoi(value, &v)) continue;
+    if (key == "level") c.level = v;
+    if (key == "window_bits") c.window_bits = v;
+    if (key == "strategy") c.strategy = v;
+    if (key == "max_dict_bytes" && v >= 0) c.max_dict_bytes = static_cast<uint32_t>(v);
+  }
+  return c;
+}
+
+absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& path) -> absl::Status {
+    if (path.find('\n') != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("file name with a newline is not supported: ", path));
+    }
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    const std::string key = ec ? path : canonical.string();
+    if (seen.insert(key).second) out.push_back(path);
+    return absl::OkStatus();
+  };
+  for (const std::string& arg : args) {
+    struct stat st;
+    if (::stat(arg.c_str(), &st) != 0) return PathError(arg, errno, "cannot open");
+    if (S_ISREG(st.st_mode)) {
+      if (absl::Status s = add(arg); !s.ok()) return s;
+      continue;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      return absl::InvalidArgumentError(absl::StrCat(arg, ": offset 0: not a regular file or directory"));
+    }
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (fs::directory_iterator it(arg, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->path().extension() != ".sst") continue;
+      std::error_code ec2;
+      if (!it->is_regular_file(ec2)) continue;
+      found.push_back(it->path().string());
+    }
+    if (ec) return PathError(arg, ec.value(), "cannot list directory");
+    if (found.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(arg, ": offset 0: directory holds no SST files (*.sst)"));
+    }
+    std::sort(found.begin(), found.end());
+    for (const std::string& f : found) {
+      if (absl::Status s = add(f); !s.ok()) return s;
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOptions& options) {
+  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
+  if (!file.ok()) return file.status();
+  const sst::SstFile& f = **file;
+  InputFile in;
+  in.path = path;
+  in.file_size = f.file_size();
+  in.file_number = FileNumber(path);
+  const sst::TableProperties& props = f.properties();
+  in.compression_name = props.compression_name();
+  uint8_t type = CompressionTypeFromName(in.compression_name);
+  in.format_version = f.footer().format_version;
+  in.checksum = static_cast<uint8_t>(f.footer().checksum_type);
+  in.has_dictionary = !f.compression_dictionary().empty();
+  in.raw_kv_bytes = props.GetVarintOr(sst::property_names::kRawKeySize, 0) +
+                    props.GetVarintOr(sst::property_names::kRawValueSize, 0);
+  in.ingestible = props.Get("rocksdb.external_sst_file.version").has_value();
+  in.column_family = std::string(props.Get(sst::property_names::kColumnFamilyName).value_or(""));
+  absl::StatusOr<std::vector<sst::BlockHandle>> handles = f.DataBlockHandles();
+  if (!handles.ok() && absl::IsUnimplemented(handles.status()) && type != 0xff &&
+      !RockpoolDecodes(type)) {
+    // A codec rockpool does not decode (snappy, lz4, ...) compresses the
+    // index too: the file is reported and skipped, not an error.
+    in.codec = ParseCompressionOptions(
+        props.Get(sst::property_names::kCompressionOptions).value_or(""), type);
+    in.undecodable = std::string(handles.status().message());
+    return in;
+  }
+  if (!handles.ok()) return handles.status();
+  in.data_blocks = handles->size();
+  for (const sst::BlockHandle& h : *handles) in.stored_data_bytes += h.size;
+  if (type == 0xff && !handles->empty()) {
+    // No (known) property: trust the first data block's trailer.
+    absl::StatusOr<sst::RawBlock> raw = f.ReadRawBlock(handles->front(), options.verify_checksums);
+    if (!raw.ok()) return raw.status();
+    type = raw->compression_type;
+  }
+  in.codec = ParseCompressionOptions(
+      props.Get(sst::property_names::kCompressionOptions).value_or(""), type);
+  return in;
+}
+
+}  // namespace rockpool::replay

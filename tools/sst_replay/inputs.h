@@ -1,0 +1,59 @@
+// Input discovery for sst_replay: SST files, directories of them, RocksDB DB
+// directories (their *.sst files; nothing is ever written there), and what
+// each file holds (codec and options as recorded, block counts, format).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_INPUTS_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_INPUTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/sst/sst_file.h"
+#include "tools/sst_replay/job.h"
+
+namespace rockpool::replay {
+
+// Expands arguments into SST paths, in argument order (a directory's *.sst
+// files sorted by name), without duplicates. Errors (InvalidArgument or
+// NotFound) read "<path>: offset 0: <what>".
+absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& args);
+
+struct InputFile {
+  std::string path;
+  uint64_t file_size = 0;
+  uint64_t file_number = 0;       // from the name (000123.sst), for ordering
+  std::string compression_name;   // "rocksdb.compression" property, e.g. "ZSTD"
+  CodecSettings codec;            // as recorded: type byte and options
+  bool has_dictionary = false;
+  uint32_t format_version = 0;
+  uint8_t checksum = 1;
+  uint64_t data_blocks = 0;
+  uint64_t stored_data_bytes = 0;  // sum of data block sizes (no trailers)
+  uint64_t raw_kv_bytes = 0;       // raw key + value bytes (properties)
+  bool ingestible = false;         // written by SstFileWriter: ingestible as is
+  std::string column_family;
+  // Set when the file's blocks use a codec rockpool cannot decode (its
+  // index could not be read): the reader's message. The file is skipped.
+  std::string undecodable;
+};
+
+// Opens `path` with the reader (footer, metaindex, properties, dictionary,
+// index) and collects the above. Errors are the reader's one-line messages.
+absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOptions& options);
+
+// RocksDB's compression name ("ZSTD", "Zlib", "NoCompression", ...) as a
+// block type byte; 0xff if unknown.
+uint8_t CompressionTypeFromName(std::string_view name);
+// Parses "rocksdb.compression_options" ("window_bits=-14; level=32767; ...").
+CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type);
+
+// Block types rockpool's reader can decompress: none, zlib, zstd.
+bool RockpoolDecodes(uint8_t type);
+
+// "zstd", "zlib", "none", "snappy", ...
+std::string CodecName(uint8_t type);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_INPUTS_H_

@@ -1,0 +1,12 @@
+#include "tools/sst_replay/internal_flags.h"
+
+#include "absl/flags/flag.h"
+
+ABSL_FLAG(bool, internal_child, false,
+          "internal: run one measured strategy in this process (sst_replay starts itself so)");
+ABSL_FLAG(std::string, internal_job, "", "internal: the child run's job file");
+ABSL_FLAG(std::string, internal_result, "", "internal: where the child run writes its result");
+ABSL_FLAG(int32_t, internal_progress_fd, -1, "internal: pipe for the child run's progress");
+ABSL_FLAG(bool, testonly_corrupt_pooled_output, false,
+          "test hook: damage one byte of the first pooled run's output, so the byte-for-byte "
+          "check must fail (exit 1)");

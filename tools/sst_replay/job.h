@@ -1,0 +1,96 @@
+// What the parent asks a child run to do (Job) and what the child reports
+// back (RunResult), as small line-based text files in the scratch directory:
+// one "key value" per line, the value running to the end of the line (paths
+// may contain spaces, never newlines: ResolveInputs rejects those).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_JOB_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_JOB_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rockpool::replay {
+
+enum class Strategy { kStock, kPooled };
+const char* StrategyName(Strategy s);  // "stock" / "pooled"
+
+// How blocks of one file are compressed: RocksDB's CompressionType byte
+// (2 = zlib, 7 = zstd) and CompressionOptions.
+struct CodecSettings {
+  uint8_t type = 0;
+  int level = 32767;  // RocksDB's kDefaultCompressionLevel
+  int window_bits = -14;
+  int strategy = 0;
+  uint32_t max_dict_bytes = 0;
+};
+
+// blocks mode: one input file and how to recompress its data blocks.
+struct BlocksFile {
+  std::string path;
+  CodecSettings codec;
+  bool use_dictionary = false;  // the file's own dictionary, if it has one
+};
+
+// compaction mode: files ingested into one column family of the scratch DB
+// and compacted with `codec`.
+struct CompactionGroup {
+  std::string name;  // column family name, e.g. "zstd"
+  CodecSettings codec;
+  uint32_t format_version = 5;
+  uint8_t checksum = 1;  // rocksdb::ChecksumType
+  uint64_t block_size = 4096;
+  std::vector<std::string> files;  // ingestible SSTs, oldest first
+};
+
+struct Job {
+  std::string mode;  // "blocks" or "compaction"
+  Strategy strategy = Strategy::kStock;
+  uint64_t max_idle_per_key = 8;  // pooled strategy
+  bool verify_checksums = true;
+  // blocks mode
+  uint64_t block_size = 0;  // > 0: re-block the data to this size
+  uint64_t total_blocks = 0;
+  uint64_t total_stored_bytes = 0;
+  std::vector<BlocksFile> files;
+  // blocks: the framed output file; compaction: the scratch DB directory
+  std::string output;
+  // compaction mode
+  std::vector<CompactionGroup> groups;
+  // Test hook: flip a byte of the first compressed block (blocks mode).
+  bool corrupt_output = false;
+};
+
+std::string SerializeJob(const Job& job);
+absl::StatusOr<Job> ParseJob(std::string_view text);
+
+struct SeriesPoint {
+  double x = 0;              // blocks: uncompressed MiB replayed; compaction: seconds
+  int64_t process_bytes = 0;  // malloc bytes since the window opened
+  int64_t codec_bytes = 0;    // codec-library bytes since the window opened
+};
+
+struct RunResult {
+  std::map<std::string, int64_t> metrics;
+  std::vector<SeriesPoint> series;
+  // compaction: (column family, output SST path), in key order per family
+  std::vector<std::pair<std::string, std::string>> outputs;
+  std::vector<std::string> notes;
+  // Set on failure: 2 bad input, 3 internal error.
+  int error_code = 0;
+  std::string error;
+};
+
+std::string SerializeResult(const RunResult& result);
+absl::StatusOr<RunResult> ParseResult(std::string_view text);
+
+// Whole-file helpers.
+absl::Status WriteTextFile(const std::string& path, std::string_view text);
+absl::StatusOr<std::string> ReadTextFile(const std::string& path);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_JOB_H_

@@ -1,0 +1,91 @@
+#include "tools/sst_replay/measure.h"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "tools/sst_replay/malloc_counter_shim.h"
+
+// Weak: defined only when //tools/sst_replay:malloc_counter is linked in.
+extern "C" {
+void rockpool_malloc_counts_read(struct rockpool_malloc_counts* out) __attribute__((weak));
+void rockpool_malloc_reset_peak(void) __attribute__((weak));
+int rockpool_malloc_counter_active(void) __attribute__((weak));
+}
+
+namespace rockpool::replay {
+
+bool MallocCounterActive() {
+  return rockpool_malloc_counter_active != nullptr && rockpool_malloc_counter_active() != 0;
+}
+
+MallocCounts ReadMallocCounts() {
+  rockpool_malloc_counts raw{};
+  if (rockpool_malloc_counts_read != nullptr) rockpool_malloc_counts_read(&raw);
+  MallocCounts c;
+  c.calls = raw.calls;
+  c.bytes = raw.bytes;
+  c.frees = raw.frees;
+  c.live = raw.live;
+  c.peak = raw.peak;
+  return c;
+}
+
+void ResetMallocPeak() {
+  if (rockpool_malloc_reset_peak != nullptr) rockpool_malloc_reset_peak();
+}
+
+namespace {
+
+int64_t Nanos(const timeval& tv) {
+  return static_cast<int64_t>(tv.tv_sec) * 1000000000 + static_cast<int64_t>(tv.tv_usec) * 1000;
+}
+
+}  // namespace
+
+ProcessSnapshot TakeSnapshot() {
+  ProcessSnapshot s;
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  s.wall_ns = static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) == 0) {
+    s.cpu_ns = Nanos(ru.ru_utime) + Nanos(ru.ru_stime);
+    s.minor_faults = ru.ru_minflt;
+    s.major_faults = ru.ru_majflt;
+  }
+  s.malloc = ReadMallocCounts();
+  return s;
+}
+
+int64_t PeakRssBytes() {
+  // Raw syscalls and a stack buffer: no allocation inside a measured window.
+  const int fd = ::open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[8192];
+  size_t used = 0;
+  while (used < sizeof(buf) - 1) {
+    const ssize_t n = ::read(fd, buf + used, sizeof(buf) - 1 - used);
+    if (n <= 0) break;
+    used += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  buf[used] = '\0';
+  const char* p = std::strstr(buf, "VmHWM:");
+  if (p == nullptr) return -1;
+  return std::strtoll(p + 6, nullptr, 10) * 1024;  // kB
+}
+
+bool ResetPeakRss() {
+  const int fd = ::open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, "5", 1) == 1;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,378 @@
+#include "tools/sst_replay/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace rockpool::replay {
+namespace {
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += absl::StrFormat("\\u%04x", c);
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += "\"";
+  return out;
+}
+
+std::string JsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return absl::StrFormat("%.0f", v);
+  return absl::StrFormat("%.6g", v);
+}
+
+const char* UnitName(Unit u) {
+  switch (u) {
+    case Unit::kBytes: return "bytes";
+    case Unit::kCount: return "count";
+    case Unit::kNanos: return "ns";
+    case Unit::kRate: return "MB/s";
+    case Unit::kRatio: return "ratio";
+  }
+  return "";
+}
+
+Unit GuessUnit(const std::string& key) {
+  auto ends_with = [&](std::string_view suffix) {
+    return key.size() >= suffix.size() &&
+           key.compare(key.size() - suffix.size(), suffix.size(), suffix.data(), suffix.size()) == 0;
+  };
+  if (ends_with("_ns")) return Unit::kNanos;
+  if (ends_with("bytes") || ends_with("_bytes_end")) return Unit::kBytes;
+  return Unit::kCount;
+}
+
+// Percentage change from a to b, as text. Noisy (timing-like) metrics get
+// benchstat's treatment: a Mann-Whitney U test, "~" unless p <= 0.05.
+std::string Delta(const Summary& a, const Summary& b, bool noisy) {
+  std::string test;
+  if (noisy && a.runs.size() > 1 && b.runs.size() > 1) {
+    const double p = MannWhitneyP(a.runs, b.runs);
+    test = absl::StrFormat(" (p=%.3f n=%d+%d)", p, a.runs.size(), b.runs.size());
+    if (p > 0.05) return "~" + test;
+  } else if (noisy) {
+    test = " (n=1)";
+  }
+  if (a.median == 0 && b.median == 0) return "0%";
+  if (a.median == 0) return "+inf";
+  const double pct = (b.median - a.median) / a.median * 100.0;
+  std::string s = std::fabs(pct) >= 99.95 && std::fabs(pct) < 100
+                      ? absl::StrFormat("%+.3f%%", pct)
+                      : absl::StrFormat("%+.2f%%", pct);
+  auto factor = [](double f) {
+    if (f < 10) return absl::StrFormat("%.1f", f);
+    if (f < 1000) return absl::StrFormat("%.0f", f);
+    return FormatCount(f);
+  };
+  if (b.median > 0 && a.median / b.median >= 2) {
+    absl::StrAppend(&s, " (1/", factor(a.median / b.median), ")");
+  } else if (a.median > 0 && b.median / a.median >= 2) {
+    absl::StrAppend(&s, " (x", factor(b.median / a.median), ")");
+  }
+  return s + test;
+}
+
+std::string Cell(const Summary& s, Unit unit) {
+  std::string out = FormatValue(s.median, unit);
+  if (s.runs.size() > 1) {
+    const double dev = std::max(s.max - s.median, s.median - s.min);
+    const double pct = s.median != 0 ? dev / std::fabs(s.median) * 100.0 : 0;
+    absl::StrAppend(&out, absl::StrFormat(" ±%.0f%%", pct));
+  }
+  return out;
+}
+
+std::string Pad(std::string s, size_t width) {
+  // ± is two bytes in UTF-8 but one column.
+  size_t columns = 0;
+  for (char c : s) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  if (columns < width) s.append(width - columns, ' ');
+  return s;
+}
+
+}  // namespace
+
+const std::vector<MetricDef>& TableMetrics() {
+  static const std::vector<MetricDef> metrics = {
+      {"codec_bytes", "codec lib bytes allocated", Unit::kBytes, false},
+      {"codec_calls", "codec lib alloc calls", Unit::kCount, false},
+      {"process_bytes", "process bytes allocated", Unit::kBytes, false},
+      {"process_calls", "process alloc calls", Unit::kCount, false},
+      {"peak_heap_bytes", "peak heap in use", Unit::kBytes, true},
+      {"peak_rss_bytes", "peak RSS", Unit::kBytes, true},
+      {"minor_faults", "minor page faults", Unit::kCount, true},
+      {"cpu_ns", "CPU time", Unit::kNanos, true},
+      {"wall_ns", "wall time", Unit::kNanos, true},
+      {"throughput", "throughput (uncompressed)", Unit::kRate, true},
+      {"ratio", "compression ratio", Unit::kRatio, false},
+      {"contexts_created", "contexts created", Unit::kCount, false},
+      {"contexts_reused", "contexts reused", Unit::kCount, false},
+      {"contexts_peak_in_use", "contexts in use (peak)", Unit::kCount, false},
+      {"idle_bytes_end", "idle context bytes at end", Unit::kBytes, false},
+  };
+  return metrics;
+}
+
+double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b) {
+  const size_t n = a.size(), m = b.size();
+  if (n == 0 || m == 0) return 1.0;
+  // U counts the pairs where a wins (ties count half); work in halves.
+  int64_t u2 = 0;
+  for (double x : a) {
+    for (double y : b) u2 += x > y ? 2 : (x == y ? 1 : 0);
+  }
+  const int64_t nm = static_cast<int64_t>(n * m);
+  const double u = std::min(static_cast<double>(u2), static_cast<double>(2 * nm - u2)) / 2.0;
+  if (n + m <= 40) {
+    // Exact distribution: ways[k][j][u] = arrangements of k a's and j b's
+    // with statistic u (rolling over k).
+    std::vector<std::vector<double>> prev(m + 1), cur(m + 1);
+    for (size_t j = 0; j <= m; ++j) prev[j].assign(static_cast<size_t>(nm) + 1, 0.0);
+    for (size_t j = 0; j <= m; ++j) prev[j][0] = 1;  // k = 0
+    for (size_t k = 1; k <= n; ++k) {
+      for (size_t j = 0; j <= m; ++j) {
+        cur[j].assign(static_cast<size_t>(nm) + 1, 0.0);
+        for (size_t v = 0; v <= static_cast<size_t>(nm); ++v) {
+          // Last element is an a (beats all j b's) or a b.
+          double w = v >= j ? prev[j][v - j] : 0.0;
+          if (j > 0) w += cur[j - 1][v];
+          cur[j][v] = w;
+        }
+      }
+      std::swap(prev, cur);
+    }
+    double total = 0, tail = 0;
+    for (size_t v = 0; v <= static_cast<size_t>(nm); ++v) {
+      total += prev[m][v];
+      if (static_cast<double>(v) <= u + 1e-9) tail += prev[m][v];
+    }
+    return std::min(1.0, 2.0 * tail / total);
+  }
+  const double mean = static_cast<double>(nm) / 2.0;
+  const double sd = std::sqrt(static_cast<double>(nm) * static_cast<double>(n + m + 1) / 12.0);
+  const double z = (u - mean + 0.5) / sd;
+  return std::min(1.0, std::erfc(-z / std::sqrt(2.0)));
+}
+
+double MetricValue(const RunResult& run, const std::string& key) {
+  auto get = [&](const char* k) -> double {
+    auto it = run.metrics.find(k);
+    return it == run.metrics.end() ? 0.0 : static_cast<double>(it->second);
+  };
+  if (key == "throughput") {
+    const double wall = get("wall_ns");
+    return wall > 0 ? get("uncompressed_bytes") / 1e6 / (wall / 1e9) : 0;
+  }
+  if (key == "ratio") {
+    const double stored = get("stored_bytes");
+    return stored > 0 ? get("uncompressed_bytes") / stored : 0;
+  }
+  return get(key.c_str());
+}
+
+Summary Summarize(const std::vector<RunResult>& runs, const std::string& key) {
+  Summary s;
+  for (const RunResult& r : runs) s.runs.push_back(MetricValue(r, key));
+  if (s.runs.empty()) return s;
+  std::vector<double> sorted = s.runs;
+  std::sort(sorted.begin(), sorted.end());
+  const size_t n = sorted.size();
+  s.median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  s.min = sorted.front();
+  s.max = sorted.back();
+  return s;
+}
+
+std::string FormatBytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  double v = b;
+  while (std::fabs(v) >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  if (u == 0) return absl::StrFormat("%.0f B", v);
+  return absl::StrFormat(std::fabs(v) < 10 ? "%.2f %s" : (std::fabs(v) < 100 ? "%.1f %s" : "%.0f %s"),
+                         v, units[u]);
+}
+
+std::string FormatCount(double n) {
+  const char* units[] = {"", "k", "M", "G", "T"};
+  int u = 0;
+  double v = n;
+  while (std::fabs(v) >= 1000 && u < 4) {
+    v /= 1000;
+    ++u;
+  }
+  if (u == 0) return v == std::floor(v) ? absl::StrFormat("%.0f", v) : absl::StrFormat("%.2f", v);
+  return absl::StrFormat(std::fabs(v) < 10 ? "%.2f%s" : (std::fabs(v) < 100 ? "%.1f%s" : "%.0f%s"), v,
+                         units[u]);
+}
+
+std::string FormatNanos(double ns) {
+  if (ns >= 1e9) return absl::StrFormat("%.2f s", ns / 1e9);
+  if (ns >= 1e6) return absl::StrFormat("%.1f ms", ns / 1e6);
+  if (ns >= 1e3) return absl::StrFormat("%.1f us", ns / 1e3);
+  return absl::StrFormat("%.0f ns", ns);
+}
+
+std::string FormatValue(double v, Unit unit) {
+  switch (unit) {
+    case Unit::kBytes: return FormatBytes(v);
+    case Unit::kCount: return FormatCount(v);
+    case Unit::kNanos: return FormatNanos(v);
+    case Unit::kRate: return absl::StrFormat("%.1f MB/s", v);
+    case Unit::kRatio: return absl::StrFormat("%.3fx", v);
+  }
+  return "";
+}
+
+std::string FormatTable(const Report& report) {
+  std::string out;
+  if (report.default_workload) {
+    absl::StrAppend(&out, "input: embedded default workload (", report.workload_description, ")\n");
+  }
+  for (const ModeReport& m : report.modes) {
+    absl::StrAppend(&out, "\n", m.mode, " mode: ", m.description, "\n");
+    absl::StrAppend(&out, "runs: ", m.stock.size(), " stock + ", m.pooled.size(),
+                    " pooled, alternating, each in its own process; median ±max deviation\n");
+    if (m.identical) {
+      absl::StrAppend(&out, "outputs: identical (", FormatCount(static_cast<double>(m.compared_blocks)),
+                      m.mode == "blocks" ? " compressed blocks" : " data blocks",
+                      " compared byte for byte; ",
+                      m.compared_runs == 1 ? std::string("the pooled run")
+                                           : absl::StrCat(m.compared_runs, " runs"),
+                      " against the first stock run)\n");
+    } else {
+      absl::StrAppend(&out, "outputs: DIFFERENT: ", m.difference, "\n");
+    }
+    absl::StrAppend(&out, "\n");
+    constexpr size_t kLabel = 28, kValue = 22;
+    absl::StrAppend(&out, Pad("", kLabel), Pad("stock", kValue), Pad("pooled", kValue), "delta\n");
+    for (const MetricDef& def : TableMetrics()) {
+      const Summary s = Summarize(m.stock, def.key);
+      const Summary p = Summarize(m.pooled, def.key);
+      absl::StrAppend(&out, Pad(def.label, kLabel), Pad(Cell(s, def.unit), kValue),
+                      Pad(Cell(p, def.unit), kValue), Delta(s, p, def.noisy), "\n");
+    }
+    for (const std::string& note : m.notes) absl::StrAppend(&out, "note: ", note, "\n");
+  }
+  if (!report.malloc_counter_active) {
+    absl::StrAppend(&out, "\nnote: the process malloc counter is off in this build (sanitizer); "
+                          "process bytes, calls and heap figures read 0\n");
+  }
+  return out;
+}
+
+std::string FormatJson(const Report& report) {
+  std::string o = "{\n";
+  absl::StrAppend(&o, "  \"tool\": \"sst_replay\",\n");
+  absl::StrAppend(&o, "  \"default_workload\": ", report.default_workload ? "true" : "false", ",\n");
+  absl::StrAppend(&o, "  \"workload\": ", JsonString(report.workload_description), ",\n");
+  absl::StrAppend(&o, "  \"repeat\": ", report.repeat, ",\n");
+  absl::StrAppend(&o, "  \"process_malloc_counter\": ",
+                  JsonString(report.malloc_counter_active
+                                 ? "malloc/calloc/realloc/memalign/... interposed in the executable"
+                                 : "inactive (sanitizer build)"),
+                  ",\n");
+  absl::StrAppend(&o, "  \"inputs\": [");
+  for (size_t i = 0; i < report.inputs.size(); ++i) {
+    const InputReport& in = report.inputs[i];
+    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "    {\"path\": ", JsonString(in.path),
+                    ", \"codec\": ", JsonString(in.codec), ", \"level\": ", in.level,
+                    ", \"data_blocks\": ", in.data_blocks, ", \"stored_data_bytes\": ",
+                    in.stored_data_bytes, ", \"format_version\": ", in.format_version,
+                    ", \"checksum\": ", JsonString(in.checksum),
+                    ", \"dictionary\": ", in.dictionary ? "true" : "false",
+                    ", \"blocks_mode\": ", JsonString(in.blocks_mode),
+                    ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
+  }
+  absl::StrAppend(&o, report.inputs.empty() ? "],\n" : "\n  ],\n");
+  absl::StrAppend(&o, "  \"modes\": [");
+  for (size_t mi = 0; mi < report.modes.size(); ++mi) {
+    const ModeReport& m = report.modes[mi];
+    absl::StrAppend(&o, mi == 0 ? "\n" : ",\n", "    {\n");
+    absl::StrAppend(&o, "      \"mode\": ", JsonString(m.mode), ",\n");
+    absl::StrAppend(&o, "      \"description\": ", JsonString(m.description), ",\n");
+    absl::StrAppend(&o, "      \"runs_per_strategy\": ", m.stock.size(), ",\n");
+    absl::StrAppend(&o, "      \"identical\": ", m.identical ? "true" : "false", ",\n");
+    absl::StrAppend(&o, "      \"compared_blocks\": ", m.compared_blocks, ",\n");
+    absl::StrAppend(&o, "      \"compared_runs\": ", m.compared_runs, ",\n");
+    absl::StrAppend(&o, "      \"difference\": ", JsonString(m.difference), ",\n");
+    absl::StrAppend(&o, "      \"notes\": [");
+    for (size_t i = 0; i < m.notes.size(); ++i) {
+      absl::StrAppend(&o, i == 0 ? "" : ", ", JsonString(m.notes[i]));
+    }
+    absl::StrAppend(&o, "],\n      \"metrics\": {");
+    // The table's metrics first, then every other metric the runs reported.
+    std::vector<std::pair<std::string, MetricDef>> keys;
+    std::set<std::string> seen;
+    for (const MetricDef& d : TableMetrics()) {
+      keys.emplace_back(d.key, d);
+      seen.insert(d.key);
+    }
+    for (const auto* runs : {&m.stock, &m.pooled}) {
+      for (const RunResult& r : *runs) {
+        for (const auto& [k, v] : r.metrics) {
+          if (seen.insert(k).second) keys.emplace_back(k, MetricDef{"", "", GuessUnit(k), false});
+        }
+      }
+    }
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const auto& [key, def] = keys[i];
+      const Summary s = Summarize(m.stock, key);
+      const Summary p = Summarize(m.pooled, key);
+      auto summary = [](const Summary& x) {
+        std::string runs;
+        for (size_t j = 0; j < x.runs.size(); ++j) absl::StrAppend(&runs, j ? ", " : "", JsonNumber(x.runs[j]));
+        return absl::StrCat("{\"median\": ", JsonNumber(x.median), ", \"min\": ", JsonNumber(x.min),
+                            ", \"max\": ", JsonNumber(x.max), ", \"runs\": [", runs, "]}");
+      };
+      const double delta = s.median != 0 ? (p.median - s.median) / s.median * 100.0
+                                          : (p.median == 0 ? 0.0 : NAN);
+      absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "        ", JsonString(key), ": {\"unit\": ",
+                      JsonString(UnitName(def.unit)));
+      if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
+      absl::StrAppend(&o, ", \"stock\": ", summary(s), ", \"pooled\": ", summary(p),
+                      ", \"delta_percent\": ", JsonNumber(delta), "}");
+    }
+    absl::StrAppend(&o, "\n      },\n");
+    absl::StrAppend(&o, "      \"series\": {\"x\": ", JsonString(m.x_label),
+                    ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
+    for (const auto& [name, runs] : {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
+      absl::StrAppend(&o, ", ", JsonString(name), ": [");
+      if (!runs->empty()) {
+        const std::vector<SeriesPoint>& pts = runs->front().series;
+        for (size_t i = 0; i < pts.size(); ++i) {
+          absl::StrAppend(&o, i ? ", " : "", "[", JsonNumber(pts[i].x), ", ",
+                          pts[i].process_bytes, ", ", pts[i].codec_bytes, "]");
+        }
+      }
+      absl::StrAppend(&o, "]");
+    }
+    absl::StrAppend(&o, "}\n    }");
+  }
+  absl::StrAppend(&o, report.modes.empty() ? "],\n" : "\n  ],\n");
+  absl::StrAppend(&o, "  \"exit_code\": ", report.exit_code, "\n}\n");
+  return o;
+}
+
+}  // namespace rockpool::replay

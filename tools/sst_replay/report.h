@@ -1,0 +1,89 @@
+// Aggregation and output: medians with min and max over --repeat runs, the
+// benchstat-like table (stock | pooled | delta), and the JSON document.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_REPORT_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/sst_replay/compare.h"
+#include "tools/sst_replay/job.h"
+
+namespace rockpool::replay {
+
+enum class Unit { kBytes, kCount, kNanos, kRate, kRatio };
+
+struct MetricDef {
+  const char* key;    // RunResult metric, or "throughput" / "ratio" (derived)
+  const char* label;  // table row
+  Unit unit;
+  bool noisy;         // timing-like: delta only if a U test says p <= 0.05
+};
+
+// The rows of the table, in order.
+const std::vector<MetricDef>& TableMetrics();
+
+struct Summary {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  std::vector<double> runs;
+};
+
+// Two-sided p-value of the Mann-Whitney U test (as benchstat uses): exact
+// for small samples, normal approximation beyond 40 values.
+double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b);
+
+// A metric of one run, derived ones included; 0 if absent.
+double MetricValue(const RunResult& run, const std::string& key);
+Summary Summarize(const std::vector<RunResult>& runs, const std::string& key);
+
+struct ModeReport {
+  std::string mode;         // "blocks" or "compaction"
+  std::string description;  // what was replayed, one line
+  std::string x_label;      // the series' x axis
+  std::vector<RunResult> stock;
+  std::vector<RunResult> pooled;
+  bool identical = true;
+  uint64_t compared_blocks = 0;  // per run
+  int compared_runs = 0;
+  std::string difference;
+  std::vector<std::string> notes;
+};
+
+struct InputReport {
+  std::string path;
+  std::string codec;
+  int level = 0;
+  uint64_t data_blocks = 0;
+  uint64_t stored_data_bytes = 0;
+  uint32_t format_version = 0;
+  std::string checksum;
+  bool dictionary = false;
+  std::string blocks_mode;      // "replayed", or why not
+  std::string compaction_mode;  // "compacted", "staged and compacted", or why not
+};
+
+struct Report {
+  bool default_workload = false;
+  std::string workload_description;
+  int repeat = 1;
+  bool malloc_counter_active = false;
+  std::vector<InputReport> inputs;
+  std::vector<ModeReport> modes;
+  int exit_code = 0;
+};
+
+std::string FormatTable(const Report& report);
+std::string FormatJson(const Report& report);
+
+// Human-readable numbers.
+std::string FormatBytes(double bytes);
+std::string FormatCount(double n);
+std::string FormatNanos(double ns);
+std::string FormatValue(double v, Unit unit);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_REPORT_H_

@@ -1,0 +1,181 @@
+#include "tools/sst_replay/runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+extern char** environ;
+
+namespace rockpool::replay {
+
+ProgressBar::ProgressBar(bool enabled)
+    : enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+  if (enabled_) thread_ = std::thread([this] { Loop(); });
+}
+
+ProgressBar::~ProgressBar() {
+  if (!enabled_) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    EraseLocked();
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void ProgressBar::SetTotal(double units) {
+  std::lock_guard<std::mutex> lock(mu_);
+  total_ = units;
+}
+
+void ProgressBar::Update(double done, std::string_view label) {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  done_ = done;
+  label_.assign(label.data(), label.size());
+  visible_ = true;
+}
+
+void ProgressBar::Clear() {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  visible_ = false;
+  EraseLocked();
+}
+
+void ProgressBar::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    cv_.wait_for(lock, std::chrono::milliseconds(200));
+    if (stop_) break;
+    if (visible_ && std::chrono::steady_clock::now() - start_ >= std::chrono::seconds(1)) {
+      DrawLocked();
+    }
+  }
+}
+
+void ProgressBar::DrawLocked() {
+  const double fraction = total_ > 0 ? std::min(1.0, std::max(0.0, done_ / total_)) : 0;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth);
+  std::string bar(static_cast<size_t>(filled), '#');
+  bar.append(static_cast<size_t>(kWidth - filled), '.');
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string label = label_;
+  if (label.size() > 60) label = "..." + label.substr(label.size() - 57);
+  std::fprintf(stderr, "\r\033[K[%s] %3d%%  %3.0fs  %s", bar.c_str(),
+               static_cast<int>(fraction * 100), elapsed, label.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::EraseLocked() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+absl::StatusOr<std::string> SelfExecutable() {
+  std::string path(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (n <= 0) return absl::ErrnoToStatus(errno, "readlink /proc/self/exe");
+  path.resize(static_cast<size_t>(n));
+  return path;
+}
+
+absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
+                                  const std::string& job_path, const std::string& result_path,
+                                  ProgressBar* bar, double units_done, const std::string& label) {
+  if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
+  ::unlink(result_path.c_str());
+
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
+  constexpr int kChildProgressFd = 3;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // The child's stdout is ours for the report: send it to stderr.
+  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], kChildProgressFd);  // clears CLOEXEC
+
+  std::vector<std::string> args = {self_exe, "--internal_child", "--internal_job=" + job_path,
+                                   "--internal_result=" + result_path,
+                                   absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (rc != 0) {
+    ::close(fds[0]);
+    return absl::ErrnoToStatus(rc, absl::StrCat("cannot start ", self_exe));
+  }
+
+  // Progress lines until the child closes the pipe (it exits).
+  std::string pending;
+  double fraction = 0;
+  while (true) {
+    pollfd p{fds[0], POLLIN, 0};
+    const int r = ::poll(&p, 1, 100);
+    if (r < 0 && errno == EINTR) continue;
+    if (r > 0) {
+      char buf[256];
+      const ssize_t n = ::read(fds[0], buf, sizeof(buf));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pending.append(buf, static_cast<size_t>(n));
+      size_t nl;
+      while ((nl = pending.find('\n')) != std::string::npos) {
+        fraction = std::atoi(pending.substr(0, nl).c_str()) / 1000.0;
+        pending.erase(0, nl + 1);
+      }
+    }
+    bar->Update(units_done + fraction, label);
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return absl::ErrnoToStatus(errno, "waitpid");
+  }
+  ChildRun run;
+  if (WIFSIGNALED(status)) {
+    run.exit_code = 128 + WTERMSIG(status);
+    run.result.error_code = 3;
+    run.result.error = absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
+    return run;
+  }
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+  absl::StatusOr<std::string> text = ReadTextFile(result_path);
+  if (!text.ok()) {
+    run.result.error_code = 3;
+    run.result.error = absl::StrCat("child run (", label, ") exited with code ", run.exit_code,
+                                    " and left no result");
+    return run;
+  }
+  absl::StatusOr<RunResult> result = ParseResult(*text);
+  if (!result.ok()) return result.status();
+  run.result = *std::move(result);
+  if (run.exit_code != 0 && run.result.error_code == 0) {
+    run.result.error_code = 3;
+    run.result.error = absl::StrCat("child run (", label, ") exited with code ", run.exit_code);
+  }
+  return run;
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,70 @@
+// Parent side: runs one strategy in a child process of this very binary
+// (/proc/self/exe with the hidden --internal_child flag), so whole-process
+// figures (malloc, RSS, page faults, CPU) belong to that run alone, and
+// shows a progress bar on stderr when it is a terminal.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_RUNNER_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_RUNNER_H_
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "tools/sst_replay/job.h"
+
+namespace rockpool::replay {
+
+// A one-line bar on stderr, drawn only if `enabled` (the caller checks
+// isatty) and only once the run has lasted more than a second. A thread
+// redraws it every 200 ms, so it moves (elapsed time) even while a long
+// step reports nothing.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled);
+  ~ProgressBar();
+  void SetTotal(double units);
+  // `done` in units; `label` says what runs now. Shows the bar again after
+  // Clear().
+  void Update(double done, std::string_view label);
+  // Erases the bar and keeps it hidden until the next Update (call before
+  // other output on stderr).
+  void Clear();
+
+ private:
+  void Loop();
+  void DrawLocked();
+  void EraseLocked();
+
+  const bool enabled_;
+  const std::chrono::steady_clock::time_point start_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  double total_ = 1;
+  double done_ = 0;
+  std::string label_;
+  bool visible_ = false;  // wanted on screen
+  bool drawn_ = false;    // on screen now
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+struct ChildRun {
+  int exit_code = 0;  // of the child; 128 + signal if killed
+  RunResult result;
+};
+
+// Writes `job` next to `result_path`, runs the child, reads its result.
+// `units_done` is where this run starts on the bar (each run is one unit).
+absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
+                                  const std::string& job_path, const std::string& result_path,
+                                  ProgressBar* bar, double units_done, const std::string& label);
+
+// The executable of this process (readlink /proc/self/exe).
+absl::StatusOr<std::string> SelfExecutable();
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_RUNNER_H_

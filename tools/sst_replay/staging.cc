@@ -1,0 +1,91 @@
+#include "tools/sst_replay/staging.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb/env.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "tools/sst/block_iterator.h"
+#include "tools/sst/errors.h"
+#include "tools/sst/internal_key.h"
+#include "tools/sst_replay/compaction_replay.h"
+
+namespace rockpool::replay {
+namespace {
+
+constexpr uint8_t kTypeDeletion = 0x0;
+constexpr uint8_t kTypeValue = 0x1;
+constexpr uint8_t kTypeSingleDeletion = 0x7;
+
+rocksdb::Slice S(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+
+}  // namespace
+
+absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
+                                             const sst::SstReadOptions& read_options,
+                                             const CompactionGroup& group,
+                                             const std::string& output) {
+  absl::StatusOr<std::unique_ptr<sst::SstFile>> opened = sst::SstFile::Open(input, read_options);
+  if (!opened.ok()) return opened.status();
+  const sst::SstFile& file = **opened;
+  const std::string_view comparator =
+      file.properties().Get(sst::property_names::kComparator).value_or("leveldb.BytewiseComparator");
+  if (comparator != "leveldb.BytewiseComparator") {
+    return sst::UnsupportedError(
+        input, 0,
+        absl::StrCat("comparator ", std::string(comparator),
+                     " (compaction mode stages files with the bytewise comparator only)"));
+  }
+  absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
+  if (!handles.ok()) return handles.status();
+
+  rocksdb::Options options(rocksdb::DBOptions(), CompactionFamilyOptions(group));
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+  StagedFile staged;
+  bool open = false;
+  std::string last_user_key;
+  bool have_last = false;
+  for (const sst::BlockHandle& h : *handles) {
+    absl::StatusOr<std::string> block = file.ReadBlockContents(h, sst::BlockKind::kData);
+    if (!block.ok()) return block.status();
+    absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(*block);
+    if (!it.ok()) return sst::WithContext(it.status(), input, h.offset);
+    while (it->Next()) {
+      std::optional<sst::ParsedInternalKey> key = sst::ParseInternalKey(it->key());
+      if (!key.has_value()) {
+        return sst::CorruptionError(input, h.offset, "data block key shorter than 8 bytes");
+      }
+      // Entries of one user key come newest first: keep the first.
+      if (have_last && key->user_key == last_user_key) continue;
+      last_user_key.assign(key->user_key.data(), key->user_key.size());
+      have_last = true;
+      if (key->type != kTypeValue && key->type != kTypeDeletion &&
+          key->type != kTypeSingleDeletion) {
+        ++staged.skipped_entries;
+        continue;
+      }
+      if (!open) {
+        rocksdb::Status s = writer.Open(output);
+        if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+        open = true;
+      }
+      rocksdb::Status s = key->type == kTypeValue ? writer.Put(S(key->user_key), S(it->value()))
+                                                  : writer.Delete(S(key->user_key));
+      if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+      ++staged.entries;
+    }
+    if (!it->status().ok()) return sst::WithContext(it->status(), input, h.offset);
+  }
+  if (!open) {
+    staged.empty = true;
+    return staged;
+  }
+  rocksdb::Status s = writer.Finish();
+  if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+  return staged;
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,34 @@
+// The embedded default workload: a small RocksDB 7.8.3 DB with the
+// repetition of real records, generated deterministically in a few seconds:
+//   column family "events" (zstd): web/app event log lines as JSON, keyed by
+//     user and time (user-agent strings, pages, countries and experiment
+//     names drawn from skewed vocabularies);
+//   column family "orders" (zlib): shop orders as JSON, keyed by order id
+//     in random order (customers, products and addresses repeat).
+// Written with RocksDB 7.8.3's defaults (4 KiB blocks, format_version 5, XXH3)
+// and flushed from 4 MiB memtables, so each family has several overlapping
+// L0 files, like a DB that is due a compaction.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_WORKLOAD_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_WORKLOAD_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace rockpool::replay {
+
+struct WorkloadStats {
+  uint64_t records = 0;
+  uint64_t raw_bytes = 0;  // keys + values
+  uint64_t sst_files = 0;
+};
+
+// Creates the DB in `db_dir` (which must not exist) with about `megabytes`
+// MiB of keys and values, half per family.
+absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
+                                                      uint64_t megabytes);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_WORKLOAD_H_
