@@ -89,7 +89,8 @@ def main():
             if f"/{a}/" in f"/{name}/" and args.filter in name:
                 other = ("/" + name + "/").replace(f"/{a}/", f"/{b}/", 1).strip("/")
                 if other in runs:
-                    pairs.append((name.replace(f"/{a}/", "/", 1) if f"/{a}/" in name else name, metrics, runs[other]))
+                    label = ("/" + name + "/").replace(f"/{a}/", "/", 1).strip("/")
+                    pairs.append((label, metrics, runs[other]))
     elif args.new:
         old, new = load(args.old), load(args.new)
         pairs = [(n, old[n], new[n]) for n in old if n in new and args.filter in n]
