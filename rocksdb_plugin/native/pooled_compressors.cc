@@ -48,6 +48,22 @@ struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
   ZstdCompressPool::Lease lease;
 };
 
+// Wraps the built-in compressor `make_builtin` returns (null stays null:
+// "no specialization") in a pooled compressor of type T, without letting an
+// exception escape into RocksDB.
+template <typename T, typename MakeBuiltin>
+std::unique_ptr<rocksdb::Compressor> Rewrap(MakeBuiltin make_builtin,
+                                            const rocksdb::CompressionOptions& opts,
+                                            const std::shared_ptr<CompressionPools>& pools) {
+  try {
+    std::unique_ptr<rocksdb::Compressor> builtin = make_builtin();
+    if (builtin == nullptr) return nullptr;
+    return std::make_unique<T>(std::move(builtin), opts, pools);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 int SanitizeZstdLevel(int level) {
@@ -90,23 +106,14 @@ PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> 
 PooledZstdCompressor::~PooledZstdCompressor() { ZSTD_freeCDict(cdict_); }
 
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
-  try {
-    return std::make_unique<PooledZstdCompressor>(wrapped_->Clone(), opts_, pools_);
-  } catch (...) {
-    return nullptr;
-  }
+  return Rewrap<PooledZstdCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
 }
 
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized(
     rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
-  try {
-    std::unique_ptr<rocksdb::Compressor> specialized =
-        wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config));
-    if (specialized == nullptr) return nullptr;
-    return std::make_unique<PooledZstdCompressor>(std::move(specialized), opts_, pools_);
-  } catch (...) {
-    return nullptr;
-  }
+  return Rewrap<PooledZstdCompressor>(
+      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config)); },
+      opts_, pools_);
 }
 
 rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
@@ -179,23 +186,14 @@ PooledZlibCompressor::PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> 
     : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {}
 
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::Clone() const {
-  try {
-    return std::make_unique<PooledZlibCompressor>(wrapped_->Clone(), opts_, pools_);
-  } catch (...) {
-    return nullptr;
-  }
+  return Rewrap<PooledZlibCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
 }
 
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::MaybeCloneSpecialized(
     rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
-  try {
-    std::unique_ptr<rocksdb::Compressor> specialized =
-        wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config));
-    if (specialized == nullptr) return nullptr;
-    return std::make_unique<PooledZlibCompressor>(std::move(specialized), opts_, pools_);
-  } catch (...) {
-    return nullptr;
-  }
+  return Rewrap<PooledZlibCompressor>(
+      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config)); },
+      opts_, pools_);
 }
 
 Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
