@@ -1,0 +1,65 @@
+// Shared state and checks for the codec fuzz targets.
+//
+// The pools live across inputs, exactly as in a database: every input is
+// decoded on a context that earlier (often hostile) inputs used, so a
+// context left dirty by a failed decode shows up as a wrong result on the
+// probe block decoded after each input.
+#ifndef ROCKPOOL_TESTS_FUZZ_CODEC_FUZZ_SUPPORT_H_
+#define ROCKPOOL_TESTS_FUZZ_CODEC_FUZZ_SUPPORT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "compression/block_codecs.h"
+#include "tests/fuzz/fuzz_check.h"
+
+namespace rockpool::fuzz {
+
+// Declared sizes over this are rejected by the codecs (OutOfRange), so a
+// tiny input cannot make the target allocate gigabytes.
+inline constexpr size_t kMaxUncompressedSize = size_t{4} << 20;
+// Round trips (re-compress what decoded, decode again) up to this size.
+inline constexpr size_t kMaxRoundTripSize = size_t{256} << 10;
+
+// The dictionary the seed generator uses for "with dictionary" seeds.
+std::string SeedDictionary();
+
+struct CodecFuzzState {
+  CodecFuzzState();
+  CompressionPools pools;
+  BlockCodecs codecs;
+  std::shared_ptr<const ZstdDictionary> dictionary;  // SeedDictionary()
+  std::string probe;  // a known input, and its blocks / streams:
+  std::string probe_zstd, probe_zstd_dict, probe_zlib, probe_zlib_dict, probe_gzip;
+};
+
+// Built on first use; never destroyed (reachable, so not a leak).
+CodecFuzzState& State();
+
+// Hostile input may only fail as corrupt (DataLoss), over a limit
+// (OutOfRange) or out of memory (ResourceExhausted). InvalidArgument,
+// Internal and others mean rockpool misjudged valid parameters: a bug.
+inline bool IsInputError(const absl::Status& s) {
+  return s.code() == absl::StatusCode::kDataLoss || s.code() == absl::StatusCode::kOutOfRange ||
+         s.code() == absl::StatusCode::kResourceExhausted;
+}
+
+// The pools' books balance whenever no lease is out.
+void CheckPoolInvariants(const CompressionPools& pools);
+
+// The reused contexts still decode the probe blocks exactly.
+void CheckZstdProbes(CodecFuzzState& state);
+void CheckZlibProbes(CodecFuzzState& state);
+void CheckStreamProbe(CodecFuzzState& state);
+
+inline std::string_view AsView(const uint8_t* data, size_t size) {
+  return std::string_view(reinterpret_cast<const char*>(data), size);
+}
+
+}  // namespace rockpool::fuzz
+
+#endif  // ROCKPOOL_TESTS_FUZZ_CODEC_FUZZ_SUPPORT_H_
