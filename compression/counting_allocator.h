@@ -77,6 +77,12 @@ class CountingAllocator {
   uint64_t allocations_ = 0;
 };
 
+// Library bytes a context holds now: every context type has an allocator().
+template <typename Context>
+size_t LibraryBytesHeld(const Context& context) {
+  return static_cast<size_t>(context.allocator().bytes_live());
+}
+
 // Fault injection for tests: process-wide, affects every CountingAllocator.
 class AllocationFaultInjector {
  public:

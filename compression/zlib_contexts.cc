@@ -88,9 +88,7 @@ absl::Status DeflatePolicy::Reset(DeflateContext& context) {
   return absl::OkStatus();
 }
 
-size_t DeflatePolicy::BytesHeld(const DeflateContext& context) {
-  return static_cast<size_t>(context.allocator().bytes_live());
-}
+size_t DeflatePolicy::BytesHeld(const DeflateContext& context) { return LibraryBytesHeld(context); }
 
 absl::StatusOr<std::unique_ptr<InflateContext>> InflatePolicy::Create(const InflateKey& key,
                                                                       AllocationStats* stats) {
@@ -109,8 +107,6 @@ absl::Status InflatePolicy::Reset(InflateContext& context) {
   return absl::OkStatus();
 }
 
-size_t InflatePolicy::BytesHeld(const InflateContext& context) {
-  return static_cast<size_t>(context.allocator().bytes_live());
-}
+size_t InflatePolicy::BytesHeld(const InflateContext& context) { return LibraryBytesHeld(context); }
 
 }  // namespace rockpool

@@ -54,9 +54,7 @@ absl::Status ZstdCompressPolicy::Reset(ZstdCompressContext& context) {
   return EnforceSingleThreaded(context.cctx_);
 }
 
-size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) {
-  return static_cast<size_t>(context.allocator().bytes_live());
-}
+size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) { return LibraryBytesHeld(context); }
 
 absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
@@ -77,8 +75,6 @@ absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
   return absl::OkStatus();
 }
 
-size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) {
-  return static_cast<size_t>(context.allocator().bytes_live());
-}
+size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) { return LibraryBytesHeld(context); }
 
 }  // namespace rockpool

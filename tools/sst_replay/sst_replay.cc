@@ -341,6 +341,17 @@ Target TargetFor(const InputFile& in, const Settings& settings) {
 // Reads and decompresses every data block (checksums verified): for
 // compaction-only runs, bad input must fail here, with the reader's message,
 // before RocksDB sees it.
+// Adds one run's comparison against the reference run to the mode's report;
+// the first difference found is the one reported.
+void RecordComparison(const Comparison& c, ModeReport* m) {
+  ++m->compared_runs;
+  m->compared_blocks = c.blocks;
+  if (!c.identical && m->identical) {
+    m->identical = false;
+    m->difference = c.difference;
+  }
+}
+
 absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options) {
   absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
   if (!file.ok()) return file.status();
@@ -531,12 +542,7 @@ class Parent {
         absl::StatusOr<Comparison> c =
             CompareFramedOutputs(reference, job.output, file_names, StrategyName(strategy));
         if (!c.ok()) return Fail(3, c.status().message());
-        ++m.compared_runs;
-        m.compared_blocks = c->blocks;
-        if (!c->identical && m.identical) {
-          m.identical = false;
-          m.difference = c->difference;
-        }
+        RecordComparison(*c, &m);
         if (!scratch_.keep()) RemoveQuietly(job.output);
       }
     }
@@ -701,12 +707,7 @@ class Parent {
         absl::StatusOr<Comparison> c =
             CompareCompactionOutputs(reference, outputs, read_options_, StrategyName(strategy));
         if (!c.ok()) return Fail(3, c.status().message());
-        ++m.compared_runs;
-        m.compared_blocks = c->blocks;
-        if (!c->identical && m.identical) {
-          m.identical = false;
-          m.difference = c->difference;
-        }
+        RecordComparison(*c, &m);
         if (!scratch_.keep()) RemoveQuietly(job.output);
       }
     }
