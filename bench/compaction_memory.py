@@ -56,12 +56,18 @@ def sst_replay_path(explicit):
     fail("cannot find sst_replay; pass --sst_replay")
 
 
+# Children configure rockpool explicitly (sst_replay's stock and pooled
+# runs): a ROCKPOOL_OPTIONS/ROCKPOOL_STATS of the user's must not reach them.
+CHILD_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ROCKPOOL_")}
+
+
 def build_db(db_bench, path, codec, block_size, size_mb):
     num = size_mb * 2**20 // 216  # 16-byte keys, 200-byte values
     cmd = [db_bench, "--benchmarks=fillrandom", f"--num={num}", "--value_size=200",
            "--key_size=16", f"--compression_type={codec}", f"--block_size={block_size}",
            f"--db={path}", "--disable_wal=1", "--threads=1", "--seed=1"]
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       env=CHILD_ENV)
     if r.returncode != 0:
         fail(f"db_bench failed: {r.stderr.strip().splitlines()[-1:]}")
 
@@ -104,7 +110,8 @@ def main():
                 r = subprocess.run([replay, "--mode=compaction", f"--repeat={args.repeat}",
                                     f"--block_size={bs}", "--json", "--progress=false",
                                     f"--tmpdir={work}", db],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=CHILD_ENV)
                 if r.returncode != 0:
                     fail(f"sst_replay exited {r.returncode}: {r.stderr.strip()}")
                 mode = json.loads(r.stdout)["modes"][0]

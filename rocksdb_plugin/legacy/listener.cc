@@ -12,6 +12,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/utilities/options_type.h"
+#include "rocksdb_plugin/legacy/environment.h"
 #include "rocksdb_plugin/legacy/report.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 
@@ -84,10 +85,20 @@ RockpoolListener::RockpoolListener(const RockpoolOptions& options) : options_(op
   g_live_listeners.fetch_add(1, std::memory_order_relaxed);
 }
 
+std::shared_ptr<RockpoolListener> RockpoolListener::NewObserver() {
+  auto listener = std::make_shared<RockpoolListener>(CurrentOptions());
+  listener->observer_ = true;
+  return listener;
+}
+
 RockpoolListener::~RockpoolListener() {
   // The last listener gone (every DB using rockpool closed): free the idle
-  // contexts. Pooling stays as configured for DBs opened later.
-  if (g_live_listeners.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+  // contexts. Pooling stays as configured for DBs opened later. Not when the
+  // environment configured the process: it pools for the process's whole
+  // life (a program that closes and reopens its DBs, like db_stress, keeps
+  // its contexts; idle_seconds still frees unused ones).
+  if (g_live_listeners.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+      CurrentSource() != ConfigSource::kEnvironment) {
     try {
       TrimIdle();
     } catch (...) {
@@ -141,7 +152,10 @@ Status RockpoolListener::PrepareOptions(const ConfigOptions& config_options) {
 std::string RockpoolListener::GetPrintableOptions() const { return options_.ToString(); }
 
 void RockpoolListener::Apply() {
-  Configure(options_);
+  // An observer reports the process's configuration; it must not replace it
+  // (RocksDB may prepare the listeners of a DB it opens).
+  if (observer_) return;
+  Configure(options_, ConfigSource::kListener);
   applied_.store(true, std::memory_order_release);
 }
 
@@ -181,6 +195,7 @@ void RockpoolListener::Report(rocksdb::DB* db, const char* event, int job_id,
   if (log != nullptr) {
     rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, log, "%s", line.c_str());
   }
+  WriteStatsFile(event);
 }
 
 void RockpoolListener::OnFlushBegin(rocksdb::DB* db, const rocksdb::FlushJobInfo&) {
@@ -229,6 +244,18 @@ Status NewRockpoolListener(const std::string& options,
   if (!s.ok()) return s;
   *listener = std::move(out);
   return Status::OK();
+}
+
+void AttachRockpoolListener(rocksdb::DBOptions* options) noexcept {
+  try {
+    if (CurrentMode() == RockpoolOptions::Mode::kForward) return;
+    for (const auto& l : options->listeners) {
+      if (l != nullptr && std::string_view(l->Name()) == RockpoolListener::kClassName()) return;
+    }
+    options->listeners.push_back(RockpoolListener::NewObserver());
+  } catch (...) {
+    // The DB opens without rockpool's LOG lines; pooling is unaffected.
+  }
 }
 
 int RegisterRockpool(rocksdb::ObjectLibrary& library, const std::string&) {

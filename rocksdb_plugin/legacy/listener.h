@@ -18,6 +18,8 @@
 // OnCompactionBegin: in 7.8.3 the earliest callback that carries the DB, and
 // so its info_log), then a `rockpool report:` line (report.h) after every
 // flush and compaction, and frees contexts idle longer than idle_seconds.
+// Programs that take no listener from options get one at DB::Open when the
+// environment switched pooling on (environment.h, db_open_hook.cc).
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_LISTENER_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_LISTENER_H_
 
@@ -48,6 +50,10 @@ class RockpoolListener : public rocksdb::EventListener {
   RockpoolListener();
   explicit RockpoolListener(const RockpoolOptions& options);
   ~RockpoolListener() override;
+
+  // A listener that reports the current configuration to its DB's LOG and
+  // never applies options of its own (what AttachRockpoolListener adds).
+  static std::shared_ptr<RockpoolListener> NewObserver();
 
   RockpoolOptions options() const;
 
@@ -81,6 +87,7 @@ class RockpoolListener : public rocksdb::EventListener {
   // and printed by options.h through custom functions).
   RockpoolOptions options_;
   std::atomic<bool> applied_{false};
+  bool observer_ = false;  // NewObserver(): never applies its options
 
   absl::Mutex mu_;
   CompressionPoolsStats last_ ABSL_GUARDED_BY(mu_);
@@ -91,6 +98,12 @@ class RockpoolListener : public rocksdb::EventListener {
 // (so its options are applied).
 rocksdb::Status NewRockpoolListener(const std::string& options,
                                     std::shared_ptr<rocksdb::EventListener>* listener);
+
+// Adds an observer listener to `options` if pooling is on and no `rockpool`
+// listener is there yet, so that every DB's LOG gets "rockpool active" and
+// the reports even when the program took no listener from options
+// (db_open_hook.cc calls it for every DB::Open).
+void AttachRockpoolListener(rocksdb::DBOptions* options) noexcept;
 
 // Adds the `rockpool` EventListener factory to `library`; returns 1. Done for
 // ObjectLibrary::Default() when rockpool is loaded (registration.cc).

@@ -70,11 +70,17 @@ PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPool
 std::string FormatReport(const std::string& event, int job_id, const std::string& column_family,
                          RockpoolOptions::Mode mode, const CompressionPoolsStats& now,
                          const CompressionPoolsStats& last, uint64_t discarded) {
+  return FormatReport(absl::StrCat("event=", event, " job=", job_id, " cf=", column_family), mode,
+                      now, last, discarded);
+}
+
+std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
+                         const CompressionPoolsStats& now, const CompressionPoolsStats& last,
+                         uint64_t discarded) {
   const CompressionPoolsStats zero{};
   const PoolStats sum = now.Total();
   return absl::StrCat(
-      "rockpool report: event=", event, " job=", job_id, " cf=", column_family,
-      " mode=", ModeName(mode), " | since_last: ", FiguresText(TotalFigures(now, last)),
+      "rockpool report: ", std::string(head), " mode=", ModeName(mode), " | since_last: ", FiguresText(TotalFigures(now, last)),
       " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
       " idle_bytes=", sum.idle_bytes, " in_use=", sum.in_use, " discarded=", discarded,
       " | zstd_c=", Compact(Figures(now.zstd_compress, zero.zstd_compress)),

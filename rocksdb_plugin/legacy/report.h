@@ -56,6 +56,12 @@ std::string FormatReport(const std::string& event, int job_id, const std::string
                          RockpoolOptions::Mode mode, const CompressionPoolsStats& now,
                          const CompressionPoolsStats& last, uint64_t discarded);
 
+// The same line with other leading fields: "rockpool report: <head> mode=..."
+// (the ROCKPOOL_STATS file's process-wide report uses "event=exit pid=N").
+std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
+                         const CompressionPoolsStats& now, const CompressionPoolsStats& last,
+                         uint64_t discarded);
+
 const char* ModeName(RockpoolOptions::Mode mode);
 
 }  // namespace rockpool::legacy

@@ -48,9 +48,14 @@ Runtime::Runtime() : pools_(DisabledOptions().ToPoolOptions()), options_(Disable
   zlib_layout_ok_ = zlib_layout::CheckZlibLayout(&zlib_layout_detail_);
 }
 
-void Runtime::Configure(const RockpoolOptions& options) {
+void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   InsideRockpool inside;
   AnnotatedMutexLock lock(&config_mu_);
+  // RocksDB re-creates a DB's listeners from the OPTIONS file it has just
+  // written (to verify it): the observer of an environment-configured
+  // process comes back as a listener with the same options, which must not
+  // take the configuration over. Only a change of options changes hands.
+  if (!(options == options_ && source_ == ConfigSource::kEnvironment)) source_ = source;
   options_ = options;
   // Capacity 0 unless pooling: shrinking frees every idle context now.
   pools_.SetOptions(options.ToPoolOptions());
@@ -60,6 +65,11 @@ void Runtime::Configure(const RockpoolOptions& options) {
 RockpoolOptions Runtime::options() const {
   AnnotatedMutexLock lock(&config_mu_);
   return options_;
+}
+
+ConfigSource Runtime::source() const {
+  AnnotatedMutexLock lock(&config_mu_);
+  return source_;
 }
 
 OutstandingLeases Runtime::outstanding() const {
@@ -291,7 +301,14 @@ bool Runtime::OwnsInflate(z_streamp strm) noexcept {
 
 using internal::Runtime;
 
-void Configure(const RockpoolOptions& options) { Runtime::GetOrCreate().Configure(options); }
+void Configure(const RockpoolOptions& options, ConfigSource source) {
+  Runtime::GetOrCreate().Configure(options, source);
+}
+
+ConfigSource CurrentSource() {
+  if (Runtime* rt = Runtime::Get()) return rt->source();
+  return ConfigSource::kNone;
+}
 
 RockpoolOptions CurrentOptions() {
   if (Runtime* rt = Runtime::Get()) return rt->options();

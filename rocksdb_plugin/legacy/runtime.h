@@ -11,10 +11,13 @@
 // librocksdb.so's calls to rockpool's definitions, which forward to the real
 // library through dlsym(RTLD_NEXT).
 //
-// Pooling is off until Configure() is called with enabled options, directly
-// or by creating a `rockpool` EventListener (listeners={id=rockpool;...}).
-// Off, every call forwards unchanged. The configuration is process-wide: the
-// most recent Configure() wins.
+// Pooling is off until Configure() is called with enabled options, directly,
+// by creating a `rockpool` EventListener (listeners={id=rockpool;...}), or by
+// ROCKPOOL_OPTIONS at load (environment.h). Off, every call forwards
+// unchanged. The configuration is process-wide: the most recent Configure()
+// wins, except that re-applying the environment's own options (RocksDB
+// re-creating a DB's listener from its OPTIONS file) leaves it the
+// environment's.
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_H_
 
@@ -27,10 +30,19 @@
 
 namespace rockpool::legacy {
 
+// Who applied the current configuration.
+enum class ConfigSource {
+  kNone,         // never configured
+  kApi,          // Configure() from code
+  kListener,     // a `rockpool` listener (options string, OPTIONS file)
+  kEnvironment,  // ROCKPOOL_OPTIONS at load (environment.h)
+};
+
 // Applies `options` to the whole process (thread-safe). Turning pooling off
 // frees the idle contexts; contexts leased out at that moment are freed when
 // their users free them.
-void Configure(const RockpoolOptions& options);
+void Configure(const RockpoolOptions& options, ConfigSource source = ConfigSource::kApi);
+ConfigSource CurrentSource();
 
 // The options last applied (defaults with enabled=false if never).
 RockpoolOptions CurrentOptions();

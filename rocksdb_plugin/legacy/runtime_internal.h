@@ -126,8 +126,9 @@ class Runtime {
   static Runtime* Get() noexcept { return instance_.load(std::memory_order_acquire); }
   static Runtime& GetOrCreate();
 
-  void Configure(const RockpoolOptions& options);
+  void Configure(const RockpoolOptions& options, ConfigSource source);
   RockpoolOptions options() const;
+  ConfigSource source() const;
   CompressionPools& pools() { return pools_; }
   bool zlib_layout_ok() const { return zlib_layout_ok_; }
   const std::string& zlib_layout_detail() const { return zlib_layout_detail_; }
@@ -188,6 +189,7 @@ class Runtime {
   CompressionPools pools_;
   mutable absl::Mutex config_mu_;
   RockpoolOptions options_ ABSL_GUARDED_BY(config_mu_);
+  ConfigSource source_ ABSL_GUARDED_BY(config_mu_) = ConfigSource::kNone;
   bool zlib_layout_ok_ = false;
   std::string zlib_layout_detail_;
   std::atomic<uint64_t> discarded_{0};

@@ -1,6 +1,10 @@
 #include "tests/plugin/plugin_test_util.h"
 
+#include <sys/wait.h>
+
+#include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -146,6 +150,27 @@ std::vector<std::string> LogLines(const std::string& db_dir, const std::string& 
     if (line.find(needle) != std::string::npos) out.push_back(line);
   }
   return out;
+}
+
+Result Sh(const std::string& command) {
+  Result r;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+uint64_t Field(const std::string& line, const std::string& section, const std::string& name) {
+  const size_t at = line.find(section);
+  if (at == std::string::npos) return 0;
+  const std::string key = " " + name + "=";
+  const size_t k = line.find(key, at);
+  if (k == std::string::npos) return 0;
+  return std::strtoull(line.c_str() + k + key.size(), nullptr, 10);
 }
 
 }  // namespace rockpool::plugin_test

@@ -45,6 +45,17 @@ struct BlockComparison {
 absl::StatusOr<BlockComparison> CompareDataBlocks(const std::string& dir_a,
                                                   const std::string& dir_b);
 
+// Runs a shell command line, capturing stdout and stderr together.
+struct Result {
+  int exit_code = -1;
+  std::string output;
+};
+Result Sh(const std::string& command);
+
+// The value of ` name=<digits>` after `section` in a `rockpool report:` line
+// (0 if absent).
+uint64_t Field(const std::string& line, const std::string& section, const std::string& name);
+
 // Lines of the DB's info LOG containing `needle`.
 std::vector<std::string> LogLines(const std::string& db_dir, const std::string& needle);
 

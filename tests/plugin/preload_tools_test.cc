@@ -10,7 +10,6 @@
 // Not under ASan: an ASan-built preload object cannot be loaded into these
 // uninstrumented binaries (tagged no_asan; skips itself when built with ASan).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
@@ -23,6 +22,10 @@
 
 #include "tests/plugin/plugin_test_util.h"
 
+using rockpool::plugin_test::Field;
+using rockpool::plugin_test::Result;
+using rockpool::plugin_test::Sh;
+
 namespace rockpool {
 namespace {
 
@@ -33,24 +36,6 @@ constexpr bool kAsan = false;
 #endif
 
 std::string g_preload;  // absolute path of librockpool_preload.so
-
-struct Result {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
-
-// Runs a shell command line, capturing its output.
-Result Sh(const std::string& command) {
-  Result r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
 
 std::string WithPlugin() { return "LD_PRELOAD=" + g_preload + " "; }
 
@@ -71,16 +56,6 @@ std::string OptionsFile(const std::string& dir, const std::string& compression,
 std::string DbBench(const std::string& db, const std::string& options_file) {
   return "/usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000 --value_size=200"
          " --seed=42 --db=" + db + " --options_file=" + options_file;
-}
-
-// The value of ` name=<digits>` after `section` in a report line.
-uint64_t Field(const std::string& line, const std::string& section, const std::string& name) {
-  const size_t at = line.find(section);
-  if (at == std::string::npos) return 0;
-  const std::string key = " " + name + "=";
-  const size_t k = line.find(key, at);
-  if (k == std::string::npos) return 0;
-  return std::strtoull(line.c_str() + k + key.size(), nullptr, 10);
 }
 
 class PreloadToolsTest : public testing::TestWithParam<std::string> {
@@ -143,6 +118,78 @@ TEST_P(PreloadToolsTest, DbBenchPooledAndStockToolsReadTheFiles) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, PreloadToolsTest, testing::Values("kZlibCompression", "kZSTD"));
+
+// db_bench configured by flags alone (no --options_file, so no listener from
+// options): ROCKPOOL_OPTIONS switches pooling on at load, the DB::Open hook
+// gives the DB its LOG lines, and ROCKPOOL_STATS gets the process's totals.
+std::string FlagsOnlyDbBench(const std::string& db) {
+  return "/usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000 --value_size=200"
+         " --seed=42 --compression_type=zlib --write_buffer_size=262144"
+         " --target_file_size_base=262144 --db=" + db;
+}
+
+TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string dir = plugin_test::NewTempDir("preload_env");
+  const std::string db = dir + "/db";
+  const std::string stats = dir + "/stats.txt";
+  const Result bench = Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8;idle_seconds=60' ROCKPOOL_STATS=" +
+                          stats + " " + WithPlugin() + FlagsOnlyDbBench(db));
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_NE(bench.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;"
+                              "max_idle_per_key=8;idle_seconds=60;measure_stock=false mode=pool"),
+            std::string::npos)
+      << bench.output;
+
+  const auto active = plugin_test::LogLines(db, "rockpool active:");
+  ASSERT_EQ(active.size(), 1u) << "no 'rockpool active' line in " << db << "/LOG";
+  EXPECT_NE(active[0].find("mode=pool; zstd interposed, zlib interposed"), std::string::npos)
+      << active[0];
+  const auto compactions = plugin_test::LogLines(db, "rockpool report: event=compaction");
+  ASSERT_FALSE(compactions.empty());
+  EXPECT_GT(Field(compactions.back(), "| total:", "reused"), 1000u) << compactions.back();
+
+  // The stats file: the whole process at exit, at least the LOG's totals.
+  const std::string line = plugin_test::ReadFile(stats);
+  ASSERT_NE(line.find("rockpool report: event=exit pid="), std::string::npos) << line;
+  EXPECT_NE(line.find(" mode=pool "), std::string::npos) << line;
+  EXPECT_GE(Field(line, "| total:", "reused"), Field(compactions.back(), "| total:", "reused"));
+  EXPECT_LT(Field(line, "| total:", "created"), 20u) << line;
+}
+
+TEST(PreloadEnvironmentTest, BadValueLeavesPoolingOffWithOneLine) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string dir = plugin_test::NewTempDir("preload_env_bad");
+  const std::string db = dir + "/db";
+  const Result bench =
+      Sh("ROCKPOOL_OPTIONS='max_idle_per_key=lots' " + WithPlugin() + FlagsOnlyDbBench(db));
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_NE(bench.output.find("rockpool: ROCKPOOL_OPTIONS=\"max_idle_per_key=lots\": "),
+            std::string::npos)
+      << bench.output;
+  EXPECT_NE(bench.output.find("max_idle_per_key"), std::string::npos);
+  EXPECT_NE(bench.output.find("; pooling stays off\n"), std::string::npos) << bench.output;
+  EXPECT_EQ(bench.output.find("rockpool: active"), std::string::npos) << bench.output;
+  EXPECT_TRUE(plugin_test::LogLines(db, "rockpool active").empty());  // nothing attached
+  EXPECT_TRUE(plugin_test::LogLines(db, "rockpool report").empty());
+}
+
+TEST(PreloadEnvironmentTest, ListenerFromOptionsReplacesTheEnvironment) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string dir = plugin_test::NewTempDir("preload_env_listener");
+  const std::string db = dir + "/db";
+  const std::string options = OptionsFile(dir, "kZlibCompression", "{id=rockpool;enabled=false}");
+  const Result bench = Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8' " + WithPlugin() +
+                          DbBench(db, options));
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  const auto active = plugin_test::LogLines(db, "rockpool active:");
+  ASSERT_EQ(active.size(), 1u);
+  EXPECT_NE(active[0].find("enabled=false"), std::string::npos) << active[0];
+  EXPECT_NE(active[0].find("mode=forward"), std::string::npos) << active[0];
+  const auto reports = plugin_test::LogLines(db, "rockpool report: event=compaction");
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(Field(reports.back(), "| total:", "leases"), 0u) << reports.back();
+}
 
 TEST(PreloadBadOptionsTest, DbBenchRefusesBadRockpoolOptions) {
   if (kAsan) GTEST_SKIP() << "built with ASan";

@@ -20,6 +20,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -280,6 +281,31 @@ TEST_F(SstReplayTest, CompactionModeRunsStockAndPooledRocksDb) {
   }
   EXPECT_GT(Num(kv, "compaction.pooled.uncompressed_bytes"), 0);
   EXPECT_EQ(Num(kv, "compaction.stock.stored_bytes"), Num(kv, "compaction.pooled.stored_bytes"));
+}
+
+// A user's ROCKPOOL_OPTIONS / ROCKPOOL_STATS must not reach the children
+// (a stock child switched to pooling, children writing statistics files):
+// sst_replay clears ROCKPOOL_* for every child it starts. With "%p" in the
+// path every process that read the variable writes a file of its own, so
+// only sst_replay's own must be there.
+TEST_F(SstReplayTest, EnvironmentSwitchDoesNotReachTheChildren) {
+  const std::string stats_dir = absl::StrCat(sst_testing::TestTempDir(), "/env_stats");
+  std::filesystem::create_directories(stats_dir);
+  ASSERT_EQ(setenv("ROCKPOOL_OPTIONS", "max_idle_per_key=8;idle_seconds=600", 1), 0);
+  ASSERT_EQ(setenv("ROCKPOOL_STATS", (stats_dir + "/stats.%p").c_str(), 1), 0);
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", zlib_->path});
+  unsetenv("ROCKPOOL_OPTIONS");
+  unsetenv("ROCKPOOL_STATS");
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto kv = Inspect("json", o.out);
+  EXPECT_EQ(Num(kv, "compaction.stock.pool_deflate_reused"), 0);
+  EXPECT_GE(Num(kv, "compaction.stock.pool_deflate_created"), 50);
+  EXPECT_GT(Num(kv, "compaction.pooled.pool_deflate_reused"), 50);
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(stats_dir)) {
+    files.push_back(e.path().filename().string());
+  }
+  EXPECT_EQ(files.size(), 1u) << "statistics files: " << absl::StrJoin(files, " ");
 }
 
 TEST_F(SstReplayTest, TableAndSvgForBothModes) {

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -118,8 +119,17 @@ absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // Each child configures rockpool itself (stock: measure_stock, pooled:
+  // the pool options): a ROCKPOOL_OPTIONS/ROCKPOOL_STATS of the user's must
+  // not switch a stock child to pooling, nor have children overwrite a
+  // statistics file.
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string_view(*e).substr(0, 9) != "ROCKPOOL_") envp.push_back(*e);
+  }
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[1]);
   if (rc != 0) {

@@ -23,6 +23,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
+# Every mode sets up rockpool itself (OPTIONS files): none from the caller's
+# environment.
+unset ROCKPOOL_OPTIONS ROCKPOOL_STATS ROCKPOOL_STATS_SECONDS
+
 NUM=${1:-200000}
 RUNS=${2:-3}
 VALUE=${3:-200}

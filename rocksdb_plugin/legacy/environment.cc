@@ -1,0 +1,168 @@
+#include "rocksdb_plugin/legacy/environment.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/strip.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "compression/annotated_mutex.h"
+#include "rocksdb_plugin/legacy/report.h"
+#include "rocksdb_plugin/legacy/runtime.h"
+
+namespace rockpool::legacy {
+namespace {
+
+constexpr uint64_t kDefaultStatsSeconds = 10;
+
+// The ROCKPOOL_STATS file of this process. Leaked on purpose: the exit
+// handler and the period thread may run after static destructors.
+class StatsFile {
+ public:
+  StatsFile(std::string path, pid_t owner) : path_(std::move(path)), owner_(owner) {}
+
+  void Write(const char* event) {
+    // A forked child inherits the handler and the path, not the right to
+    // overwrite its parent's figures.
+    if (getpid() != owner_) return;
+    AnnotatedMutexLock lock(&mu_);
+    const CompressionPoolsStats now = Stats();
+    // Wrappers (shell scripts, mysqld_safe) run with the same environment:
+    // a process that leased nothing leaves another process's figures alone.
+    if (now.Total().created + now.Total().reused == 0 && access(path_.c_str(), F_OK) == 0) return;
+    const std::string line =
+        absl::StrCat(FormatReport(absl::StrCat("event=", event, " pid=", owner_), CurrentMode(),
+                                  now, last_, DiscardedContexts()),
+                     "\n");
+    last_ = now;
+    const std::string tmp = absl::StrCat(path_, ".tmp");
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (f == nullptr) return ReportFailure("cannot create", tmp);
+    const bool written = std::fputs(line.c_str(), f) >= 0;
+    if (std::fclose(f) != 0 || !written) return ReportFailure("cannot write", tmp);
+    if (std::rename(tmp.c_str(), path_.c_str()) != 0) ReportFailure("cannot rename to", path_);
+  }
+
+ private:
+  void ReportFailure(const char* what, const std::string& path) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (failure_reported_) return;  // once, not every period
+    failure_reported_ = true;
+    std::fprintf(stderr, "rockpool: %s: %s %s: %s\n", kStatsVariable, what, path.c_str(),
+                 std::strerror(errno));
+  }
+
+  const std::string path_;
+  const pid_t owner_;
+  absl::Mutex mu_;
+  CompressionPoolsStats last_ ABSL_GUARDED_BY(mu_);
+  bool failure_reported_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+std::atomic<StatsFile*> g_stats{nullptr};
+
+void WriteAtExit() { WriteStatsFile("exit"); }
+
+// A thread of the host process that must never take its signals: with every
+// signal blocked, a SIGTERM meant for the host's sigwait() thread (mariadbd)
+// cannot land here and kill the process by its default action.
+void StartPeriodThread(uint64_t seconds) {
+  sigset_t all;
+  sigset_t old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  try {
+    std::thread([seconds] {
+      for (;;) {
+        absl::SleepFor(absl::Seconds(static_cast<int64_t>(seconds)));
+        WriteStatsFile("period");
+      }
+    }).detach();
+  } catch (...) {
+    std::fprintf(stderr, "rockpool: %s: cannot start the period thread; writing at exit only\n",
+                 kStatsVariable);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+// "", or the stderr line of a bad ROCKPOOL_STATS* setting.
+std::string SetUpStatsFile() {
+  const char* path = std::getenv(kStatsVariable);
+  if (path == nullptr || *path == '\0' || g_stats.load() != nullptr) return "";
+  uint64_t seconds = kDefaultStatsSeconds;
+  if (const char* s = std::getenv(kStatsSecondsVariable); s != nullptr && *s != '\0') {
+    if (!absl::SimpleAtoi(s, &seconds) || seconds > RockpoolOptions::kIdleSecondsLimit) {
+      return absl::StrCat("rockpool: ", kStatsSecondsVariable, "=\"", s,
+                          "\" is not a number of seconds; statistics are not written\n");
+    }
+  }
+  // "%p" in the path stands for the process id (one file per process).
+  auto* file = new (std::nothrow)
+      StatsFile(absl::StrReplaceAll(path, {{"%p", absl::StrCat(getpid())}}), getpid());
+  if (file == nullptr) return "";
+  g_stats.store(file);
+  std::atexit(WriteAtExit);
+  if (seconds > 0) StartPeriodThread(seconds);
+  return "";
+}
+
+struct LoadTimeConfiguration {
+  LoadTimeConfiguration() noexcept {
+    try {
+      const std::string line = ConfigureFromEnvironment();
+      if (!line.empty()) std::fputs(line.c_str(), stderr);
+    } catch (...) {
+      std::fputs("rockpool: reading the environment failed; pooling stays off\n", stderr);
+    }
+  }
+};
+
+const LoadTimeConfiguration load_time_configuration;
+
+}  // namespace
+
+absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const char* value) {
+  if (value == nullptr || absl::StripAsciiWhitespace(value).empty()) return std::nullopt;
+  absl::StatusOr<RockpoolOptions> parsed = ParseRockpoolOptionsString(value);
+  if (!parsed.ok()) {
+    absl::string_view why = parsed.status().message();
+    absl::ConsumePrefix(&why, "rockpool: ");
+    return absl::InvalidArgumentError(
+        absl::StrCat("rockpool: ", kOptionsVariable, "=\"", value, "\": ", why));
+  }
+  return std::optional<RockpoolOptions>(*parsed);
+}
+
+std::string ConfigureFromEnvironment() {
+  std::string out = SetUpStatsFile();
+  absl::StatusOr<std::optional<RockpoolOptions>> options =
+      OptionsFromEnvironmentValue(std::getenv(kOptionsVariable));
+  if (!options.ok()) {
+    absl::StrAppend(&out, options.status().message(), "; pooling stays off\n");
+    return out;
+  }
+  if (!options->has_value()) return out;
+  Configure(**options, ConfigSource::kEnvironment);
+  absl::StrAppend(&out, "rockpool: active from ", kOptionsVariable, ": ", (*options)->ToString(),
+                  " mode=", ModeName(CurrentMode()), "; ", CheckInterposition().ToString(), "\n");
+  return out;
+}
+
+void WriteStatsFile(const char* event) noexcept {
+  try {
+    if (StatsFile* file = g_stats.load()) file->Write(event);
+  } catch (...) {
+  }
+}
+
+}  // namespace rockpool::legacy

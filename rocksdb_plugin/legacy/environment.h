@@ -1,0 +1,56 @@
+// Switching the legacy face on from the environment, for programs that take
+// no listener from options (db_bench without --options_file, db_stress,
+// programs that build their listener list in code) and for processes that
+// carry their own RocksDB (librockpool_interpose.so: no RocksDB at all).
+//
+//   ROCKPOOL_OPTIONS="max_idle_per_key=8;idle_seconds=60"
+//       read once when rockpool is loaded (a static initializer of the
+//       executable or of the preload object); same syntax, names and errors
+//       as the listener's options (rocksdb_plugin/options.h). Set: the
+//       process is configured with those options, and says so in one line on
+//       stderr. Unset or empty: nothing changes (pooling stays off until a
+//       listener or Configure() switches it on). A bad value prints one line
+//       on stderr and leaves pooling off: never half-configured.
+//       A `rockpool` listener created later replaces this configuration (the
+//       most recent wins, enabled=false included).
+//   ROCKPOOL_STATS=/path/file
+//       rockpool rewrites that file (write to file.tmp, then rename) with one
+//       `rockpool report: event=... pid=... mode=...` line (report.h): at
+//       process exit, every ROCKPOOL_STATS_SECONDS seconds (default 10; 0:
+//       only at exit) and after every flush and compaction a listener sees.
+//       Only the process that read the variable writes it (not a forked
+//       child), and a process that leased no context does not overwrite an
+//       existing file (wrapper scripts share the environment); "%p" in the
+//       path is replaced by the process id.
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "rocksdb_plugin/options.h"
+
+namespace rockpool::legacy {
+
+inline constexpr char kOptionsVariable[] = "ROCKPOOL_OPTIONS";
+inline constexpr char kStatsVariable[] = "ROCKPOOL_STATS";
+inline constexpr char kStatsSecondsVariable[] = "ROCKPOOL_STATS_SECONDS";
+
+// What ROCKPOOL_OPTIONS = `value` asks for: nullopt for null or blank (no
+// configuration), the options, or InvalidArgument naming the variable and
+// the option.
+absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const char* value);
+
+// Reads ROCKPOOL_OPTIONS / ROCKPOOL_STATS* and applies them as described
+// above. Done once at load; exposed for tests. Returns the line it printed
+// on stderr ("" if none).
+std::string ConfigureFromEnvironment();
+
+// Rewrites the ROCKPOOL_STATS file now, if one is set up (no-op otherwise).
+// `event`: "exit", "period", "flush", "compaction".
+void WriteStatsFile(const char* event) noexcept;
+
+}  // namespace rockpool::legacy
+
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# Builds RocksDB's own db_stress, from Debian's rocksdb source package, against
+# Debian's shared librocksdb.so.7.8 -- the same library rockpool's legacy face
+# (the LD_PRELOAD object) interposes under. Debian ships no db_stress binary.
+#
+#   tests/db_stress/build.sh          prints the binary's path on its last
+#                                     stdout line (progress goes to stderr)
+#
+# Idempotent: the deb-src entry, the source tree and the binary are made once
+# and reused; a second run on a set-up machine does no network work and no
+# compilation (the binary is rebuilt only when it is older than the sources or
+# the library, or was built with another command line).
+#
+# Environment:
+#   ROCKPOOL_CACHE   cache root (default /var/cache/rockpool); the source and
+#                    the binary live under $ROCKPOOL_CACHE/db_stress, outside
+#                    the repository (RocksDB's source is never copied into it)
+#   CXX              compiler (default g++)
+#   JOBS             parallel compiles (default: number of cores)
+set -euo pipefail
+
+cache=${ROCKPOOL_CACHE:-/var/cache/rockpool}/db_stress
+cxx=${CXX:-g++}
+jobs=${JOBS:-$(nproc)}
+lib=/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8
+srclist=/etc/apt/sources.list.d/rockpool-deb-src.sources
+
+log() { echo "db_stress build: $*" >&2; }
+die() { echo "db_stress build: $*" >&2; exit 1; }
+is_root() { [[ $(id -u) -eq 0 ]]; }
+
+# --- packages -----------------------------------------------------------------
+# librocksdb-dev: the .so and headers db_stress links against; the -dev
+# packages of every codec RocksDB was built with (db_stress's flags name them);
+# dpkg-dev: dpkg-source, which `apt-get source` needs to unpack.
+PACKAGES=(g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
+          libzstd-dev zlib1g-dev dpkg-dev)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+    missing+=("$p")
+done
+
+# The source package must be the one the installed library was built from:
+# db_stress uses RocksDB internals (DBImpl::TEST_*, class layouts), so a source
+# tree of another version would link or run wrongly.
+version_of_lib() {
+  dpkg-query -W -f='${source:Version}' librocksdb-dev 2>/dev/null || true
+}
+
+# --- deb-src entry ------------------------------------------------------------
+# Writes a deb-src twin of every Debian entry in the binary lists, into a file
+# of its own (the binary lists stay untouched). Third-party repositories are
+# left out: they carry no rocksdb source and may be unreachable. Sets added=1
+# if it wrote the file (added=0 if an equal one was already there).
+added=0
+add_deb_src() {
+  local want
+  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    # deb822: copy each "Types: deb" stanza whose URI is Debian's, with its
+    # URIs/Suites/Components/Signed-By, as "Types: deb-src".
+    want=$(awk '
+      function flush() {
+        if (types ~ /(^| )deb( |$)/ && uris ~ /debian/) {
+          printf "%sTypes: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n", sep, uris, suites, comps
+          if (signed != "") printf "Signed-By: %s\n", signed
+          sep = "\n"
+        }
+        types = uris = suites = comps = signed = ""
+      }
+      /^[ \t]*$/ { flush(); next }
+      /^#/ { next }
+      /^Types:/      { sub(/^Types:[ \t]*/, "");      types = $0 }
+      /^URIs:/       { sub(/^URIs:[ \t]*/, "");       uris = $0 }
+      /^Suites:/     { sub(/^Suites:[ \t]*/, "");     suites = $0 }
+      /^Components:/ { sub(/^Components:[ \t]*/, ""); comps = $0 }
+      /^Signed-By:/  { sub(/^Signed-By:[ \t]*/, "");  signed = $0 }
+      END { flush() }' /etc/apt/sources.list.d/debian.sources)
+  elif [[ -f /etc/apt/sources.list ]]; then
+    # One-line format: "deb [opts] URI suite comps..." -> deb822 stanzas.
+    want=$(awk '
+      $1 == "deb" {
+        i = 2; opts = ""
+        if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts " " $i; i++ } opts = opts " " $i; i++ }
+        uri = $i; suite = $(i + 1); comps = ""
+        for (j = i + 2; j <= NF; j++) comps = comps (comps == "" ? "" : " ") $j
+        if (uri !~ /debian/) next
+        signed = ""
+        if (match(opts, /signed-by=[^] ]+/)) signed = substr(opts, RSTART + 10, RLENGTH - 10)
+        printf "%sTypes: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n", sep, uri, suite, comps
+        if (signed != "") printf "Signed-By: %s\n", signed
+        sep = "\n"
+      }' /etc/apt/sources.list)
+  fi
+  [[ -n ${want:-} ]] || die "no Debian entry in /etc/apt/sources.list{,.d/debian.sources} to derive a deb-src entry from"
+  want="# Written by rockpool tests/db_stress/build.sh: source packages (apt-get source rocksdb).
+$want"
+  if [[ -f $srclist ]] && [[ $(cat "$srclist") == "$want" ]]; then
+    return
+  fi
+  is_root || die "need root to write $srclist"
+  log "writing $srclist"
+  printf '%s\n' "$want" >"$srclist"
+  added=1
+}
+
+# --- source tree --------------------------------------------------------------
+src_dir() {  # the unpacked tree for the installed library's version, if any
+  local upstream=${1%-*}
+  upstream=${upstream#*:}
+  echo "$cache/rocksdb-$upstream"
+}
+
+need_update=0
+if ((${#missing[@]})); then
+  is_root || die "missing packages (${missing[*]}); run as root"
+  need_update=1
+fi
+version=$(version_of_lib)
+src=
+if [[ -n $version ]]; then
+  src=$(src_dir "$version")
+  # An unpacked tree is complete only once its stamp exists (written after
+  # apt-get source returned), so an interrupted unpack is redone.
+  [[ -f $src/.rockpool-unpacked-$version ]] || src=
+fi
+if [[ -z $src ]]; then
+  add_deb_src
+  ((added)) && need_update=1
+fi
+if ((need_update)); then
+  log "apt-get update"
+  apt-get update -qq >&2
+fi
+if ((${#missing[@]})); then
+  log "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  version=$(version_of_lib)
+fi
+[[ -n $version ]] || die "librocksdb-dev is not installed"
+[[ -e $lib ]] || die "$lib not found (librocksdb-dev $version)"
+
+if [[ -z $src ]]; then
+  src=$(src_dir "$version")
+  mkdir -p "$cache"
+  log "apt-get source rocksdb=$version into $cache"
+  rm -rf "$src"
+  # Run from the cache dir: apt-get source unpacks into the current directory.
+  # (As root it warns that _apt cannot read the directory; harmless.)
+  (cd "$cache" && apt-get source -qq "rocksdb=$version" >&2)
+  [[ -d $src/db_stress_tool ]] || die "apt-get source did not give $src/db_stress_tool"
+  touch "$src/.rockpool-unpacked-$version"
+fi
+
+# --- compile --------------------------------------------------------------------
+# The 14 files of db_stress_tool/ (src.mk's STRESS_LIB_SOURCES plus db_stress.cc)
+# are all that is needed: Debian's .so already exports the test utilities and
+# fault-injection file system db_stress uses.
+# No -DNDEBUG: Debian's .so is a debug-layout build (it exports DBImpl::TEST_*
+# and SyncPoint, and port::Mutex etc. carry debug members), so NDEBUG would give
+# different class layouts; it also keeps db_stress's read-fault injection,
+# which is compiled only without NDEBUG. RTTI stays on (g++'s default), as in
+# the .so. The -D list is what RocksDB's CMake passes for this platform and
+# Debian's codec set.
+DEFINES=(-DROCKSDB_PLATFORM_POSIX -DROCKSDB_LIB_IO_POSIX -DOS_LINUX
+         -DZLIB -DZSTD -DSNAPPY -DLZ4 -DBZIP2 -DGFLAGS=1 -DROCKSDB_USE_RTTI)
+CXXFLAGS_DB_STRESS=(-std=c++17 -O2 -g1 -fno-omit-frame-pointer -pthread)
+LIBS=("$lib" -lgflags -lzstd -lz -lsnappy -llz4 -lbz2 -lpthread -ldl)
+
+out=$cache/build-$version
+bin=$out/db_stress
+sources=("$src"/db_stress_tool/*.cc)
+((${#sources[@]} == 14)) || log "note: ${#sources[@]} files in db_stress_tool/ (14 expected for 7.8.3)"
+
+# The compile and link command lines, recorded next to the binary: a changed
+# flag rebuilds, a fresh checkout of this script (new mtime) does not.
+recipe="$cxx ${CXXFLAGS_DB_STRESS[*]} ${DEFINES[*]} | ${LIBS[*]} | $version"
+up_to_date() {
+  [[ -x $bin && -f $out/recipe ]] || return 1
+  [[ $(cat "$out/recipe") == "$recipe" ]] || return 1
+  local f
+  for f in "$src"/db_stress_tool/* "$lib"; do
+    [[ $f -nt $bin ]] && return 1
+  done
+  return 0
+}
+
+if up_to_date; then
+  log "up to date ($bin)"
+else
+  log "compiling ${#sources[@]} files with $cxx, $jobs at a time"
+  start=$SECONDS
+  tmp=$out.tmp
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  export cxx tmp src
+  export DB_STRESS_FLAGS="${CXXFLAGS_DB_STRESS[*]} ${DEFINES[*]}"
+  # shellcheck disable=SC2016  # expanded by the inner shell
+  printf '%s\0' "${sources[@]}" | xargs -0 -n1 -P"$jobs" bash -c '
+    set -euo pipefail
+    f=$1; o=$tmp/$(basename "$f" .cc).o
+    # shellcheck disable=SC2086  # word splitting of the flag list is meant
+    "$cxx" $DB_STRESS_FLAGS -I"$src" -I"$src/include" -c "$f" -o "$o" ||
+      { echo "db_stress build: FAILED compiling $f" >&2; exit 255; }
+  ' _
+  "$cxx" "${CXXFLAGS_DB_STRESS[@]}" -o "$tmp/db_stress" "$tmp"/*.o "${LIBS[@]}"
+  printf '%s\n' "$recipe" >"$tmp/recipe"
+  rm -rf "$out"
+  mv "$tmp" "$out"
+  log "built in $((SECONDS - start)) s"
+fi
+echo "$bin"

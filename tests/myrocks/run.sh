@@ -1,0 +1,395 @@
+#!/usr/bin/env bash
+# End-to-end check of rockpool's environment-configured interposer
+# (librockpool_interpose.so, which carries no RocksDB) under Debian's MariaDB
+# MyRocks, whose ha_rocksdb.so has its own RocksDB built in and imports the
+# zstd/zlib context functions from the system libraries.
+#
+# Packages needed (installed here with apt-get when missing and run as root):
+#   mariadb-server mariadb-plugin-rocksdb sysbench
+# (g++ too, only when no built malloc counter is found: it is then compiled
+# from tests/plugin/measure/malloc_counter.cc.)
+#
+# For each codec (zlib, zstd) and each mode
+#   stock    no rockpool (only the malloc counter preloaded)
+#   measure  rockpool preloaded with ROCKPOOL_OPTIONS=measure_stock=true:
+#            contexts created/freed where stock does, codec-library bytes counted
+#   pooled   rockpool preloaded with ROCKPOOL_OPTIONS=max_idle_per_key=8;idle_seconds=60
+# it starts its own mariadbd in a scratch dir (socket only, no TCP), loads a
+# deterministic table from the SEQUENCE engine, updates/deletes part of it,
+# runs sysbench oltp_read_write prepare+run, compacts, checks the table against
+# the SEQUENCE generator and the codec of every SST file, stops the server
+# cleanly, restarts it in the same mode and reads everything back.
+# Prints one line per check `myrocks: <codec> <mode> <check> PASS|FAIL ...`,
+# a results table, and `myrocks: N passed, M failed`; exits non-zero on any
+# failure.
+#
+# Environment:
+#   ROCKPOOL_INTERPOSE   path of librockpool_interpose.so (required unless --stock-only)
+#   MALLOC_COUNTER       path of libmalloc_counter.so (default: bazel-bin's, else compiled)
+#   ROCKPOOL_STATS_SECONDS  passed through to the pooled/measure servers if set
+# Options:
+#   --long         bigger run (1M-row table, 4 sysbench tables x 100k rows,
+#                  4 threads, 100k transactions capped at 300 s; ~20 minutes)
+#   --stock-only   skip the rockpool modes (no ROCKPOOL_INTERPOSE needed)
+#   --no-measure   skip the measure_stock mode
+#   --codecs=LIST  comma-separated subset of zlib,zstd (default both)
+#   --keep         keep the scratch dir (its path is printed)
+# Default run: about 4 minutes on 2 cores.
+set -uo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$SCRIPT_DIR/../.." && pwd)"
+export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
+# Nothing of the caller's preload or rockpool settings leaks into the clients.
+unset LD_PRELOAD ROCKPOOL_OPTIONS ROCKPOOL_STATS MALLOC_COUNTER_OUT
+
+LONG=0; STOCK_ONLY=0; MEASURE=1; KEEP=0; CODECS="zlib,zstd"
+for a in "$@"; do
+  case "$a" in
+    --long) LONG=1 ;;
+    --stock-only) STOCK_ONLY=1 ;;
+    --no-measure) MEASURE=0 ;;
+    --keep) KEEP=1 ;;
+    --codecs=*) CODECS="${a#--codecs=}" ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    *) echo "myrocks: unknown option $a" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$LONG" = 1 ]; then
+  ROWS=1000000; SB_TABLES=4; SB_SIZE=100000; SB_THREADS=4; SB_EVENTS=100000; SB_TIME=300
+else
+  ROWS=200000; SB_TABLES=2; SB_SIZE=20000; SB_THREADS=2; SB_EVENTS=12000; SB_TIME=40
+fi
+CHUNK=100000           # rows per INSERT (MyRocks caps row locks per transaction)
+BLOCK_CACHE=8M         # small, so that reads decompress blocks
+CF_EXTRA="write_buffer_size=4m"   # small memtables: flushes during the load
+POOL_OPTIONS="max_idle_per_key=8;idle_seconds=60"
+T0=$(date +%s)
+
+PASSED=0; FAILED=0
+check() {  # check <codec> <mode> <name> <ok:0|1> [detail...]
+  local codec=$1 mode=$2 name=$3 ok=$4; shift 4
+  if [ "$ok" = 1 ]; then PASSED=$((PASSED + 1)); echo "myrocks: $codec $mode $name PASS $*"
+  else FAILED=$((FAILED + 1)); echo "myrocks: $codec $mode $name FAIL $*"; fi
+}
+die() { echo "myrocks: setup FAIL $*"; echo "myrocks: $PASSED passed, $((FAILED + 1)) failed"; exit 1; }
+
+# ---------------------------------------------------------------- packages
+PKGS="mariadb-server mariadb-plugin-rocksdb sysbench"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  [ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
+  echo "myrocks: installing$missing"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } \
+    >/tmp/myrocks-apt.log 2>&1 || die "apt-get install$missing failed, see /tmp/myrocks-apt.log"
+fi
+for b in mariadbd mariadb-install-db mariadb mariadb-admin sysbench; do
+  command -v "$b" >/dev/null || die "$b not found"
+done
+
+# ---------------------------------------------------------------- scratch + cleanup
+WORK="$(mktemp -d /tmp/myrocks.XXXXXX)" || die "mktemp"
+SERVER_DIRS=()
+cleanup() {
+  local d pid
+  for d in "${SERVER_DIRS[@]}"; do
+    for pid in $(cat "$d"/pid.* 2>/dev/null); do
+      if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = mariadbd ]; then
+        kill -TERM "$pid" 2>/dev/null
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null
+      fi
+    done
+  done
+  wait 2>/dev/null
+  if [ "$KEEP" = 1 ]; then echo "myrocks: scratch kept in $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'echo "myrocks: interrupted"; exit 130' INT TERM
+
+# ---------------------------------------------------------------- preloads
+if [ -z "${MALLOC_COUNTER:-}" ]; then
+  if [ -f "$REPO/bazel-bin/tests/plugin/measure/libmalloc_counter.so" ]; then
+    MALLOC_COUNTER="$REPO/bazel-bin/tests/plugin/measure/libmalloc_counter.so"
+  else
+    MALLOC_COUNTER="$WORK/libmalloc_counter.so"
+    g++ -shared -fPIC -O2 -o "$MALLOC_COUNTER" "$REPO/tests/plugin/measure/malloc_counter.cc" \
+      || die "could not compile the malloc counter"
+  fi
+fi
+[ -f "$MALLOC_COUNTER" ] || die "MALLOC_COUNTER=$MALLOC_COUNTER not found"
+MODES="stock"
+if [ "$STOCK_ONLY" = 0 ]; then
+  [ -n "${ROCKPOOL_INTERPOSE:-}" ] || die "ROCKPOOL_INTERPOSE is not set (or use --stock-only)"
+  [ -f "$ROCKPOOL_INTERPOSE" ] || die "ROCKPOOL_INTERPOSE=$ROCKPOOL_INTERPOSE not found"
+  ROCKPOOL_INTERPOSE="$(readlink -f "$ROCKPOOL_INTERPOSE")"
+  [ "$MEASURE" = 1 ] && MODES="$MODES measure"
+  MODES="$MODES pooled"
+fi
+MALLOC_COUNTER="$(readlink -f "$MALLOC_COUNTER")"
+echo "myrocks: rows=$ROWS sysbench=${SB_TABLES}x${SB_SIZE} threads=$SB_THREADS events=$SB_EVENTS (cap ${SB_TIME}s)" \
+     "modes=[$MODES] codecs=[$CODECS] counter=$MALLOC_COUNTER interpose=${ROCKPOOL_INTERPOSE:-none}"
+
+# ---------------------------------------------------------------- server helpers
+TEMPLATE="$WORK/template"
+mariadb-install-db --no-defaults --datadir="$TEMPLATE" --auth-root-authentication-method=normal \
+  >"$WORK/install-db.log" 2>&1 || { tail -20 "$WORK/install-db.log"; die "mariadb-install-db failed"; }
+
+# start_server <dir> <codec> <mode> <life>; sets SUBSHELL_PID. Returns 0 when the socket answers.
+start_server() {
+  local dir=$1 codec=$2 mode=$3 life=$4 comp
+  case "$codec" in zlib) comp=kZlibCompression ;; zstd) comp=kZSTD ;; esac
+  rm -f "$dir/rc.$life" "$dir/times.$life"
+  (
+    export MALLOC_COUNTER_OUT="$dir/malloc.$life"
+    case "$mode" in
+      stock) export LD_PRELOAD="$MALLOC_COUNTER" ;;
+      measure) export LD_PRELOAD="$MALLOC_COUNTER:$ROCKPOOL_INTERPOSE" ROCKPOOL_OPTIONS="measure_stock=true" \
+                      ROCKPOOL_STATS="$dir/rockpool.$life" ;;
+      pooled) export LD_PRELOAD="$MALLOC_COUNTER:$ROCKPOOL_INTERPOSE" ROCKPOOL_OPTIONS="$POOL_OPTIONS" \
+                     ROCKPOOL_STATS="$dir/rockpool.$life" ;;
+    esac
+    [ "$mode" = stock ] && unset ROCKPOOL_STATS_SECONDS
+    # Only builtins after mariadbd, so `times` reports mariadbd's CPU alone.
+    mariadbd --no-defaults --datadir="$dir/data" --socket="$dir/sock" --skip-networking --user=root \
+      --plugin-load-add=ha_rocksdb.so --default-storage-engine=rocksdb \
+      --rocksdb-default-cf-options="compression=$comp;$CF_EXTRA" --rocksdb-block-cache-size=$BLOCK_CACHE \
+      --log-error="$dir/err.$life.log" --pid-file="$dir/pid.$life" >"$dir/stdout.$life" 2>&1
+    echo $? >"$dir/rc.$life"
+    times >"$dir/times.$life"
+  ) &
+  SUBSHELL_PID=$!
+  local i
+  for i in $(seq 600); do
+    if [ -S "$dir/sock" ] && mariadb-admin --no-defaults -S "$dir/sock" -uroot ping >/dev/null 2>&1; then
+      return 0
+    fi
+    [ -f "$dir/rc.$life" ] && return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# stop_server <dir> <life>: clean shutdown; returns 0 if mariadbd exited 0 and logged it.
+stop_server() {
+  local dir=$1 life=$2 pid i
+  pid=$(cat "$dir/pid.$life" 2>/dev/null)
+  timeout 180 mariadb-admin --no-defaults -S "$dir/sock" -uroot shutdown >>"$dir/client.log" 2>&1
+  for i in $(seq 1800); do [ -f "$dir/times.$life" ] && break; sleep 0.1; done
+  if [ ! -f "$dir/times.$life" ]; then
+    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
+    for i in $(seq 300); do [ -f "$dir/times.$life" ] && break; sleep 0.1; done
+    [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+    return 1
+  fi
+  wait "$SUBSHELL_PID" 2>/dev/null
+  [ "$(cat "$dir/rc.$life")" = 0 ] && grep -q "Shutdown complete" "$dir/err.$life.log"
+}
+
+show_failure() {  # show_failure <dir> <life>
+  echo "---- $1/err.$2.log (tail)"; tail -n 30 "$1/err.$2.log" 2>/dev/null
+  echo "---- $1/stdout.$2 (tail)"; tail -n 10 "$1/stdout.$2" 2>/dev/null
+  echo "---- $1/client.log (tail)"; tail -n 10 "$1/client.log" 2>/dev/null
+  echo "----"
+}
+
+# ---------------------------------------------------------------- data
+# Deterministic table: generated by the SEQUENCE engine, then updated and partly deleted.
+K_EXPR='(seq * 7919) % 100003'
+C_EXPR="CONCAT(MD5(seq), '-', REPEAT(CHAR(65 + seq % 26), 20 + seq % 50), '-', MD5(seq DIV 3))"
+PAD_EXPR="LPAD(seq % 9973, 60, 'x')"
+REF_QUERY="SELECT seq, $K_EXPR + IF(seq % 7 = 0, 1, 0), CONCAT($C_EXPR, IF(seq % 7 = 0, '+', '')), $PAD_EXPR
+  FROM seq_1_to_$ROWS WHERE seq % 1000 <> 0 ORDER BY seq"
+DUMP_QUERY="SELECT id, k, c, pad FROM rp.t ORDER BY id"
+
+sql() {  # sql <dir> <statements>: prints batch output, fails on error
+  timeout 600 mariadb --no-defaults -S "$1/sock" -uroot -D test -N -B -e "$2" 2>>"$1/client.log"
+}
+load_table() {
+  local dir=$1 a b
+  sql "$dir" "CREATE DATABASE rp; CREATE TABLE rp.t (id INT NOT NULL PRIMARY KEY, k INT NOT NULL,
+      c VARCHAR(200) NOT NULL, pad CHAR(60) NOT NULL, KEY k_idx (k)) ENGINE=ROCKSDB" || return 1
+  for ((a = 1; a <= ROWS; a += CHUNK)); do
+    b=$((a + CHUNK - 1)); [ $b -gt $ROWS ] && b=$ROWS
+    sql "$dir" "INSERT INTO rp.t SELECT seq, $K_EXPR, $C_EXPR, $PAD_EXPR FROM seq_${a}_to_${b}" || return 1
+  done
+  sql "$dir" "SET GLOBAL rocksdb_force_flush_memtable_now = 1" || return 1
+  sql "$dir" "UPDATE rp.t SET k = k + 1, c = CONCAT(c, '+') WHERE id % 7 = 0" || return 1
+  sql "$dir" "DELETE FROM rp.t WHERE id % 1000 = 0" || return 1
+  sql "$dir" "SET GLOBAL rocksdb_force_flush_memtable_now = 1"
+}
+# dump_hash <dir> <query>: "<rows>:<sha256 prefix>" of the query's output, empty on error
+dump_hash() {
+  local out="$1/dump.tmp" n
+  sql "$1" "$2" >"$out" || { rm -f "$out"; return 1; }
+  n=$(wc -l <"$out")
+  echo "$n:$(sha256sum <"$out" | cut -c1-16)"
+  rm -f "$out"
+}
+sb_tables() { local i s=""; for ((i = 1; i <= SB_TABLES; i++)); do s="$s${s:+, }sbtest.sbtest$i"; done; echo "$s"; }
+# checksums of rp.t and the sysbench tables, one line
+state() {
+  local t sb
+  t=$(sql "$1" "CHECKSUM TABLE rp.t" | awk '{print $2}')
+  sb=$(sql "$1" "CHECKSUM TABLE $(sb_tables)" | awk '{printf "%s ", $2}')
+  echo "t=$t sb=[${sb% }]"
+}
+sysbench_cmd() {
+  timeout $((SB_TIME + 120)) sysbench oltp_read_write --db-driver=mysql --mysql-socket="$1/sock" --mysql-user=root --mysql-db=sbtest \
+    --mysql-storage-engine=rocksdb --tables=$SB_TABLES --table-size=$SB_SIZE --threads=$SB_THREADS "${@:2}"
+}
+
+secs() {  # "1m2.500s" -> 62.500
+  awk -v t="$1" 'BEGIN { split(t, a, "m"); sub("s", "", a[2]); printf "%.3f", a[1] * 60 + a[2] }'
+}
+cpu_of() {  # cpu_of <dir> <life>: user+sys of mariadbd (second line of `times`)
+  local u s
+  read -r u s < <(sed -n 2p "$1/times.$2")
+  awk -v u="$(secs "$u")" -v s="$(secs "$s")" 'BEGIN { printf "%.2f", u + s }'
+}
+malloc_of() {  # malloc_of <dir> <life>: "<calls> <bytes>" or empty
+  sed -n 's/^malloc_calls=\([0-9]*\) malloc_bytes=\([0-9]*\)$/\1 \2/p' "$1/malloc.$2" 2>/dev/null | tail -1
+}
+# rp_field <file> <segment> <key>: value of key= inside the "| <segment>: ..." part of the last report line
+rp_field() {
+  grep 'rockpool report:' "$1" 2>/dev/null | tail -1 | tr '|' '\n' \
+    | awk -v seg="$2" -v key="$3" '
+        { sub(/^ +/, "") }
+        seg == "pools" && $0 ~ /(zstd_c|deflate)=/ { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit } }
+        index($0, seg ":") == 1 { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit } }'
+}
+
+# ---------------------------------------------------------------- one codec x mode
+declare -A R   # results: R[codec,mode,field]
+REF_HASH=""
+
+run_case() {
+  local codec=$1 mode=$2 dir="$WORK/$1-$2" ok detail s1 s2 h ref tps codecs want
+  mkdir -p "$dir"; SERVER_DIRS+=("$dir")
+  cp -a "$TEMPLATE" "$dir/data"
+  local t_start=$(date +%s)
+
+  # ---- life 1: load, sysbench, compaction
+  if start_server "$dir" "$codec" "$mode" 1; then check "$codec" "$mode" start 1
+  else check "$codec" "$mode" start 0 "(server did not come up)"; show_failure "$dir" 1; stop_server "$dir" 1; return; fi
+
+  if [ "$mode" != stock ]; then
+    grep -q "rockpool: active" "$dir/err.1.log" "$dir/stdout.1" 2>/dev/null && ok=1 || ok=0
+    check "$codec" "$mode" active "$ok" "$(grep -h -m1 'rockpool: active' "$dir/err.1.log" "$dir/stdout.1" 2>/dev/null | head -1)"
+  fi
+
+  if load_table "$dir"; then check "$codec" "$mode" load 1 "($ROWS rows from seq, update, delete)"
+  else check "$codec" "$mode" load 0; show_failure "$dir" 1; fi
+
+  ok=0
+  if sql "$dir" "CREATE DATABASE sbtest" && sysbench_cmd "$dir" prepare >"$dir/sb-prepare.log" 2>&1 &&
+     sysbench_cmd "$dir" --events=$SB_EVENTS --time=$SB_TIME --report-interval=0 run \
+       >"$dir/sb-run.log" 2>&1; then
+    ok=1
+  fi
+  tps=$(sed -n 's/^ *transactions: *\([0-9]*\) *(\([0-9.]*\) per sec.*/\2/p' "$dir/sb-run.log")
+  local ntx=$(sed -n 's/^ *transactions: *\([0-9]*\) .*/\1/p' "$dir/sb-run.log")
+  [ -n "$tps" ] || ok=0
+  R[$codec,$mode,tps]=${tps:-0}
+  check "$codec" "$mode" sysbench "$ok" "(transactions=${ntx:-?} tps=${tps:-?})"
+  [ "$ok" = 1 ] || { tail -n 20 "$dir/sb-prepare.log" "$dir/sb-run.log"; show_failure "$dir" 1; }
+
+  if sql "$dir" "SET GLOBAL rocksdb_compact_cf = 'default'"; then check "$codec" "$mode" compact 1
+  else check "$codec" "$mode" compact 0; show_failure "$dir" 1; fi
+
+  case "$codec" in zlib) want=Zlib ;; zstd) want=ZSTD ;; esac
+  codecs=$(sql "$dir" "SELECT GROUP_CONCAT(DISTINCT COMPRESSION_ALGO) FROM information_schema.ROCKSDB_SST_PROPS")
+  local nsst=$(sql "$dir" "SELECT COUNT(*) FROM information_schema.ROCKSDB_SST_PROPS")
+  [ "$codecs" = "$want" ] && ok=1 || ok=0
+  check "$codec" "$mode" sst_codec "$ok" "(files=$nsst algo=$codecs)"
+
+  ref=$(dump_hash "$dir" "$REF_QUERY")
+  h=$(dump_hash "$dir" "$DUMP_QUERY")
+  s1=$(state "$dir")
+  [ "${h%%:*}" = $((ROWS - ROWS / 1000)) ] && [ "$h" = "$ref" ] && ok=1 || ok=0
+  check "$codec" "$mode" data "$ok" "(dump=$h seq_reference=$ref $s1)"
+  R[$codec,$mode,hash]=$h; R[$codec,$mode,tsum]=${s1%% *}
+
+  if stop_server "$dir" 1; then check "$codec" "$mode" stop 1 "(cpu=$(cpu_of "$dir" 1)s)"
+  else check "$codec" "$mode" stop 0; show_failure "$dir" 1; fi
+
+  # ---- life 2: restart in the same mode, read everything back
+  if start_server "$dir" "$codec" "$mode" 2; then check "$codec" "$mode" restart 1
+  else check "$codec" "$mode" restart 0; show_failure "$dir" 2; stop_server "$dir" 2; return; fi
+  local h2=$(dump_hash "$dir" "$DUMP_QUERY")
+  s2=$(state "$dir")
+  # touch every row of the sysbench tables and the secondary index too
+  sql "$dir" "SELECT COUNT(*), SUM(k) FROM rp.t FORCE INDEX (k_idx)" >/dev/null
+  [ "$h2" = "$h" ] && [ "$s2" = "$s1" ] && [ -n "$h2" ] && ok=1 || ok=0
+  check "$codec" "$mode" readback "$ok" "(dump=$h2 $s2)"
+  if stop_server "$dir" 2; then check "$codec" "$mode" stop_restarted 1 "(cpu=$(cpu_of "$dir" 2)s)"
+  else check "$codec" "$mode" stop_restarted 0; show_failure "$dir" 2; fi
+
+  # ---- against stock
+  if [ "$mode" != stock ]; then
+    [ -n "${R[$codec,stock,hash]:-}" ] && [ "$h" = "${R[$codec,stock,hash]}" ] &&
+      [ "${R[$codec,$mode,tsum]}" = "${R[$codec,stock,tsum]}" ] && ok=1 || ok=0
+    check "$codec" "$mode" same_as_stock "$ok" "(dump=$h ${R[$codec,$mode,tsum]} stock: dump=${R[$codec,stock,hash]:-none} ${R[$codec,stock,tsum]:-})"
+  fi
+
+  # ---- measurements (both lives summed)
+  local cpu calls=0 bytes=0 life m leases=0 created=0 reused=0 lib=0 v f pools=""
+  cpu=$(awk -v a="$(cpu_of "$dir" 1 2>/dev/null)" -v b="$(cpu_of "$dir" 2 2>/dev/null)" 'BEGIN { printf "%.2f", a + b }')
+  ok=1
+  for life in 1 2; do
+    m=$(malloc_of "$dir" $life)
+    if [ -n "$m" ]; then calls=$((calls + ${m%% *})); bytes=$((bytes + ${m##* })); else ok=0; fi
+  done
+  R[$codec,$mode,cpu]=$cpu; R[$codec,$mode,calls]=$calls; R[$codec,$mode,bytes]=$bytes
+  check "$codec" "$mode" counted "$ok" "(malloc_calls=$calls malloc_bytes=$bytes cpu=${cpu}s)"
+
+  if [ "$mode" != stock ]; then
+    ok=1
+    for life in 1 2; do
+      f="$dir/rockpool.$life"
+      grep -q 'rockpool report: event=exit' "$f" 2>/dev/null || ok=0
+      for v in leases created reused lib_bytes; do
+        local x=$(rp_field "$f" total $v); x=${x:-0}
+        case $v in leases) leases=$((leases + x)) ;; created) created=$((created + x)) ;;
+                   reused) reused=$((reused + x)) ;; lib_bytes) lib=$((lib + x)) ;; esac
+      done
+      pools="$pools life$life:[zstd_c=$(rp_field "$f" pools zstd_c) zstd_d=$(rp_field "$f" pools zstd_d)"
+      pools="$pools deflate=$(rp_field "$f" pools deflate) inflate=$(rp_field "$f" pools inflate)]"
+    done
+    R[$codec,$mode,leases]=$leases; R[$codec,$mode,created]=$created
+    R[$codec,$mode,reused]=$reused; R[$codec,$mode,lib]=$lib
+    if [ "$mode" = pooled ]; then [ "$leases" -gt 0 ] && [ "$reused" -gt 0 ] || ok=0
+    else [ "$lib" -gt 0 ] || ok=0; fi
+    check "$codec" "$mode" stats "$ok" "(leases=$leases created=$created reused=$reused lib_bytes=$lib$pools)"
+    [ "$ok" = 1 ] || { for life in 1 2; do echo "---- $dir/rockpool.$life"; cat "$dir/rockpool.$life" 2>/dev/null; done; }
+  fi
+  echo "myrocks: $codec $mode took $(( $(date +%s) - t_start ))s"
+}
+
+IFS=',' read -r -a CODEC_LIST <<<"$CODECS"
+for codec in "${CODEC_LIST[@]}"; do
+  case "$codec" in zlib|zstd) ;; *) die "unknown codec $codec" ;; esac
+  for mode in $MODES; do run_case "$codec" "$mode"; done
+done
+
+# ---------------------------------------------------------------- results
+echo
+echo "myrocks results (mariadbd whole process, both server lives summed; codec-lib bytes from rockpool's stats:"
+echo "  measure = stock creation pattern counted by rockpool, pooled = pooled)"
+printf '%-5s %-8s %10s %13s %8s %9s %14s %8s %8s %8s\n' codec mode malloc_MB malloc_calls cpu_s tps codec_lib_B leases created reused
+for codec in "${CODEC_LIST[@]}"; do
+  for mode in $MODES; do
+    [ -n "${R[$codec,$mode,calls]:-}" ] || continue
+    printf '%-5s %-8s %10.1f %13s %8s %9s %14s %8s %8s %8s\n' "$codec" "$mode" \
+      "$(awk -v b="${R[$codec,$mode,bytes]}" 'BEGIN { print b / 1048576 }')" "${R[$codec,$mode,calls]}" \
+      "${R[$codec,$mode,cpu]}" "${R[$codec,$mode,tps]}" "${R[$codec,$mode,lib]:--}" \
+      "${R[$codec,$mode,leases]:--}" "${R[$codec,$mode,created]:--}" "${R[$codec,$mode,reused]:--}"
+  done
+done
+echo "myrocks: total time $(( $(date +%s) - T0 ))s"
+echo "myrocks: $PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]
