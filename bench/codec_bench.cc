@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/block_codecs.h"
-#include "tests/test_data.h"
+#include "tests/compression/test_data.h"
 
 namespace rockpool {
 namespace {

@@ -1,9 +1,11 @@
 #include "compression/zlib_block_codec.h"
 
+
 #include <algorithm>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "compression/coding.h"
 
 namespace rockpool {
 namespace {
@@ -57,7 +59,8 @@ absl::Status ZlibBlockCodec::CompressWith(z_stream* stream, std::string_view inp
     if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
   }
   out->clear();
-  const size_t header = PutVarint32(out, static_cast<uint32_t>(input.size()));
+  PutVarint32(out, static_cast<uint32_t>(input.size()));
+  const size_t header = out->size();
   return DeflateOnce(stream, input, header, out);
 }
 

@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/block_format.h"
+#include "compression/coding.h"
+#include "compression/zstd_level.h"
 
 namespace rockpool {
 
@@ -16,7 +18,8 @@ absl::Status ZstdBlockCodec::CompressWith(ZSTD_CCtx* cctx, std::string_view inpu
     return absl::InvalidArgumentError("zstd: block over 4 GiB");
   }
   out->clear();
-  const size_t header = PutVarint32(out, static_cast<uint32_t>(input.size()));
+  PutVarint32(out, static_cast<uint32_t>(input.size()));
+  const size_t header = out->size();
   const size_t bound = ZSTD_compressBound(input.size());
   out->resize(header + bound);
   char* dst = out->data() + header;
@@ -24,7 +27,7 @@ absl::Status ZstdBlockCodec::CompressWith(ZSTD_CCtx* cctx, std::string_view inpu
       dict != nullptr
           ? ZSTD_compress_usingCDict(cctx, dst, bound, input.data(), input.size(), dict->cdict())
           : ZSTD_compress_usingDict(cctx, dst, bound, input.data(), input.size(), nullptr, 0,
-                                    ZstdLevelFromRocksDb(level));
+                                    ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7));
   if (ZSTD_isError(n)) {
     out->clear();
     if (ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation) {

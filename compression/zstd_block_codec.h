@@ -29,7 +29,7 @@ class ZstdBlockCodec {
         decompress_pool_(decompress_pool),
         max_uncompressed_size_(max_uncompressed_size) {}
 
-  // `level` follows RocksDB (kRocksDbDefaultLevel means 3). With `dict`, its
+  // `level` follows RocksDB 7.8.3 (zstd_level.h, kV7). With `dict`, its
   // own level applies, as in RocksDB. Replaces *out.
   absl::Status Compress(std::string_view input, int level, const ZstdDictionary* dict,
                         std::string* out) const;

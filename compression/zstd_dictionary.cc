@@ -4,19 +4,14 @@
 #include <zstd.h>
 
 #include "absl/status/status.h"
-#include "compression/block_format.h"
+#include "compression/zstd_level.h"
 
 namespace rockpool {
-
-int ZstdLevelFromRocksDb(int level) {
-  // 3 is ZSTD_CLEVEL_DEFAULT; RocksDB hard-codes it the same way.
-  return level == kRocksDbDefaultLevel ? 3 : level;
-}
 
 absl::StatusOr<std::shared_ptr<const ZstdDictionary>> ZstdDictionary::Create(std::string_view raw,
                                                                               int level) {
   if (raw.empty()) return absl::InvalidArgumentError("zstd: empty dictionary");
-  const int zstd_level = ZstdLevelFromRocksDb(level);
+  const int zstd_level = ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7);
   std::shared_ptr<ZstdDictionary> dict(new ZstdDictionary(std::string(raw), zstd_level));
   dict->cdict_ = ZSTD_createCDict(dict->raw_.data(), dict->raw_.size(), zstd_level);
   if (dict->cdict_ == nullptr) {

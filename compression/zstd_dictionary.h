@@ -22,7 +22,7 @@ namespace rockpool {
 
 class ZstdDictionary {
  public:
-  // `level` follows RocksDB (kRocksDbDefaultLevel means 3). An empty `raw`
+  // `level` follows RocksDB 7.8.3 (zstd_level.h, kV7). An empty `raw`
   // is an error: callers pass no dictionary instead.
   static absl::StatusOr<std::shared_ptr<const ZstdDictionary>> Create(std::string_view raw,
                                                                       int level);
@@ -45,8 +45,6 @@ class ZstdDictionary {
   ZSTD_DDict_s* ddict_ = nullptr;
 };
 
-// RocksDB's level mapping for zstd: kRocksDbDefaultLevel -> 3.
-int ZstdLevelFromRocksDb(int level);
 
 }  // namespace rockpool
 

@@ -11,77 +11,25 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
-#include "rocksdb/utilities/options_type.h"
 #include "rocksdb_plugin/legacy/environment.h"
 #include "rocksdb_plugin/legacy/report.h"
 #include "rocksdb_plugin/legacy/runtime.h"
+#include "rocksdb_plugin/option_glue.h"
 
 namespace rockpool::legacy {
 namespace {
 
 using rocksdb::ConfigOptions;
-using rocksdb::OptionType;
-using rocksdb::OptionTypeFlags;
-using rocksdb::OptionTypeInfo;
-using rocksdb::OptionVerificationType;
 using rocksdb::Status;
 
 std::atomic<int> g_live_listeners{0};
-
-Status ToRocksStatus(const absl::Status& s) {
-  if (s.ok()) return Status::OK();
-  if (absl::IsInvalidArgument(s)) return Status::InvalidArgument(std::string(s.message()));
-  return Status::Corruption(std::string(s.message()));
-}
-
-// RocksDB hands parse/serialize functions the option name, possibly with a
-// prefix ("rockpool.max_idle_per_key"); rockpool's parser wants the bare name.
-std::string_view BareName(std::string_view name) {
-  const size_t dot = name.rfind('.');
-  return dot == std::string_view::npos ? name : name.substr(dot + 1);
-}
-
-OptionTypeInfo RockpoolOptionInfo() {
-  return OptionTypeInfo(
-      0, OptionType::kUnknown, OptionVerificationType::kNormal, OptionTypeFlags::kNone,
-      [](const ConfigOptions&, const std::string& name, const std::string& value, void* addr) {
-        return ToRocksStatus(
-            SetRockpoolOption(BareName(name), value, static_cast<RockpoolOptions*>(addr)));
-      },
-      [](const ConfigOptions&, const std::string& name, const void* addr, std::string* value) {
-        absl::StatusOr<std::string> v =
-            GetRockpoolOption(BareName(name), *static_cast<const RockpoolOptions*>(addr));
-        if (!v.ok()) return ToRocksStatus(v.status());
-        *value = *std::move(v);
-        return Status::OK();
-      },
-      [](const ConfigOptions&, const std::string& name, const void* a, const void* b,
-         std::string* mismatch) {
-        const auto& x = *static_cast<const RockpoolOptions*>(a);
-        const auto& y = *static_cast<const RockpoolOptions*>(b);
-        absl::StatusOr<std::string> vx = GetRockpoolOption(BareName(name), x);
-        absl::StatusOr<std::string> vy = GetRockpoolOption(BareName(name), y);
-        const bool equal = vx.ok() && vy.ok() && *vx == *vy;
-        if (!equal) *mismatch = name;
-        return equal;
-      });
-}
-
-const std::unordered_map<std::string, OptionTypeInfo>& TypeInfo() {
-  static const auto* const map = [] {
-    auto* m = new std::unordered_map<std::string, OptionTypeInfo>();
-    for (const std::string& name : RockpoolOptionNames()) m->emplace(name, RockpoolOptionInfo());
-    return m;
-  }();
-  return *map;
-}
 
 }  // namespace
 
 RockpoolListener::RockpoolListener() : RockpoolListener(RockpoolOptions{}) {}
 
 RockpoolListener::RockpoolListener(const RockpoolOptions& options) : options_(options) {
-  RegisterOptions("RockpoolOptions", &options_, &TypeInfo());
+  RegisterOptions("RockpoolOptions", &options_, &RockpoolOptionTypeMap());
   g_live_listeners.fetch_add(1, std::memory_order_relaxed);
 }
 

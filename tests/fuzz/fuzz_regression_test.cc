@@ -6,7 +6,7 @@
 #include <string>
 
 #include "compression/block_codecs.h"
-#include "tests/test_data.h"
+#include "tests/compression/test_data.h"
 
 namespace rockpool {
 namespace {

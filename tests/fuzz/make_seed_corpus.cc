@@ -25,7 +25,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
 #include "tests/fuzz/codec_fuzz_support.h"
-#include "tests/test_data.h"
+#include "tests/compression/test_data.h"
 
 namespace rockpool {
 namespace {

@@ -23,7 +23,7 @@
 #include "absl/status/status.h"
 #include "compression/block_codecs.h"
 #include "tests/reliability/fault_walk.h"
-#include "tests/test_data.h"
+#include "tests/compression/test_data.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 

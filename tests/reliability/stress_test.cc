@@ -31,7 +31,7 @@
 #include "absl/time/time.h"
 #include "compression/block_codecs.h"
 #include "tests/reliability/fault_walk.h"
-#include "tests/test_data.h"
+#include "tests/compression/test_data.h"
 
 namespace rockpool::reliability {
 namespace {

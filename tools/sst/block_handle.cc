@@ -1,7 +1,7 @@
 #include "tools/sst/block_handle.h"
 
 #include "absl/strings/str_cat.h"
-#include "tools/sst/coding.h"
+#include "compression/coding.h"
 
 namespace rockpool::sst {
 

@@ -2,7 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "tools/sst/coding.h"
+#include "compression/coding.h"
 
 namespace rockpool::sst {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "tools/sst/coding.h"
+#include "compression/coding.h"
 #include "tools/sst/errors.h"
 
 namespace rockpool::sst {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "tools/sst/coding.h"
+#include "compression/coding.h"
 
 namespace rockpool::sst {
 

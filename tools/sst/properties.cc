@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_format.h"
 #include "tools/sst/block_iterator.h"
-#include "tools/sst/coding.h"
+#include "compression/coding.h"
 
 namespace rockpool::sst {
 

@@ -17,8 +17,8 @@
 #include "compression/zstd_dictionary.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/codec_decompressor.h"
-#include "tools/sst/coding.h"
-#include "tools/sst/compression_type.h"
+#include "compression/coding.h"
+#include "compression/compression_type.h"
 #include "tools/sst/errors.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/data_block_builder.h"
@@ -47,9 +47,9 @@ class FramedWriter {
     if (buffer_.size() + 16 + bytes.size() > kWriteBuffer) {
       if (absl::Status s = Flush(); !s.ok()) return s;
     }
-    sst::PutFixed32(&buffer_, file_index);
-    sst::PutFixed64(&buffer_, offset);
-    sst::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
+    rockpool::PutFixed32(&buffer_, file_index);
+    rockpool::PutFixed64(&buffer_, offset);
+    rockpool::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
     if (bytes.size() > kWriteBuffer) {  // too big to buffer: header, then the bytes
       if (absl::Status s = Flush(); !s.ok()) return s;
       return WriteAll(bytes);
@@ -147,7 +147,7 @@ class Replayer {
     absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
     if (!handles.ok()) return handles.status();
 
-    const bool zstd = bf.codec.type == sst::compression_type::kZSTD;
+    const bool zstd = bf.codec.type == rockpool::compression_type::kZSTD;
     std::shared_ptr<const ZstdDictionary> zstd_dict;
     ZlibBlockOptions zlib_options;
     zlib_options.level = bf.codec.level;

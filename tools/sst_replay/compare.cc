@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "tools/sst/coding.h"
-#include "tools/sst/compression_type.h"
+#include "compression/coding.h"
+#include "compression/compression_type.h"
 
 namespace rockpool::replay {
 namespace {
@@ -29,9 +29,9 @@ class FramedReader {
     if (in_.gcount() == 0 && in_.eof()) return std::optional<Record>();
     if (in_.gcount() != sizeof(header)) return Torn();
     Record r;
-    r.file = sst::DecodeFixed32(header);
-    r.offset = sst::DecodeFixed64(header + 4);
-    const uint32_t size = sst::DecodeFixed32(header + 12);
+    r.file = rockpool::DecodeFixed32(header);
+    r.offset = rockpool::DecodeFixed64(header + 4);
+    const uint32_t size = rockpool::DecodeFixed32(header + 12);
     r.bytes.resize(size);
     in_.read(r.bytes.data(), size);
     if (static_cast<uint32_t>(in_.gcount()) != size) return Torn();
@@ -160,7 +160,7 @@ absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
     ++s.data_blocks;
     s.stored_bytes += payload.size();
     uint32_t size = static_cast<uint32_t>(payload.size());
-    if (sst::HasUncompressedSizePrefix(raw.compression_type) && !sst::GetVarint32(&payload, &size)) {
+    if (rockpool::HasUncompressedSizePrefix(raw.compression_type) && !rockpool::GetVarint32(&payload, &size)) {
       size = 0;
     }
     s.uncompressed_bytes += size;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tools/sst/coding.h"
+#include "compression/coding.h"
 
 namespace rockpool::replay {
 namespace {
@@ -65,9 +65,9 @@ void DataBlockBuilder::Add(std::string_view key, std::string_view value) {
     while (shared < limit && last_key_[shared] == key[shared]) ++shared;
   }
   const size_t non_shared = key.size() - shared;
-  sst::PutVarint32(&buffer_, static_cast<uint32_t>(shared));
-  sst::PutVarint32(&buffer_, static_cast<uint32_t>(non_shared));
-  sst::PutVarint32(&buffer_, static_cast<uint32_t>(value.size()));
+  rockpool::PutVarint32(&buffer_, static_cast<uint32_t>(shared));
+  rockpool::PutVarint32(&buffer_, static_cast<uint32_t>(non_shared));
+  rockpool::PutVarint32(&buffer_, static_cast<uint32_t>(value.size()));
   buffer_.append(key.data() + shared, non_shared);
   buffer_.append(value.data(), value.size());
   last_key_.assign(key.data(), key.size());
@@ -77,8 +77,8 @@ void DataBlockBuilder::Add(std::string_view key, std::string_view value) {
 
 std::string_view DataBlockBuilder::Finish() {
   if (!finished_) {
-    for (uint32_t r : restarts_) sst::PutFixed32(&buffer_, r);
-    sst::PutFixed32(&buffer_, static_cast<uint32_t>(restarts_.size()));
+    for (uint32_t r : restarts_) rockpool::PutFixed32(&buffer_, r);
+    rockpool::PutFixed32(&buffer_, static_cast<uint32_t>(restarts_.size()));
     finished_ = true;
   }
   return buffer_;

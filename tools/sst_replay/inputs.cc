@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "tools/sst/compression_type.h"
+#include "compression/compression_type.h"
 
 namespace rockpool::replay {
 namespace {
@@ -36,21 +36,21 @@ uint64_t FileNumber(const std::string& path) {
 }  // namespace
 
 bool RockpoolDecodes(uint8_t type) {
-  return type == sst::compression_type::kNone || type == sst::compression_type::kZlib ||
-         type == sst::compression_type::kZSTD;
+  return type == rockpool::compression_type::kNone || type == rockpool::compression_type::kZlib ||
+         type == rockpool::compression_type::kZSTD;
 }
 
-std::string CodecName(uint8_t type) { return std::string(sst::CompressionTypeName(type)); }
+std::string CodecName(uint8_t type) { return std::string(rockpool::CompressionTypeName(type)); }
 
 uint8_t CompressionTypeFromName(std::string_view name) {
-  if (name == "NoCompression") return sst::compression_type::kNone;
-  if (name == "Snappy") return sst::compression_type::kSnappy;
-  if (name == "Zlib") return sst::compression_type::kZlib;
-  if (name == "BZip2") return sst::compression_type::kBZip2;
-  if (name == "LZ4") return sst::compression_type::kLZ4;
-  if (name == "LZ4HC") return sst::compression_type::kLZ4HC;
-  if (name == "Xpress") return sst::compression_type::kXpress;
-  if (name == "ZSTD" || name == "ZSTDNotFinal") return sst::compression_type::kZSTD;
+  if (name == "NoCompression") return rockpool::compression_type::kNone;
+  if (name == "Snappy") return rockpool::compression_type::kSnappy;
+  if (name == "Zlib") return rockpool::compression_type::kZlib;
+  if (name == "BZip2") return rockpool::compression_type::kBZip2;
+  if (name == "LZ4") return rockpool::compression_type::kLZ4;
+  if (name == "LZ4HC") return rockpool::compression_type::kLZ4HC;
+  if (name == "Xpress") return rockpool::compression_type::kXpress;
+  if (name == "ZSTD" || name == "ZSTDNotFinal") return rockpool::compression_type::kZSTD;
   return 0xff;
 }
 

@@ -33,7 +33,7 @@
 #include "compression/block_format.h"
 #include "tools/sst/checksum.h"
 #include "tools/sst/codec_decompressor.h"
-#include "tools/sst/compression_type.h"
+#include "compression/compression_type.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
@@ -218,9 +218,9 @@ absl::StatusOr<Settings> ReadSettings() {
   }
   const std::string codec = absl::GetFlag(FLAGS_codec);
   if (codec == "zstd") {
-    s.codec = sst::compression_type::kZSTD;
+    s.codec = rockpool::compression_type::kZSTD;
   } else if (codec == "zlib") {
-    s.codec = sst::compression_type::kZlib;
+    s.codec = rockpool::compression_type::kZlib;
   } else if (!codec.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("--codec=", codec, ": want zstd or zlib"));
   }
@@ -298,7 +298,7 @@ std::string ChecksumName(uint8_t c) {
 }
 
 bool Poolable(uint8_t type) {
-  return type == sst::compression_type::kZlib || type == sst::compression_type::kZSTD;
+  return type == rockpool::compression_type::kZlib || type == rockpool::compression_type::kZSTD;
 }
 
 // What a file is recompressed with, or why it is skipped.

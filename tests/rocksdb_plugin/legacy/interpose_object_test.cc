@@ -1,0 +1,178 @@
+// librockpool_interpose.so, the preload object for processes that carry
+// their own RocksDB (MariaDB's MyRocks): no RocksDB in its dependencies or
+// exports, configured from ROCKPOOL_OPTIONS alone, reporting through
+// ROCKPOOL_STATS. Driven on codec_loop, a program with no RocksDB that runs
+// stock RocksDB's per-block context pattern.
+//
+// Usage: interpose_object_test <librockpool_interpose.so> <codec_loop>
+// Not under ASan (an ASan-built object cannot be preloaded into an
+// uninstrumented program): tagged no_asan, and skips itself.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
+
+namespace rockpool {
+namespace {
+
+using plugin_test::Field;
+using plugin_test::ReadFile;
+using plugin_test::Result;
+using plugin_test::Sh;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsan = true;
+#else
+constexpr bool kAsan = false;
+#endif
+
+std::string g_object;
+std::string g_loop;
+
+class InterposeObjectTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(std::filesystem::exists(g_object)) << g_object;
+    ASSERT_TRUE(std::filesystem::exists(g_loop)) << g_loop;
+    dir_ = plugin_test::NewTempDir("interpose_object");
+  }
+  Result Loop(const std::string& env, int rounds = 200) {
+    return Sh(env + " LD_PRELOAD=" + g_object + " " + g_loop + " " + std::to_string(rounds));
+  }
+  std::string dir_;
+};
+
+TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
+  const Result needed = Sh("readelf -d " + g_object);
+  ASSERT_EQ(needed.exit_code, 0) << needed.output;
+  EXPECT_NE(needed.output.find("libzstd.so"), std::string::npos) << needed.output;
+  EXPECT_EQ(needed.output.find("rocksdb"), std::string::npos) << needed.output;
+
+  // Neither defines nor refers to any rocksdb:: symbol (mangled "7rocksdb").
+  const Result all = Sh("nm -D " + g_object);
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  EXPECT_EQ(all.output.find("7rocksdb"), std::string::npos) << all.output;
+
+  // Its exported functions are exactly the interposed entry points.
+  const Result exported = Sh("nm -D --defined-only " + g_object + " | awk '$2 == \"T\" {print $3}'");
+  ASSERT_EQ(exported.exit_code, 0);
+  std::set<std::string> names;
+  std::istringstream in(exported.output);
+  for (std::string name; in >> name;) names.insert(name);
+  const std::set<std::string> expected = {
+      "ZSTD_createCCtx", "ZSTD_freeCCtx",    "ZSTD_createDCtx",        "ZSTD_freeDCtx",
+      "ZSTD_CCtx_setParameter", "ZSTD_CCtx_refThreadPool", "deflateInit_", "deflateInit2_",
+      "deflateEnd",      "deflateParams",    "deflateSetHeader",       "deflateCopy",
+      "inflateInit_",    "inflateInit2_",    "inflateEnd",             "inflateReset2",
+      "inflateValidate", "inflateCopy"};
+  EXPECT_EQ(names, expected);
+}
+
+TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string stats = dir_ + "/stats.txt";
+  const Result r = Loop("ROCKPOOL_OPTIONS='max_idle_per_key=4' ROCKPOOL_STATS=" + stats);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=4;"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("zstd interposed, zlib interposed"), std::string::npos) << r.output;
+
+  const std::string line = ReadFile(stats);
+  ASSERT_NE(line.find("rockpool report: event=exit pid="), std::string::npos) << line;
+  EXPECT_NE(line.find(" mode=pool "), std::string::npos) << line;
+  // 200 rounds x 4 contexts, one of each kind created (a single thread).
+  EXPECT_EQ(Field(line, "| total:", "leases"), 800u) << line;
+  EXPECT_EQ(Field(line, "| total:", "created"), 4u) << line;
+  EXPECT_EQ(Field(line, "| total:", "reused"), 796u) << line;
+  EXPECT_NE(line.find("deflate=200/1/199/"), std::string::npos) << line;
+  EXPECT_NE(line.find("zstd_c=200/1/199/"), std::string::npos) << line;
+  EXPECT_FALSE(std::filesystem::exists(stats + ".tmp"));
+}
+
+TEST_F(InterposeObjectTest, MeasureStockCountsEveryContext) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string stats = dir_ + "/stats.txt";
+  const Result r = Loop("ROCKPOOL_OPTIONS='measure_stock=true' ROCKPOOL_STATS=" + stats, 50);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string line = ReadFile(stats);
+  EXPECT_NE(line.find(" mode=measure_stock "), std::string::npos) << line;
+  EXPECT_EQ(Field(line, "| total:", "created"), 200u) << line;
+  EXPECT_EQ(Field(line, "| total:", "reused"), 0u) << line;
+  EXPECT_GT(Field(line, "| total:", "lib_bytes"), 50u * 200000) << line;  // deflate alone ~200 KB
+}
+
+TEST_F(InterposeObjectTest, WithoutOptionsEverythingIsForwarded) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string stats = dir_ + "/stats.txt";
+  const Result r = Loop("ROCKPOOL_STATS=" + stats);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "");  // silent when not switched on
+  const std::string line = ReadFile(stats);
+  EXPECT_NE(line.find(" mode=forward "), std::string::npos) << line;
+  EXPECT_EQ(Field(line, "| total:", "leases"), 0u) << line;
+}
+
+TEST_F(InterposeObjectTest, BadOptionsSayOneLineAndForward) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string stats = dir_ + "/stats.txt";
+  const Result r = Loop("ROCKPOOL_OPTIONS='max_idle_per_key=8;idle=3' ROCKPOOL_STATS=" + stats);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output,
+            "rockpool: ROCKPOOL_OPTIONS=\"max_idle_per_key=8;idle=3\": unknown option \"idle\" "
+            "(known options: enabled, max_idle_per_key, idle_seconds, measure_stock); pooling "
+            "stays off\n");
+  EXPECT_NE(ReadFile(stats).find(" mode=forward "), std::string::npos);
+}
+
+TEST_F(InterposeObjectTest, PidInStatsPathAndNoOverwriteByIdleProcesses) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string stats = dir_ + "/stats.txt";
+  ASSERT_EQ(Loop("ROCKPOOL_OPTIONS=max_idle_per_key=2 ROCKPOOL_STATS=" + stats).exit_code, 0);
+  const std::string first = ReadFile(stats);
+  ASSERT_EQ(Field(first, "| total:", "leases"), 800u) << first;
+  // A process that leased nothing (0 rounds) leaves the file alone.
+  ASSERT_EQ(Loop("ROCKPOOL_OPTIONS=max_idle_per_key=2 ROCKPOOL_STATS=" + stats, 0).exit_code, 0);
+  EXPECT_EQ(ReadFile(stats), first);
+  // %p: one file per process.
+  ASSERT_EQ(Loop("ROCKPOOL_OPTIONS=max_idle_per_key=2 ROCKPOOL_STATS=" + dir_ + "/s.%p").exit_code,
+            0);
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+    if (e.path().filename().string().rfind("s.", 0) == 0) {
+      ++files;
+      EXPECT_NE(e.path().filename().string(), "s.%p");
+    }
+  }
+  EXPECT_EQ(files, 1u);
+}
+
+TEST_F(InterposeObjectTest, BadStatsPeriodIsReported) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const Result r = Loop("ROCKPOOL_OPTIONS=max_idle_per_key=2 ROCKPOOL_STATS_SECONDS=soon "
+                        "ROCKPOOL_STATS=" + dir_ + "/stats.txt");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("rockpool: ROCKPOOL_STATS_SECONDS=\"soon\" is not a number of seconds"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/stats.txt"));
+}
+
+}  // namespace
+}  // namespace rockpool
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s <librockpool_interpose.so> <codec_loop>\n", argv[0]);
+    return 2;
+  }
+  rockpool::g_object = std::filesystem::absolute(argv[1]).string();
+  rockpool::g_loop = std::filesystem::absolute(argv[2]).string();
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,34 @@
+"""Native-face tests: defined only when @rocksdb has CompressionManager."""
+
+load("@rocksdb//:defs.bzl", "ROCKSDB_NATIVE_API", "ROCKSDB_PREFIX")
+
+_WRAPPED = ["ZSTD_createCCtx", "ZSTD_createDCtx", "deflateInit2_", "inflateInit2_"]
+
+def native_face_tests():
+    if not ROCKSDB_NATIVE_API:
+        return
+    native.cc_library(
+        name = "library_counters",
+        testonly = True,
+        srcs = ["library_counters.cc"],
+        hdrs = ["library_counters.h"],
+        linkopts = ["-Wl,--wrap=" + f for f in _WRAPPED],
+        deps = ["//compression:counting_allocator", "@zlib", "@zstd"],
+        alwayslink = 1,
+    )
+    native.cc_test(
+        name = "native_manager_test",
+        size = "large",
+        srcs = ["native_manager_test.cc"],
+        env = {"ROCKPOOL_UPSTREAM_BIN": ROCKSDB_PREFIX + "/bin"},
+        deps = [
+            ":library_counters",
+            "//compression:block_codecs",
+            "//rocksdb_plugin/native",
+            "//tests/compression:test_data",
+            "//tools/sst:codec_decompressor",
+            "//tools/sst:sst_reader",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
