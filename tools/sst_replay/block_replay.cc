@@ -193,9 +193,6 @@ class Replayer {
       }
       if (!s.ok()) return Internal(s, absl::StrCat(bf.path, ": offset ", source_offset));
       keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
-      if (job_.corrupt_output && blocks_ == 0 && !compressed_.empty()) {
-        compressed_[compressed_.size() / 2] ^= 0x01;  // test hook
-      }
       if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
         return Internal(w, "output");
       }
@@ -278,7 +275,9 @@ class Replayer {
 }  // namespace
 
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
-  // On the heap: CompressionPools is over-aligned (see sst_replay.cc).
+  // On the heap: the replayer holds four pools, the codecs and its buffers
+  // (not over-aligned: the pools keep their alignas(64) slots on the heap,
+  // see context_pool.h), more than a child's main thread needs on its stack.
   auto replayer = std::make_unique<Replayer>(job, result, progress);
   return replayer->Run();
 }

@@ -1,5 +1,10 @@
 #include "tools/sst_replay/compare.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <fstream>
 #include <memory>
@@ -205,6 +210,44 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
     }
     ++c.blocks;
   }
+}
+
+namespace {
+
+absl::Status FlipByte(const std::string& path, uint64_t at) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return absl::ErrnoToStatus(errno, path);
+  char byte = 0;
+  bool ok = ::pread(fd, &byte, 1, static_cast<off_t>(at)) == 1;
+  byte = static_cast<char>(byte ^ 0x01);
+  ok = ok && ::pwrite(fd, &byte, 1, static_cast<off_t>(at)) == 1;
+  ::close(fd);
+  if (!ok) return absl::InternalError(absl::StrCat("cannot corrupt ", path));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CorruptFirstFramedRecord(const std::string& path) {
+  FramedReader reader(path);
+  uint64_t at = 0;  // start of the current record's header
+  while (true) {
+    absl::StatusOr<std::optional<Record>> r = reader.Next();
+    if (!r.ok()) return r.status();
+    if (!r->has_value()) return absl::OkStatus();  // nothing compressed
+    const size_t size = (*r)->bytes.size();
+    if (size > 0) return FlipByte(path, at + 16 + size / 2);
+    at += 16 + size;
+  }
+}
+
+absl::Status CorruptFirstDataBlock(const std::string& path, const sst::SstReadOptions& options) {
+  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
+  if (!handles.ok()) return handles.status();
+  if (handles->empty()) return absl::OkStatus();
+  return FlipByte(path, handles->front().offset + handles->front().size / 2);
 }
 
 }  // namespace rockpool::replay

@@ -68,7 +68,6 @@ std::string SerializeJob(const Job& job) {
   absl::StrAppend(&out, "block_size ", job.block_size, "\n");
   absl::StrAppend(&out, "total_blocks ", job.total_blocks, "\n");
   absl::StrAppend(&out, "total_stored_bytes ", job.total_stored_bytes, "\n");
-  absl::StrAppend(&out, "corrupt_output ", job.corrupt_output ? 1 : 0, "\n");
   absl::StrAppend(&out, "output ", job.output, "\n");
   for (const BlocksFile& f : job.files) {
     // file <codec 5 words> <use_dict> <path>
@@ -103,8 +102,6 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
       ok = ParseInt(value, &job.total_blocks);
     } else if (key == "total_stored_bytes") {
       ok = ParseInt(value, &job.total_stored_bytes);
-    } else if (key == "corrupt_output") {
-      job.corrupt_output = value == "1";
     } else if (key == "output") {
       job.output = std::string(value);
     } else if (key == "file") {

@@ -60,8 +60,6 @@ struct Job {
   std::string output;
   // compaction mode
   std::vector<CompactionGroup> groups;
-  // Test hook: flip a byte of the first compressed block (blocks mode).
-  bool corrupt_output = false;
 };
 
 std::string SerializeJob(const Job& job);

@@ -86,7 +86,6 @@ TEST(JobTest, RoundTripsThroughText) {
   job.total_blocks = 77;
   job.total_stored_bytes = 123456;
   job.output = "/tmp/a dir/with spaces";
-  job.corrupt_output = true;
   job.files.push_back(BlocksFile{"/x/y z.sst", CodecSettings{7, -5, -14, 0, 16384}, true});
   CompactionGroup g;
   g.name = "zlib";
@@ -107,7 +106,6 @@ TEST(JobTest, RoundTripsThroughText) {
   EXPECT_EQ(back->total_blocks, 77u);
   EXPECT_EQ(back->total_stored_bytes, 123456u);
   EXPECT_EQ(back->output, job.output);
-  EXPECT_TRUE(back->corrupt_output);
   ASSERT_EQ(back->files.size(), 1u);
   EXPECT_EQ(back->files[0].path, "/x/y z.sst");
   EXPECT_EQ(back->files[0].codec.type, 7);

@@ -1,0 +1,240 @@
+// tools/sst_replay's pure parts: the plan (plan.h), the flag checks
+// (command_line.h) and the alternating runner's order, reference and
+// test-hook rules (alternating_runner.h, driven by a scripted ModeRuns).
+#include "tools/sst_replay/plan.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compression/compression_type.h"
+#include "tools/sst_replay/alternating_runner.h"
+#include "tools/sst_replay/command_line.h"
+
+namespace rockpool::replay {
+namespace {
+
+InputFile File(std::string path, uint8_t type, uint64_t number, uint64_t blocks = 10) {
+  InputFile in;
+  in.path = std::move(path);
+  in.codec.type = type;
+  in.codec.level = 5;
+  in.codec.max_dict_bytes = 4096;
+  in.file_number = number;
+  in.data_blocks = blocks;
+  in.stored_data_bytes = blocks * 1000;
+  in.format_version = 5;
+  in.checksum = 1;
+  return in;
+}
+
+TEST(PlanTest, TargetKeepsTheFilesCodecOrTakesTheOverride) {
+  ReplaySettings s;
+  InputFile zstd = File("a.sst", compression_type::kZSTD, 1);
+  zstd.has_dictionary = true;
+  Target t = TargetFor(zstd, s);
+  ASSERT_TRUE(t.codec.has_value());
+  EXPECT_EQ(t.codec->type, compression_type::kZSTD);
+  EXPECT_EQ(t.codec->level, 5);
+  EXPECT_TRUE(t.use_dictionary);
+
+  s.codec = compression_type::kZlib;
+  s.level = 9;
+  t = TargetFor(zstd, s);
+  ASSERT_TRUE(t.codec.has_value());
+  EXPECT_EQ(t.codec->type, compression_type::kZlib);
+  EXPECT_EQ(t.codec->level, 9);
+  EXPECT_FALSE(t.use_dictionary);  // another codec's dictionary does not carry over
+}
+
+TEST(PlanTest, SkipReasons) {
+  ReplaySettings s;
+  EXPECT_NE(TargetFor(File("s.sst", compression_type::kSnappy, 1), s).skip_reason.find("snappy"),
+            std::string::npos);
+  EXPECT_NE(TargetFor(File("n.sst", compression_type::kNone, 1), s).skip_reason.find("--codec"),
+            std::string::npos);
+  EXPECT_EQ(TargetFor(File("e.sst", compression_type::kZlib, 1, 0), s).skip_reason,
+            "skipped: no data blocks");
+  s.codec = compression_type::kZSTD;  // an uncompressed file can be replayed compressed
+  EXPECT_TRUE(TargetFor(File("n.sst", compression_type::kNone, 1), s).codec.has_value());
+}
+
+TEST(PlanTest, BlocksPlanListsReplayedFilesAndSkips) {
+  const std::vector<InputFile> inputs = {File("z.sst", compression_type::kZSTD, 3),
+                                         File("s.sst", compression_type::kSnappy, 4),
+                                         File("g.sst", compression_type::kZlib, 5, 7)};
+  ReplaySettings s;
+  s.block_size = 16384;
+  const BlocksPlan plan = PlanBlocks(inputs, s);
+  ASSERT_EQ(plan.job.files.size(), 2u);
+  EXPECT_EQ(plan.job.mode, "blocks");
+  EXPECT_EQ(plan.job.block_size, 16384u);
+  EXPECT_EQ(plan.job.total_blocks, 17u);
+  EXPECT_EQ(plan.job.total_stored_bytes, 17000u);
+  EXPECT_EQ(plan.file_names, (std::vector<std::string>{"z.sst", "g.sst"}));
+  EXPECT_EQ(plan.skipped, 1);
+  ASSERT_EQ(plan.input_status.size(), 3u);
+  EXPECT_EQ(plan.input_status[0], "replayed");
+  EXPECT_NE(plan.input_status[1].find("skipped"), std::string::npos);
+  EXPECT_EQ(plan.per_codec.at("zstd"), 1);
+  EXPECT_EQ(plan.per_codec.at("zlib"), 1);
+}
+
+TEST(PlanTest, CompactionGroupsOneColumnFamilyPerCodecOldestFirst) {
+  std::vector<InputFile> inputs = {File("b/9.sst", compression_type::kZSTD, 9),
+                                   File("a/2.sst", compression_type::kZSTD, 2),
+                                   File("c/5.sst", compression_type::kZlib, 5),
+                                   File("d/1.sst", compression_type::kSnappy, 1)};
+  inputs[1].format_version = 3;  // the oldest zstd file sets the group's table options
+  inputs[1].checksum = 4;
+  inputs[0].format_version = 7;
+  ReplaySettings s;
+  const CompactionPlan plan = PlanCompaction(inputs, s);
+  ASSERT_EQ(plan.groups.size(), 2u);  // zlib (2) before zstd (7): by type byte
+  EXPECT_EQ(plan.groups[0].group.name, "zlib");
+  EXPECT_EQ(plan.groups[1].group.name, "zstd");
+  EXPECT_EQ(plan.groups[1].inputs, (std::vector<size_t>{1, 0}));
+  EXPECT_EQ(plan.groups[1].group.format_version, 3u);
+  EXPECT_EQ(plan.groups[1].group.checksum, 4);
+  EXPECT_EQ(plan.groups[1].group.block_size, 4096u);
+  EXPECT_EQ(plan.groups[1].group.codec.max_dict_bytes, 0u);  // no dictionary in the files
+  EXPECT_TRUE(plan.groups[1].group.files.empty());          // staging fills them
+  EXPECT_EQ(plan.skipped, 1);
+  EXPECT_TRUE(plan.input_status[0].empty());
+  EXPECT_NE(plan.input_status[3].find("snappy"), std::string::npos);
+  // format_version is clamped to what RocksDB 7.8.3 writes.
+  std::vector<InputFile> newer = {File("x.sst", compression_type::kZlib, 1)};
+  newer[0].format_version = 7;
+  EXPECT_EQ(PlanCompaction(newer, s).groups[0].group.format_version, 5u);
+}
+
+TEST(PlanTest, IngestibleOnlyForSstFileWriterFilesUpToFormat5) {
+  InputFile in = File("a.sst", compression_type::kZlib, 1);
+  EXPECT_FALSE(IngestibleAsIs(in));
+  in.ingestible = true;
+  EXPECT_TRUE(IngestibleAsIs(in));
+  in.format_version = 6;
+  EXPECT_FALSE(IngestibleAsIs(in));
+}
+
+TEST(PlanTest, StrategiesAlternateAndStockComesFirst) {
+  EXPECT_EQ(StrategyAt(0, 0), Strategy::kStock);
+  EXPECT_EQ(StrategyAt(0, 1), Strategy::kPooled);
+  EXPECT_EQ(StrategyAt(1, 0), Strategy::kPooled);
+  EXPECT_EQ(StrategyAt(1, 1), Strategy::kStock);
+  EXPECT_EQ(StrategyAt(2, 0), Strategy::kStock);
+}
+
+TEST(CommandLineTest, DefaultsAreValid) {
+  absl::StatusOr<Settings> s = SettingsFromFlags(FlagValues{});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_TRUE(s->replay.blocks);
+  EXPECT_TRUE(s->replay.compaction);
+  EXPECT_FALSE(s->replay.codec.has_value());
+  EXPECT_EQ(s->replay.repeat, 5);
+}
+
+TEST(CommandLineTest, ModeCodecAndLevel) {
+  FlagValues f;
+  f.mode = "compaction";
+  f.codec = "zlib";
+  f.level = "-3";
+  absl::StatusOr<Settings> s = SettingsFromFlags(f);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_FALSE(s->replay.blocks);
+  EXPECT_EQ(s->replay.codec, compression_type::kZlib);
+  EXPECT_EQ(s->replay.level, -3);
+}
+
+TEST(CommandLineTest, BadValuesNameTheFlag) {
+  auto bad = [](auto mutate, const std::string& flag) {
+    FlagValues f;
+    mutate(f);
+    absl::StatusOr<Settings> s = SettingsFromFlags(f);
+    ASSERT_FALSE(s.ok()) << flag;
+    EXPECT_TRUE(absl::IsInvalidArgument(s.status()));
+    EXPECT_NE(s.status().message().find(flag), absl::string_view::npos) << s.status();
+  };
+  bad([](FlagValues& f) { f.mode = "both!"; }, "--mode");
+  bad([](FlagValues& f) { f.codec = "lz4"; }, "--codec");
+  bad([](FlagValues& f) { f.level = "x"; }, "--level");
+  bad([](FlagValues& f) { f.level = "40000"; }, "--level");
+  bad([](FlagValues& f) { f.block_size = 10; }, "--block_size");
+  bad([](FlagValues& f) { f.block_size = uint64_t{65} << 20; }, "--block_size");
+  bad([](FlagValues& f) { f.repeat = 0; }, "--repeat");
+  bad([](FlagValues& f) { f.max_idle_per_key = 0; }, "--max_idle_per_key");
+  bad([](FlagValues& f) { f.workload_mb = 0; }, "--workload_mb");
+}
+
+// A ModeRuns that records what the runner asked for.
+class ScriptedRuns : public ModeRuns {
+ public:
+  absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
+    log.push_back(absl::StrCat("run ", StrategyName(strategy), " ", rep));
+    if (fail_at == static_cast<int>(log.size())) return absl::InvalidArgumentError("bad input");
+    return RunResult{};
+  }
+  absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
+    log.push_back(absl::StrCat("compare ", StrategyName(strategy)));
+    Comparison c;
+    c.blocks = 3;
+    c.identical = !corrupted;
+    if (corrupted) c.difference = "x.sst: offset 7: differs";
+    corrupted = false;
+    return c;
+  }
+  absl::Status CorruptLatest() override {
+    log.push_back("corrupt");
+    corrupted = true;
+    return absl::OkStatus();
+  }
+  void DropLatest() override { log.push_back("drop"); }
+  void DropReference() override { log.push_back("drop reference"); }
+
+  std::vector<std::string> log;
+  int fail_at = -1;
+  bool corrupted = false;
+};
+
+TEST(AlternatingRunnerTest, OrderReferenceAndCleanUp) {
+  ScriptedRuns runs;
+  ModeReport m;
+  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, false, false}, &m).ok());
+  EXPECT_EQ(runs.log, (std::vector<std::string>{"run stock 0", "run pooled 0", "compare pooled",
+                                                "drop", "run pooled 1", "compare pooled", "drop",
+                                                "run stock 1", "compare stock", "drop",
+                                                "drop reference"}));
+  EXPECT_EQ(m.stock.size(), 2u);
+  EXPECT_EQ(m.pooled.size(), 2u);
+  EXPECT_EQ(m.compared_runs, 3);
+  EXPECT_EQ(m.compared_blocks, 3u);
+  EXPECT_TRUE(m.identical);
+}
+
+TEST(AlternatingRunnerTest, TestHookCorruptsTheFirstComparedPooledRunOnly) {
+  ScriptedRuns runs;
+  ModeReport m;
+  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, true, true}, &m).ok());
+  EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "corrupt"), 1);
+  EXPECT_EQ(runs.log[2], "corrupt");
+  EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "drop"), 0);  // kept
+  EXPECT_FALSE(m.identical);
+  EXPECT_EQ(m.difference, "x.sst: offset 7: differs");
+}
+
+TEST(AlternatingRunnerTest, StopsAtTheFirstError) {
+  ScriptedRuns runs;
+  runs.fail_at = 2;
+  ModeReport m;
+  absl::Status s = RunAlternating(runs, AlternatingOptions{3, false, false}, &m);
+  EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+  EXPECT_EQ(runs.log.size(), 2u);
+  EXPECT_EQ(m.stock.size(), 1u);
+  EXPECT_TRUE(m.pooled.empty());
+}
+
+}  // namespace
+}  // namespace rockpool::replay

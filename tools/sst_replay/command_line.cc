@@ -1,0 +1,136 @@
+#include "tools/sst_replay/command_line.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string_view>
+
+#include "absl/flags/internal/usage.h"
+#include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "compression/compression_type.h"
+
+namespace rockpool::replay {
+namespace {
+
+absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+}  // namespace
+
+std::string OneLine(absl::string_view s) {
+  std::string out(s);
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  return out;
+}
+
+int UsageError(absl::string_view message) {
+  std::fprintf(stderr, "sst_replay: %s\nTry --help.\n", OneLine(message).c_str());
+  return 2;
+}
+
+absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
+  Settings s;
+  ReplaySettings& r = s.replay;
+  if (f.mode == "blocks") {
+    r.compaction = false;
+  } else if (f.mode == "compaction") {
+    r.blocks = false;
+  } else if (f.mode != "both") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--mode=", f.mode, ": want blocks, compaction or both"));
+  }
+  if (f.codec == "zstd") {
+    r.codec = compression_type::kZSTD;
+  } else if (f.codec == "zlib") {
+    r.codec = compression_type::kZlib;
+  } else if (!f.codec.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("--codec=", f.codec, ": want zstd or zlib"));
+  }
+  if (!f.level.empty()) {
+    int v = 0;
+    if (!absl::SimpleAtoi(f.level, &v) || v < -131072 || v > 32767) {
+      return absl::InvalidArgumentError(absl::StrCat("--level=", f.level, ": want an integer"));
+    }
+    r.level = v;
+  }
+  r.block_size = f.block_size;
+  if (r.block_size > (uint64_t{64} << 20)) {
+    return absl::InvalidArgumentError("--block_size: at most 64 MiB");
+  }
+  if (r.block_size != 0 && r.block_size < 64) {
+    return absl::InvalidArgumentError("--block_size: at least 64 bytes (or 0)");
+  }
+  r.repeat = f.repeat;
+  if (r.repeat < 1 || r.repeat > 1000) return absl::InvalidArgumentError("--repeat: want 1..1000");
+  r.max_idle_per_key = f.max_idle_per_key;
+  if (r.max_idle_per_key < 1 || r.max_idle_per_key > 65536) {
+    return absl::InvalidArgumentError("--max_idle_per_key: want 1..65536");
+  }
+  if (f.workload_mb < 1 || f.workload_mb > 65536) {
+    return absl::InvalidArgumentError("--workload_mb: want 1..65536");
+  }
+  r.verify_checksums = f.verify_checksums;
+  s.json = f.json;
+  s.svg = f.svg;
+  s.workload_mb = f.workload_mb;
+  s.tmpdir = f.tmpdir;
+  s.keep_tmp = f.keep_tmp;
+  s.progress = f.progress;
+  s.corrupt_pooled_output = f.corrupt_pooled_output;
+  return s;
+}
+
+int ParseFlags(int argc, char** argv, std::vector<std::string>* positional) {
+  bool only_positional = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (only_positional || arg.size() < 2 || arg[0] != '-') {
+      positional->emplace_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      only_positional = true;
+      continue;
+    }
+    const std::string_view body = arg.substr(arg[1] == '-' ? 2 : 1);
+    std::string_view name = body;
+    std::optional<std::string_view> value;
+    if (const size_t eq = body.find('='); eq != std::string_view::npos) {
+      name = body.substr(0, eq);
+      value = body.substr(eq + 1);
+    }
+    // Abseil's usage flags (--help, --helpfull, --helpshort, --help=substring,
+    // --version, ...) print exactly as in any Abseil program; all exit 0.
+    const std::string_view usage_name = name == "h" || name == "?" ? "help" : name;
+    if (absl::flags_internal::DeduceUsageFlags(A(usage_name), A(value.value_or("")))) {
+      absl::flags_internal::HandleUsageFlags(std::cout, absl::ProgramUsageMessage());
+      std::cout.flush();
+      return 0;
+    }
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(A(name));
+    std::string text;
+    if (flag == nullptr && name.substr(0, 2) == "no" && !value.has_value()) {
+      flag = absl::FindCommandLineFlag(A(name.substr(2)));
+      if (flag != nullptr && !flag->IsOfType<bool>()) flag = nullptr;
+      text = "false";
+    } else if (flag != nullptr && value.has_value()) {
+      text = std::string(*value);
+    } else if (flag != nullptr && flag->IsOfType<bool>()) {
+      text = "true";
+    } else if (flag != nullptr) {
+      if (i + 1 >= argc) return UsageError(absl::StrCat("flag --", A(name), " needs a value"));
+      text = argv[++i];
+    }
+    if (flag == nullptr) return UsageError(absl::StrCat("unknown flag ", A(arg)));
+    std::string error;
+    if (!flag->ParseFrom(text, &error)) {
+      return UsageError(absl::StrCat("--", A(name), ": ", error));
+    }
+  }
+  return -1;
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,67 @@
+// sst_replay's command line: Abseil flag syntax parsed without
+// absl::ParseCommandLine (whose exit(1) this tool reserves for "outputs
+// differ"), and the flags' values checked and turned into Settings. The
+// flags themselves are defined in sst_replay.cc, so that --help lists them
+// (Abseil's --help shows the main file's flags).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMMAND_LINE_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_COMMAND_LINE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "tools/sst_replay/plan.h"
+
+namespace rockpool::replay {
+
+// The flags as given (sst_replay.cc copies them out of ABSL_FLAGs).
+struct FlagValues {
+  std::string mode = "both";
+  std::string codec;
+  std::string level;
+  uint64_t block_size = 0;
+  int32_t repeat = 5;
+  bool json = false;
+  std::string svg;
+  uint64_t max_idle_per_key = 8;
+  uint64_t workload_mb = 32;
+  std::string tmpdir;
+  bool keep_tmp = false;
+  bool verify_checksums = true;
+  bool progress = true;
+  bool corrupt_pooled_output = false;  // --testonly_corrupt_pooled_output
+};
+
+// The checked settings of one invocation.
+struct Settings {
+  ReplaySettings replay;
+  bool json = false;
+  std::string svg;
+  uint64_t workload_mb = 32;
+  std::string tmpdir;
+  bool keep_tmp = false;
+  bool progress = true;
+  bool corrupt_pooled_output = false;
+};
+
+// InvalidArgument naming the flag for any bad value.
+absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& flags);
+
+// Parses argv with Abseil's flag syntax (--name=value, --name value, --bool,
+// --nobool, -name) through Abseil's public flag reflection, collecting the
+// other arguments in order ("--" ends the flags). Returns an exit code to
+// stop with (0 after --help and the other usage flags, 2 after a usage
+// error, printed), or -1 to go on.
+int ParseFlags(int argc, char** argv, std::vector<std::string>* positional);
+
+// Prints "sst_replay: <message>" and "Try --help." on stderr; returns 2.
+int UsageError(absl::string_view message);
+
+// `s` with newlines replaced by spaces: every message is one line.
+std::string OneLine(absl::string_view s);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_COMMAND_LINE_H_

@@ -1,0 +1,119 @@
+#include "tools/sst_replay/plan.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "compression/compression_type.h"
+
+namespace rockpool::replay {
+namespace {
+
+bool Poolable(uint8_t type) {
+  return type == compression_type::kZlib || type == compression_type::kZSTD;
+}
+
+}  // namespace
+
+Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
+  Target t;
+  const uint8_t type = in.codec.type;
+  if (!RockpoolDecodes(type)) {
+    t.skip_reason = absl::StrCat("skipped: ", CodecName(type),
+                                 " blocks (rockpool pools zstd and zlib contexts; this reader "
+                                 "decompresses zstd and zlib only)");
+    return t;
+  }
+  const uint8_t target = settings.codec.value_or(type);
+  if (!Poolable(target)) {
+    t.skip_reason = "skipped: uncompressed (pass --codec=zstd or --codec=zlib to replay it compressed)";
+    return t;
+  }
+  if (in.data_blocks == 0) {
+    t.skip_reason = "skipped: no data blocks";
+    return t;
+  }
+  CodecSettings c;
+  if (target == type) {
+    c = in.codec;
+    t.use_dictionary = in.has_dictionary;
+  } else {
+    c.type = target;
+  }
+  if (settings.level.has_value()) c.level = *settings.level;
+  t.codec = c;
+  return t;
+}
+
+Strategy StrategyAt(int rep, int k) {
+  const bool stock_first = rep % 2 == 0;
+  return (k == 0) == stock_first ? Strategy::kStock : Strategy::kPooled;
+}
+
+BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
+  BlocksPlan plan;
+  plan.job.mode = "blocks";
+  plan.job.max_idle_per_key = settings.max_idle_per_key;
+  plan.job.verify_checksums = settings.verify_checksums;
+  plan.job.block_size = settings.block_size;
+  for (const InputFile& in : inputs) {
+    const Target t = TargetFor(in, settings);
+    if (!t.codec.has_value()) {
+      plan.input_status.push_back(t.skip_reason);
+      plan.notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
+      ++plan.skipped;
+      continue;
+    }
+    plan.input_status.push_back("replayed");
+    plan.job.files.push_back(BlocksFile{in.path, *t.codec, t.use_dictionary});
+    plan.job.total_blocks += in.data_blocks;
+    plan.job.total_stored_bytes += in.stored_data_bytes;
+    ++plan.per_codec[CodecName(t.codec->type)];
+    plan.file_names.push_back(in.path);
+  }
+  return plan;
+}
+
+bool IngestibleAsIs(const InputFile& in) { return in.ingestible && in.format_version <= 5; }
+
+CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
+  CompactionPlan plan;
+  std::map<uint8_t, PlannedGroup> by_codec;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const InputFile& in = inputs[i];
+    const Target t = TargetFor(in, settings);
+    if (!t.codec.has_value()) {
+      plan.input_status.push_back(t.skip_reason);
+      plan.notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
+      ++plan.skipped;
+      continue;
+    }
+    plan.input_status.emplace_back();
+    auto [it, first] = by_codec.try_emplace(t.codec->type);
+    PlannedGroup& g = it->second;
+    if (first) {
+      // The group's options come from its first input in argument order.
+      g.group.name = CodecName(t.codec->type);
+      g.group.codec = *t.codec;
+      if (!t.use_dictionary) g.group.codec.max_dict_bytes = 0;
+      g.group.block_size = settings.block_size > 0 ? settings.block_size : 4096;
+    }
+    g.inputs.push_back(i);
+  }
+  for (auto& [codec, g] : by_codec) {
+    // Oldest first, as RocksDB numbers its files: the scratch DB then sees
+    // overwrites in the order the source DB did.
+    std::sort(g.inputs.begin(), g.inputs.end(), [&](size_t a, size_t b) {
+      if (inputs[a].file_number != inputs[b].file_number) {
+        return inputs[a].file_number < inputs[b].file_number;
+      }
+      return inputs[a].path < inputs[b].path;
+    });
+    const InputFile& oldest = inputs[g.inputs.front()];
+    g.group.format_version = std::clamp<uint32_t>(oldest.format_version, 2, 5);
+    g.group.checksum = oldest.checksum;
+    plan.groups.push_back(std::move(g));
+  }
+  return plan;
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,76 @@
+// What sst_replay will run, decided from the inputs and the settings alone:
+// pure functions (no I/O, no child processes), unit-tested in
+// tests/tools/sst_replay/plan_test.cc. The parent (sst_replay.cc) turns a
+// plan into jobs, stages what must be staged and runs it
+// (alternating_runner.h).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/sst_replay/inputs.h"
+#include "tools/sst_replay/job.h"
+
+namespace rockpool::replay {
+
+// The settings that shape the replay (command_line.h reads them from flags).
+struct ReplaySettings {
+  bool blocks = true;
+  bool compaction = true;
+  std::optional<uint8_t> codec;  // --codec: recompress with this type
+  std::optional<int> level;      // --level
+  uint64_t block_size = 0;
+  int repeat = 5;
+  uint64_t max_idle_per_key = 8;
+  bool verify_checksums = true;
+};
+
+// What one input is recompressed with, or why it is skipped.
+struct Target {
+  std::optional<CodecSettings> codec;
+  bool use_dictionary = false;
+  std::string skip_reason;  // "skipped: ..." when !codec
+};
+Target TargetFor(const InputFile& in, const ReplaySettings& settings);
+
+// Run k (0 or 1) of repetition `rep`: which strategy goes first alternates,
+// and the very first run is stock (the reference every other run is
+// compared with).
+Strategy StrategyAt(int rep, int k);
+
+struct BlocksPlan {
+  Job job;                                 // mode, options and files; no strategy/output yet
+  std::vector<std::string> input_status;   // per input: "replayed" or the skip reason
+  std::vector<std::string> notes;          // "<path>: skipped: ..."
+  std::vector<std::string> file_names;     // framed file index -> input path
+  std::map<std::string, int> per_codec;    // codec name -> files replayed
+  int skipped = 0;
+};
+BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings);
+
+// compaction mode: one column family per target codec.
+struct PlannedGroup {
+  CompactionGroup group;       // name, codec and table options; files still empty
+  std::vector<size_t> inputs;  // indexes into the inputs, oldest first
+};
+struct CompactionPlan {
+  std::vector<PlannedGroup> groups;        // by codec type
+  std::vector<std::string> input_status;   // per input: "" (planned) or the skip reason
+  std::vector<std::string> notes;
+  int skipped = 0;
+};
+CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs, const ReplaySettings& settings);
+
+// Can this file go into the scratch DB as it is (IngestExternalFile)? Else
+// it is rewritten with SstFileWriter first (files a DB wrote: RocksDB 7.8.3
+// ingests only SstFileWriter files; format_version above 5 it cannot write).
+bool IngestibleAsIs(const InputFile& in);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_

@@ -1,0 +1,489 @@
+#include "tools/sst_replay/session.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "compression/block_codecs.h"
+#include "compression/compression_pools.h"
+#include "tools/sst/checksum.h"
+#include "tools/sst/codec_decompressor.h"
+#include "tools/sst/sst_file.h"
+#include "tools/sst_replay/alternating_runner.h"
+#include "tools/sst_replay/child_support.h"
+#include "tools/sst_replay/compare.h"
+#include "tools/sst_replay/inputs.h"
+#include "tools/sst_replay/measure.h"
+#include "tools/sst_replay/plan.h"
+#include "tools/sst_replay/report.h"
+#include "tools/sst_replay/runner.h"
+#include "tools/sst_replay/staging.h"
+#include "tools/sst_replay/svg.h"
+#include "tools/sst_replay/workload.h"
+
+namespace rockpool::replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The scratch directory: everything sst_replay writes goes here.
+class Scratch {
+ public:
+  ~Scratch() {
+    if (path_.empty()) return;
+    if (keep_) {
+      std::fprintf(stderr, "sst_replay: scratch directory kept: %s\n", path_.c_str());
+      return;
+    }
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  absl::Status Create(std::string parent, bool keep) {
+    keep_ = keep;
+    if (parent.empty()) {
+      const char* env = std::getenv("TMPDIR");
+      parent = env != nullptr && *env != '\0' ? env : "/tmp";
+    }
+    std::string tmpl = parent + "/sst_replay.XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(parent, ": cannot create a scratch directory: ", std::strerror(errno)));
+    }
+    path_ = tmpl;
+    return absl::OkStatus();
+  }
+  std::string Path(std::string_view name) const { return absl::StrCat(path_, "/", std::string(name)); }
+  bool keep() const { return keep_; }
+
+ private:
+  std::string path_;
+  bool keep_ = false;
+};
+
+void RemoveQuietly(const std::string& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+std::string ChecksumName(uint8_t c) {
+  return std::string(sst::ChecksumTypeName(static_cast<sst::ChecksumType>(c)));
+}
+
+// Failures of the parent's own bookkeeping (reading outputs back, comparing,
+// the test hook) are internal errors (exit 3), whatever the reader said.
+template <typename T>
+absl::StatusOr<T> AsInternal(absl::StatusOr<T> v) {
+  if (v.ok()) return v;
+  return absl::InternalError(v.status().message());
+}
+absl::Status AsInternal(const absl::Status& s) {
+  return s.ok() ? s : absl::InternalError(s.message());
+}
+
+// A child's failure as a Status carrying its exit code's meaning.
+absl::Status ChildError(int exit_code, const std::string& message) {
+  return exit_code == 2 ? absl::InvalidArgumentError(message) : absl::InternalError(message);
+}
+
+// Reads and decompresses every data block (checksums verified): for
+// compaction-only runs, bad input must fail here, with the reader's message,
+// before RocksDB sees it.
+absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options) {
+  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
+  if (!handles.ok()) return handles.status();
+  for (const sst::BlockHandle& h : *handles) {
+    absl::StatusOr<std::string> contents = (*file)->ReadBlockContents(h, sst::BlockKind::kData);
+    if (!contents.ok()) return contents.status();
+  }
+  return absl::OkStatus();
+}
+
+class Session {
+ public:
+  Session(const Settings& settings, std::vector<std::string> args)
+      : settings_(settings),
+        replay_(settings.replay),
+        args_(std::move(args)),
+        bar_(settings.progress && ::isatty(STDERR_FILENO) == 1),
+        codecs_(&pools_) {
+    read_options_.verify_checksums = replay_.verify_checksums;
+    read_options_.decompressor = sst::MakeBlockCodecsDecompressor(&codecs_);
+  }
+
+  int Run() {
+    if (absl::Status s = scratch_.Create(settings_.tmpdir, settings_.keep_tmp); !s.ok()) {
+      return Fail(2, s.message());
+    }
+    absl::StatusOr<std::string> self = SelfExecutable();
+    if (!self.ok()) return Fail(3, self.status().message());
+    self_ = *self;
+    report_.repeat = replay_.repeat;
+    report_.malloc_counter_active = MallocCounterActive();
+
+    if (args_.empty()) {
+      if (int rc = GenerateWorkload(); rc != 0) return rc;
+    }
+    absl::StatusOr<std::vector<std::string>> paths = ResolveInputs(args_);
+    if (!paths.ok()) return Fail(2, paths.status().message());
+    for (const std::string& path : *paths) {
+      bar_.Update(0, absl::StrCat("reading ", path));
+      absl::StatusOr<InputFile> in = ScanFile(path, read_options_);
+      if (!in.ok()) return Fail(2, in.status().message());
+      inputs_.push_back(*std::move(in));
+    }
+    for (const InputFile& in : inputs_) {
+      InputReport r;
+      r.path = in.path;
+      r.codec = CodecName(in.codec.type);
+      r.level = in.codec.level;
+      r.data_blocks = in.data_blocks;
+      r.stored_data_bytes = in.stored_data_bytes;
+      r.format_version = in.format_version;
+      r.checksum = ChecksumName(in.checksum);
+      r.dictionary = in.has_dictionary;
+      report_.inputs.push_back(r);
+    }
+
+    const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
+    bar_.SetTotal(2.0 * replay_.repeat * modes);
+    if (replay_.blocks) {
+      if (int rc = RunBlocks(); rc != 0) return rc;
+    }
+    if (replay_.compaction) {
+      if (int rc = RunCompaction(); rc != 0) return rc;
+    }
+    bar_.Clear();
+    return Finish();
+  }
+
+ private:
+  // The part of a mode every ModeRuns shares: run the child for a job.
+  class ChildRuns : public ModeRuns {
+   public:
+    ChildRuns(Session* session, Job job, std::string mode)
+        : session_(session), job_(std::move(job)), mode_(std::move(mode)) {}
+
+   protected:
+    absl::StatusOr<RunResult> RunJob(Strategy strategy, int rep, std::string output) {
+      job_.strategy = strategy;
+      job_.output = std::move(output);
+      const std::string label = absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1,
+                                             "/", session_->replay_.repeat);
+      const std::string base = session_->scratch_.Path(absl::StrCat("run", session_->runs_++));
+      absl::StatusOr<ChildRun> run = RunChild(session_->self_, job_, base + ".job",
+                                              base + ".result", &session_->bar_,
+                                              session_->units_done_, label);
+      session_->units_done_ += 1;
+      if (!run.ok()) return absl::InternalError(run.status().message());
+      if (run->result.error_code != 0) {
+        return ChildError(run->result.error_code, run->result.error);
+      }
+      return std::move(run->result);
+    }
+    std::string OutputPath(Strategy strategy, int rep, std::string_view suffix) const {
+      return session_->scratch_.Path(
+          absl::StrCat(mode_, "-", StrategyName(strategy), "-", rep, std::string(suffix)));
+    }
+
+    Session* const session_;
+    Job job_;
+    const std::string mode_;
+  };
+
+  // blocks mode: framed files of compressed blocks, compared record by record.
+  class BlocksRuns : public ChildRuns {
+   public:
+    BlocksRuns(Session* session, Job job, std::vector<std::string> file_names)
+        : ChildRuns(session, std::move(job), "blocks"), file_names_(std::move(file_names)) {}
+    absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
+      latest_ = OutputPath(strategy, rep, ".out");
+      if (reference_.empty()) reference_ = latest_;
+      return RunJob(strategy, rep, latest_);
+    }
+    absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
+      return AsInternal(
+          CompareFramedOutputs(reference_, latest_, file_names_, StrategyName(strategy)));
+    }
+    absl::Status CorruptLatest() override { return AsInternal(CorruptFirstFramedRecord(latest_)); }
+    void DropLatest() override { RemoveQuietly(latest_); }
+    void DropReference() override { RemoveQuietly(reference_); }
+
+   private:
+    const std::vector<std::string> file_names_;
+    std::string reference_;
+    std::string latest_;
+  };
+
+  // compaction mode: scratch DBs, compared data block by data block.
+  class CompactionRuns : public ChildRuns {
+   public:
+    CompactionRuns(Session* session, Job job, ModeReport* m)
+        : ChildRuns(session, std::move(job), "compaction"), m_(m) {}
+    absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
+      latest_dir_ = OutputPath(strategy, rep, "");
+      absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_dir_);
+      if (!result.ok()) return result;
+      latest_ = result->outputs;
+      absl::StatusOr<OutputSummary> summary =
+          SummarizeOutputs(latest_, session_->read_options_);
+      if (!summary.ok()) return absl::InternalError(summary.status().message());
+      result->metrics["uncompressed_bytes"] = static_cast<int64_t>(summary->uncompressed_bytes);
+      result->metrics["stored_bytes"] = static_cast<int64_t>(summary->stored_bytes);
+      result->metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
+      for (const std::string& note : result->notes) {
+        if (std::find(m_->notes.begin(), m_->notes.end(), note) == m_->notes.end()) {
+          m_->notes.push_back(note);
+        }
+      }
+      if (reference_dir_.empty()) {
+        reference_dir_ = latest_dir_;
+        reference_ = latest_;
+      }
+      return result;
+    }
+    absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
+      return AsInternal(CompareCompactionOutputs(reference_, latest_, session_->read_options_,
+                                                 StrategyName(strategy)));
+    }
+    absl::Status CorruptLatest() override {
+      if (latest_.empty()) return absl::OkStatus();
+      return AsInternal(CorruptFirstDataBlock(latest_.front().second, session_->read_options_));
+    }
+    void DropLatest() override { RemoveQuietly(latest_dir_); }
+    void DropReference() override { RemoveQuietly(reference_dir_); }
+
+   private:
+    ModeReport* const m_;
+    OutputList reference_;
+    std::string reference_dir_;
+    OutputList latest_;
+    std::string latest_dir_;
+  };
+
+  int Fail(int code, absl::string_view message) {
+    bar_.Clear();
+    std::fprintf(stderr, "sst_replay: %s\n", OneLine(message).c_str());
+    return code;
+  }
+  int Fail(const absl::Status& s) { return Fail(ExitCodeFor(s), s.message()); }
+
+  AlternatingOptions Alternating() const {
+    return AlternatingOptions{replay_.repeat, scratch_.keep(), settings_.corrupt_pooled_output};
+  }
+
+  int GenerateWorkload() {
+    const std::string dir = scratch_.Path("default_workload");
+    bar_.Update(0, "generating the default workload");
+    absl::StatusOr<WorkloadStats> stats = GenerateDefaultWorkload(dir, settings_.workload_mb);
+    if (!stats.ok()) return Fail(3, stats.status().message());
+    report_.default_workload = true;
+    report_.workload_description = absl::StrFormat(
+        "RocksDB 7.8.3 DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd) "
+        "and \"orders\" JSON documents (zlib), %d SST files",
+        FormatCount(static_cast<double>(stats->records)),
+        FormatBytes(static_cast<double>(stats->raw_bytes)), stats->sst_files);
+    args_.push_back(dir);
+    return 0;
+  }
+
+  int RunBlocks() {
+    BlocksPlan plan = PlanBlocks(inputs_, replay_);
+    ModeReport m;
+    m.mode = "blocks";
+    m.x_label = "uncompressed MiB replayed";
+    m.notes = plan.notes;
+    for (size_t i = 0; i < inputs_.size(); ++i) report_.inputs[i].blocks_mode = plan.input_status[i];
+    if (plan.job.files.empty()) {
+      m.notes.push_back("nothing to replay in blocks mode");
+      std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd or zlib data to replay\n");
+      notes_only_.push_back(std::move(m));
+      units_done_ += 2.0 * replay_.repeat;
+      return 0;
+    }
+    const size_t files = plan.job.files.size();
+    BlocksRuns runs(this, std::move(plan.job), plan.file_names);
+    if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
+
+    m.notes.push_back(
+        "stock creates a zstd CCtx per file, a deflate stream per block and an inflate stream "
+        "per block read, and reuses one zstd DCtx (RocksDB 7.8.3's per-core cache), all "
+        "through the counting allocator");
+    const RunResult& first = m.stock.front();
+    auto metric = [&](const char* key) { return MetricValue(first, key); };
+    std::vector<std::string> codecs;
+    for (const auto& [name, n] : plan.per_codec) codecs.push_back(absl::StrCat(n, " ", name));
+    m.description = absl::StrFormat(
+        "%d SST files (%s%s), %s data blocks%s, %s uncompressed -> %s (%.2fx)%s%s", files,
+        absl::StrJoin(codecs, ", "),
+        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
+        FormatCount(metric("source_blocks")),
+        replay_.block_size > 0
+            ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")), " of ",
+                           replay_.block_size, " B")
+            : "",
+        FormatBytes(metric("uncompressed_bytes")), FormatBytes(metric("stored_bytes")),
+        MetricValue(first, "ratio"),
+        replay_.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay_.codec)) : "",
+        replay_.level.has_value() ? absl::StrCat(", --level=", *replay_.level) : "");
+    report_.modes.push_back(std::move(m));
+    return 0;
+  }
+
+  int RunCompaction() {
+    CompactionPlan plan = PlanCompaction(inputs_, replay_);
+    ModeReport m;
+    m.mode = "compaction";
+    m.x_label = "seconds into the compaction";
+    m.notes = plan.notes;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
+    }
+    if (plan.groups.empty()) {
+      std::fprintf(stderr, "sst_replay: compaction mode: no file with zstd or zlib data to compact\n");
+      units_done_ += 2.0 * replay_.repeat;
+      return 0;
+    }
+    if (!replay_.blocks) {
+      // Bad input must fail with the reader's message before RocksDB reads it.
+      for (const PlannedGroup& g : plan.groups) {
+        for (size_t i : g.inputs) {
+          bar_.Update(units_done_, absl::StrCat("verifying ", inputs_[i].path));
+          if (absl::Status s = VerifyDataBlocks(inputs_[i].path, read_options_); !s.ok()) {
+            return Fail(2, s.message());
+          }
+        }
+      }
+    }
+
+    Job job;
+    job.mode = "compaction";
+    job.max_idle_per_key = replay_.max_idle_per_key;
+    job.verify_checksums = replay_.verify_checksums;
+    int staged = 0;
+    std::vector<std::string> group_text;
+    for (PlannedGroup& planned : plan.groups) {
+      CompactionGroup& g = planned.group;
+      for (size_t i : planned.inputs) {
+        const InputFile& in = inputs_[i];
+        job.total_stored_bytes += in.stored_data_bytes;
+        if (IngestibleAsIs(in)) {
+          g.files.push_back(in.path);
+          report_.inputs[i].compaction_mode = "ingested";
+          continue;
+        }
+        const std::string dir = scratch_.Path(absl::StrCat("staged-", g.name));
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        const std::string out = absl::StrCat(dir, "/", g.files.size(), ".sst");
+        bar_.Update(units_done_, absl::StrCat("staging ", in.path));
+        absl::StatusOr<StagedFile> s = StageForIngestion(in.path, read_options_, g, out);
+        if (!s.ok()) return Fail(s.status());
+        if (s->empty) {
+          report_.inputs[i].compaction_mode = "skipped: no puts or deletions to ingest";
+          continue;
+        }
+        if (s->skipped_entries > 0) {
+          m.notes.push_back(absl::StrCat(in.path, ": ", s->skipped_entries,
+                                         " merge/blob entries left out of staging"));
+        }
+        report_.inputs[i].compaction_mode = "staged (rewritten for ingestion) and ingested";
+        g.files.push_back(out);
+        ++staged;
+      }
+      if (g.files.empty()) continue;
+      group_text.push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
+      job.groups.push_back(std::move(g));
+    }
+    if (job.groups.empty()) {
+      std::fprintf(stderr, "sst_replay: compaction mode: nothing to ingest\n");
+      units_done_ += 2.0 * replay_.repeat;
+      return 0;
+    }
+    const size_t groups = job.groups.size();
+    CompactionRuns runs(this, std::move(job), &m);
+    if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
+
+    m.notes.insert(m.notes.begin(),
+                   absl::StrCat("stock = rockpool's legacy face with measure_stock=true (RocksDB "
+                                "creates and frees every context as always, counted); pooled = "
+                                "listeners={id=rockpool;max_idle_per_key=",
+                                replay_.max_idle_per_key, ";idle_seconds=60}"));
+    const RunResult& first = m.stock.front();
+    m.description = absl::StrFormat(
+        "%d column families (%s%s%s), full compaction -> %d SSTs, %s uncompressed -> %s (%.2fx)",
+        groups, absl::StrJoin(group_text, ", "),
+        staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
+        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
+        static_cast<int>(MetricValue(first, "output_files")),
+        FormatBytes(MetricValue(first, "uncompressed_bytes")),
+        FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
+    report_.modes.push_back(std::move(m));
+    return 0;
+  }
+
+  int Finish() {
+    bool identical = true;
+    for (const ModeReport& m : report_.modes) identical = identical && m.identical;
+    report_.exit_code = identical ? 0 : 1;
+    if (settings_.json) {
+      std::cout << FormatJson(report_);
+    } else {
+      std::cout << FormatTable(report_);
+      for (const ModeReport& m : notes_only_) {
+        for (const std::string& note : m.notes) std::cout << "note: " << note << "\n";
+      }
+    }
+    std::cout.flush();
+    if (!settings_.svg.empty()) {
+      if (absl::Status s = WriteTextFile(settings_.svg, RenderSvg(report_)); !s.ok()) {
+        return Fail(2, absl::StrCat("--svg: ", s.message()));
+      }
+    }
+    for (const ModeReport& m : report_.modes) {
+      if (!m.identical) {
+        std::fprintf(stderr, "sst_replay: %s mode: pooled output differs from stock: %s\n",
+                     m.mode.c_str(), OneLine(m.difference).c_str());
+      }
+    }
+    return report_.exit_code;
+  }
+
+  const Settings settings_;
+  const ReplaySettings replay_;
+  std::vector<std::string> args_;
+  ProgressBar bar_;
+  Scratch scratch_;
+  std::string self_;
+  CompressionPools pools_;  // for reading the inputs (checksums, scanning)
+  BlockCodecs codecs_;
+  sst::SstReadOptions read_options_;
+  std::vector<InputFile> inputs_;
+  Report report_;
+  std::vector<ModeReport> notes_only_;
+  int runs_ = 0;
+  double units_done_ = 0;
+};
+
+}  // namespace
+
+int RunSession(const Settings& settings, std::vector<std::string> inputs) {
+  Session session(settings, std::move(inputs));
+  return session.Run();
+}
+
+}  // namespace rockpool::replay
