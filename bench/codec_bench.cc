@@ -46,7 +46,8 @@ void SetCounters(benchmark::State& state, const AllocationCounts& before,
                  bool compressing, bool shared) {
   if (state.thread_index() != 0) return;
   const double ops = static_cast<double>(state.iterations()) * (shared ? state.threads() : 1);
-  state.counters["alloc_B/op"] = static_cast<double>(after.bytes_allocated - before.bytes_allocated) / ops;
+  state.counters["alloc_B/op"] =
+      static_cast<double>(after.bytes_allocated - before.bytes_allocated) / ops;
   state.counters["allocs/op"] = static_cast<double>(after.allocations - before.allocations) / ops;
   const double compressed = static_cast<double>(compressing ? output_size : input_size);
   const double plain = static_cast<double>(compressing ? input_size : output_size);
@@ -136,24 +137,25 @@ void RegisterFamily(const std::string& codec, const std::string& variant,
       [=](benchmark::State& s) { RunFresh(s, op, *shared_input, plain_size, compressing); });
   auto pool = std::make_shared<ContextPool<Policy>>();
   benchmark::RegisterBenchmark(
-      (codec + allocs + "/Pooled/" + variant).c_str(),
-      [=](benchmark::State& s) { RunPooled(s, pool.get(), op, *shared_input, plain_size, compressing); });
+      (codec + allocs + "/Pooled/" + variant).c_str(), [=](benchmark::State& s) {
+        RunPooled(s, pool.get(), op, *shared_input, plain_size, compressing);
+      });
   benchmark::RegisterBenchmark(
       (codec + parallel + "/Fresh/" + variant).c_str(),
       [=](benchmark::State& s) { RunFresh(s, op, *shared_input, plain_size, compressing); })
       ->ThreadRange(1, 8)
       ->UseRealTime();
   auto shared_pool = std::make_shared<ContextPool<Policy>>();
-  benchmark::RegisterBenchmark(
-      (codec + parallel + "/Pooled/" + variant).c_str(),
-      [=](benchmark::State& s) {
-        RunPooled(s, shared_pool.get(), op, *shared_input, plain_size, compressing);
-      })
+  benchmark::RegisterBenchmark((codec + parallel + "/Pooled/" + variant).c_str(),
+                               [=](benchmark::State& s) {
+                                 RunPooled(s, shared_pool.get(), op, *shared_input, plain_size,
+                                           compressing);
+                               })
       ->ThreadRange(1, 8)
       ->UseRealTime();
-  benchmark::RegisterBenchmark(
-      (limit + codec + "/" + variant).c_str(),
-      [=](benchmark::State& s) { RunLongLived(s, op, *shared_input, plain_size, compressing); });
+  benchmark::RegisterBenchmark((limit + codec + "/" + variant).c_str(), [=](benchmark::State& s) {
+    RunLongLived(s, op, *shared_input, plain_size, compressing);
+  });
 }
 
 constexpr size_t kMaxOutput = size_t{1} << 20;
@@ -180,12 +182,11 @@ void RegisterCodecBenchmarks() {
           return ZlibBlockCodec::CompressWith(c.get(), in, {}, out);
         },
         true};
-    Operation<DeflatePolicy> gzip_op{
-        gzip,
-        [](DeflateContext& c, std::string_view in, std::string* out) {
-          return ZlibBlockCodec::CompressStreamWith(c.get(), in, out);
-        },
-        true};
+    Operation<DeflatePolicy> gzip_op{gzip,
+                                     [](DeflateContext& c, std::string_view in, std::string* out) {
+                                       return ZlibBlockCodec::CompressStreamWith(c.get(), in, out);
+                                     },
+                                     true};
     RegisterFamily("Deflate", absl::StrCat("L6/", SizeName(size)), deflate_op, input, size, true);
     RegisterFamily("Gzip", absl::StrCat("L6/", SizeName(size)), gzip_op, input, size, true);
 

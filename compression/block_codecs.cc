@@ -16,8 +16,8 @@ absl::Status BlockCodecs::Decompress(uint8_t type, std::string_view payload,
     case compression_type::kZlib:
       return zlib_.Decompress(payload, dict != nullptr ? dict->raw() : std::string_view(), out);
     default:
-      return absl::UnimplementedError(
-          absl::StrCat("rockpool does not decode ", std::string(CompressionTypeName(type)), " blocks"));
+      return absl::UnimplementedError(absl::StrCat(
+          "rockpool does not decode ", std::string(CompressionTypeName(type)), " blocks"));
   }
 }
 

@@ -12,15 +12,15 @@ absl::StatusOr<BlockPrefix> ParseBlockPrefix(std::string_view block, size_t max_
   std::string_view rest = block;
   uint32_t size = 0;
   if (!GetVarint32(&rest, &size)) {
-    const bool truncated =
-        block.size() < 5 && std::all_of(block.begin(), block.end(), [](char c) { return (c & 0x80) != 0; });
-    return absl::DataLossError(truncated ? "truncated varint32 size prefix"
-                                         : "varint32 size prefix longer than 5 bytes or over 32 bits");
+    const bool truncated = block.size() < 5 && std::all_of(block.begin(), block.end(),
+                                                           [](char c) { return (c & 0x80) != 0; });
+    return absl::DataLossError(truncated
+                                   ? "truncated varint32 size prefix"
+                                   : "varint32 size prefix longer than 5 bytes or over 32 bits");
   }
   if (size > max_uncompressed_size) {
-    return absl::OutOfRangeError(absl::StrCat("block declares ", size,
-                                              " uncompressed bytes, over the limit of ",
-                                              max_uncompressed_size));
+    return absl::OutOfRangeError(absl::StrCat(
+        "block declares ", size, " uncompressed bytes, over the limit of ", max_uncompressed_size));
   }
   return BlockPrefix{size, rest};
 }

@@ -71,9 +71,9 @@ struct PoolOptions {
 };
 
 struct PoolStats {
-  uint64_t created = 0;      // contexts created
-  uint64_t reused = 0;       // leases served from idle contexts
-  uint64_t destroyed = 0;    // contexts destroyed
+  uint64_t created = 0;    // contexts created
+  uint64_t reused = 0;     // leases served from idle contexts
+  uint64_t destroyed = 0;  // contexts destroyed
   uint64_t reset_failures = 0;
   uint64_t idle = 0;         // idle contexts now
   uint64_t in_use = 0;       // leased contexts now

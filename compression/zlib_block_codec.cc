@@ -1,6 +1,5 @@
 #include "compression/zlib_block_codec.h"
 
-
 #include <algorithm>
 #include <limits>
 
@@ -55,8 +54,10 @@ absl::Status ZlibBlockCodec::CompressWith(z_stream* stream, std::string_view inp
   if (!dictionary.empty()) {
     const int rc = deflateSetDictionary(stream, Bytes(dictionary.data()),
                                         static_cast<uInt>(dictionary.size()));
-    if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib: deflateSetDictionary: out of memory");
-    if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
+    if (rc == Z_MEM_ERROR)
+      return absl::ResourceExhaustedError("zlib: deflateSetDictionary: out of memory");
+    if (rc != Z_OK)
+      return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
   }
   out->clear();
   PutVarint32(out, static_cast<uint32_t>(input.size()));
@@ -69,15 +70,18 @@ absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view b
                                             size_t max_uncompressed_size, std::string* out) {
   absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, max_uncompressed_size);
   if (!prefix.ok()) {
-    return absl::Status(prefix.status().code(), absl::StrCat("zlib block: ", prefix.status().message()));
+    return absl::Status(prefix.status().code(),
+                        absl::StrCat("zlib block: ", prefix.status().message()));
   }
   if (prefix->payload.size() > kMaxZlibChunk) return absl::DataLossError("zlib block: over 4 GiB");
   if (!dictionary.empty()) {
     const int rc = inflateSetDictionary(stream, Bytes(dictionary.data()),
                                         static_cast<uInt>(dictionary.size()));
     // A raw stream allocates its window here: Z_MEM_ERROR is out of memory.
-    if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib: inflateSetDictionary: out of memory");
-    if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: inflateSetDictionary (", rc, ")"));
+    if (rc == Z_MEM_ERROR)
+      return absl::ResourceExhaustedError("zlib: inflateSetDictionary: out of memory");
+    if (rc != Z_OK)
+      return absl::InternalError(absl::StrCat("zlib: inflateSetDictionary (", rc, ")"));
   }
   out->resize(prefix->uncompressed_size);
   Bytef scratch;  // keeps next_out valid for empty blocks
@@ -99,16 +103,16 @@ absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view b
     }
     if (left_in != 0) {
       out->clear();
-      return absl::DataLossError(absl::StrCat("zlib block: ", left_in,
-                                              " bytes of trailing garbage after the deflate stream"));
+      return absl::DataLossError(absl::StrCat(
+          "zlib block: ", left_in, " bytes of trailing garbage after the deflate stream"));
     }
     return absl::OkStatus();
   }
   out->clear();
   if (rc == Z_BUF_ERROR || rc == Z_OK) {
     if (stream->avail_out == 0 && left_in != 0) {
-      return absl::DataLossError(absl::StrCat(
-          "zlib block: inflates to more than the declared ", declared, " bytes"));
+      return absl::DataLossError(
+          absl::StrCat("zlib block: inflates to more than the declared ", declared, " bytes"));
     }
     return absl::DataLossError(absl::StrCat("zlib block: truncated deflate stream (",
                                             prefix->payload.size(), " payload bytes)"));
@@ -157,8 +161,8 @@ absl::Status ZlibBlockCodec::DecompressStream(std::string_view input, int window
                                               size_t max_output, std::string* out) const {
   if (window_bits < 8 || (window_bits > 15 && window_bits < 24) ||
       (window_bits > 31 && window_bits < 40) || window_bits > 47) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "zlib stream: window_bits ", window_bits, " is not 8..15, 24..31 or 40..47"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("zlib stream: window_bits ", window_bits, " is not 8..15, 24..31 or 40..47"));
   }
   absl::StatusOr<InflatePool::Lease> lease = inflate_pool_->Acquire(InflateKey{window_bits});
   if (!lease.ok()) return lease.status();
@@ -173,7 +177,8 @@ absl::Status ZlibBlockCodec::DecompressStreamWith(z_stream* stream, std::string_
   stream->avail_in = static_cast<uInt>(input.size());
   // Grow geometrically, never past max_output (+1 to detect overflow;
   // max_output == SIZE_MAX means no limit and must not wrap to 0).
-  const size_t limit = max_output < std::numeric_limits<size_t>::max() ? max_output + 1 : max_output;
+  const size_t limit =
+      max_output < std::numeric_limits<size_t>::max() ? max_output + 1 : max_output;
   size_t capacity = std::min<size_t>(std::max<size_t>(input.size() * 4, 4096), limit);
   for (;;) {
     const size_t used = out->size();
@@ -185,13 +190,15 @@ absl::Status ZlibBlockCodec::DecompressStreamWith(z_stream* stream, std::string_
     out->resize(used + (chunk - stream->avail_out));
     if (out->size() > max_output) {
       out->clear();
-      return absl::OutOfRangeError(absl::StrCat("zlib stream: inflates to more than ", max_output, " bytes"));
+      return absl::OutOfRangeError(
+          absl::StrCat("zlib stream: inflates to more than ", max_output, " bytes"));
     }
     if (rc == Z_STREAM_END) {
       if (stream->avail_in != 0) {
         const size_t left = stream->avail_in;
         out->clear();
-        return absl::DataLossError(absl::StrCat("zlib stream: ", left, " bytes of trailing garbage"));
+        return absl::DataLossError(
+            absl::StrCat("zlib stream: ", left, " bytes of trailing garbage"));
       }
       return absl::OkStatus();
     }
@@ -205,8 +212,8 @@ absl::Status ZlibBlockCodec::DecompressStreamWith(z_stream* stream, std::string_
     out->clear();
     if (rc == Z_BUF_ERROR) return absl::DataLossError("zlib stream: truncated");
     if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib stream: out of memory");
-    return absl::DataLossError(absl::StrCat("zlib stream: corrupt: ",
-                                            stream->msg != nullptr ? stream->msg : zError(rc)));
+    return absl::DataLossError(
+        absl::StrCat("zlib stream: corrupt: ", stream->msg != nullptr ? stream->msg : zError(rc)));
   }
 }
 

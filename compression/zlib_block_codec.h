@@ -27,7 +27,7 @@ struct ZlibBlockOptions {
   int level = kRocksDbDefaultLevel;  // -> Z_DEFAULT_COMPRESSION
   int window_bits = -14;             // any of -15..-9 (raw deflate)
   int strategy = Z_DEFAULT_STRATEGY;
-  std::string_view dictionary;       // raw dictionary bytes, may be empty
+  std::string_view dictionary;  // raw dictionary bytes, may be empty
 };
 
 // The deflate pool key for RocksDB options (memLevel is always 8 there).
@@ -36,8 +36,7 @@ DeflateKey DeflateKeyFor(const ZlibBlockOptions& options);
 class ZlibBlockCodec {
  public:
   // Pools must outlive the codec.
-  ZlibBlockCodec(DeflatePool* deflate_pool, InflatePool* inflate_pool,
-                 size_t max_uncompressed_size)
+  ZlibBlockCodec(DeflatePool* deflate_pool, InflatePool* inflate_pool, size_t max_uncompressed_size)
       : deflate_pool_(deflate_pool),
         inflate_pool_(inflate_pool),
         max_uncompressed_size_(max_uncompressed_size) {}

@@ -31,22 +31,25 @@ absl::Status ValidateDeflateKey(const DeflateKey& key) {
     return absl::InvalidArgumentError(absl::StrCat("zlib: level ", key.level, " not in -1..9"));
   }
   if (!ValidWindowBits(key.window_bits, /*inflate=*/false)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "zlib: window_bits ", key.window_bits, " not in -15..-9 (raw), 8..15 (zlib) or 25..31 (gzip)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("zlib: window_bits ", key.window_bits,
+                     " not in -15..-9 (raw), 8..15 (zlib) or 25..31 (gzip)"));
   }
   if (key.mem_level < 1 || key.mem_level > 9) {
-    return absl::InvalidArgumentError(absl::StrCat("zlib: mem_level ", key.mem_level, " not in 1..9"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("zlib: mem_level ", key.mem_level, " not in 1..9"));
   }
   if (key.strategy < Z_DEFAULT_STRATEGY || key.strategy > Z_FIXED) {
-    return absl::InvalidArgumentError(absl::StrCat("zlib: strategy ", key.strategy, " not in 0..4"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("zlib: strategy ", key.strategy, " not in 0..4"));
   }
   return absl::OkStatus();
 }
 
 absl::Status ValidateInflateKey(const InflateKey& key) {
   if (!ValidWindowBits(key.window_bits, /*inflate=*/true)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "zlib: inflate window_bits ", key.window_bits, " not in -15..-8, 8..15, 24..31 or 40..47"));
+    return absl::InvalidArgumentError(absl::StrCat("zlib: inflate window_bits ", key.window_bits,
+                                                   " not in -15..-8, 8..15, 24..31 or 40..47"));
   }
   return absl::OkStatus();
 }
@@ -75,8 +78,8 @@ absl::StatusOr<std::unique_ptr<DeflateContext>> DeflatePolicy::Create(const Defl
                                                                       AllocationStats* stats) {
   if (absl::Status s = ValidateDeflateKey(key); !s.ok()) return s;
   auto context = std::make_unique<DeflateContext>(stats);
-  const int rc = deflateInit2(context->get(), key.level, Z_DEFLATED, key.window_bits,
-                              key.mem_level, key.strategy);
+  const int rc = deflateInit2(context->get(), key.level, Z_DEFLATED, key.window_bits, key.mem_level,
+                              key.strategy);
   if (rc != Z_OK) return ZlibError("deflateInit2", rc, *context->get());
   context->initialised_ = true;
   return context;

@@ -31,11 +31,11 @@ absl::Status ZstdBlockCodec::CompressWith(ZSTD_CCtx* cctx, std::string_view inpu
   if (ZSTD_isError(n)) {
     out->clear();
     if (ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation) {
-      return absl::ResourceExhaustedError(absl::StrCat("zstd: compressing ", input.size(),
-                                                       " bytes: ", ZSTD_getErrorName(n)));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("zstd: compressing ", input.size(), " bytes: ", ZSTD_getErrorName(n)));
     }
-    return absl::InternalError(absl::StrCat("zstd: compressing ", input.size(),
-                                            " bytes: ", ZSTD_getErrorName(n)));
+    return absl::InternalError(
+        absl::StrCat("zstd: compressing ", input.size(), " bytes: ", ZSTD_getErrorName(n)));
   }
   out->resize(header + n);
   return absl::OkStatus();
@@ -45,17 +45,18 @@ absl::Status ZstdBlockCodec::DecompressWith(ZSTD_DCtx* dctx, std::string_view bl
                                             const ZstdDictionary* dict,
                                             size_t max_uncompressed_size, std::string* out) {
   absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, max_uncompressed_size);
-  if (!prefix.ok()) return absl::Status(prefix.status().code(), absl::StrCat("zstd block: ", prefix.status().message()));
+  if (!prefix.ok())
+    return absl::Status(prefix.status().code(),
+                        absl::StrCat("zstd block: ", prefix.status().message()));
   out->resize(prefix->uncompressed_size);
   // A one-byte scratch keeps dst non-null for empty blocks.
   char scratch;
   void* dst = out->empty() ? static_cast<void*>(&scratch) : static_cast<void*>(out->data());
-  const size_t n =
-      dict != nullptr
-          ? ZSTD_decompress_usingDDict(dctx, dst, out->size(), prefix->payload.data(),
-                                       prefix->payload.size(), dict->ddict())
-          : ZSTD_decompressDCtx(dctx, dst, out->size(), prefix->payload.data(),
-                                prefix->payload.size());
+  const size_t n = dict != nullptr
+                       ? ZSTD_decompress_usingDDict(dctx, dst, out->size(), prefix->payload.data(),
+                                                    prefix->payload.size(), dict->ddict())
+                       : ZSTD_decompressDCtx(dctx, dst, out->size(), prefix->payload.data(),
+                                             prefix->payload.size());
   if (ZSTD_isError(n)) {
     const size_t declared = out->size();
     out->clear();
@@ -63,8 +64,8 @@ absl::Status ZstdBlockCodec::DecompressWith(ZSTD_DCtx* dctx, std::string_view bl
       return absl::ResourceExhaustedError(absl::StrCat("zstd block: ", ZSTD_getErrorName(n)));
     }
     if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall) {
-      return absl::DataLossError(absl::StrCat(
-          "zstd block: decompresses to more than the declared ", declared, " bytes"));
+      return absl::DataLossError(
+          absl::StrCat("zstd block: decompresses to more than the declared ", declared, " bytes"));
     }
     return absl::DataLossError(absl::StrCat("zstd block: ", ZSTD_getErrorName(n), " (",
                                             prefix->payload.size(), " payload bytes)"));
@@ -72,14 +73,14 @@ absl::Status ZstdBlockCodec::DecompressWith(ZSTD_DCtx* dctx, std::string_view bl
   if (n != out->size()) {
     const size_t declared = out->size();
     out->clear();
-    return absl::DataLossError(absl::StrCat("zstd block: decompressed ", n,
-                                            " bytes, size prefix declares ", declared));
+    return absl::DataLossError(
+        absl::StrCat("zstd block: decompressed ", n, " bytes, size prefix declares ", declared));
   }
   return absl::OkStatus();
 }
 
-absl::Status ZstdBlockCodec::Compress(std::string_view input, int level,
-                                      const ZstdDictionary* dict, std::string* out) const {
+absl::Status ZstdBlockCodec::Compress(std::string_view input, int level, const ZstdDictionary* dict,
+                                      std::string* out) const {
   absl::StatusOr<ZstdCompressPool::Lease> lease = compress_pool_->Acquire(ZstdKey{});
   if (!lease.ok()) return lease.status();
   return CompressWith((*lease)->get(), input, level, dict, out);

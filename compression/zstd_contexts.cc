@@ -48,13 +48,15 @@ absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
 absl::Status ZstdCompressPolicy::Reset(ZstdCompressContext& context) {
   const size_t r = ZSTD_CCtx_reset(context.cctx_, ZSTD_reset_session_and_parameters);
   if (ZSTD_isError(r)) {
-    return absl::InternalError(absl::StrCat("zstd: resetting a compression context: ",
-                                            ZSTD_getErrorName(r)));
+    return absl::InternalError(
+        absl::StrCat("zstd: resetting a compression context: ", ZSTD_getErrorName(r)));
   }
   return EnforceSingleThreaded(context.cctx_);
 }
 
-size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) { return LibraryBytesHeld(context); }
+size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) {
+  return LibraryBytesHeld(context);
+}
 
 absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
@@ -69,12 +71,14 @@ absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Cre
 absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
   const size_t r = ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
   if (ZSTD_isError(r)) {
-    return absl::InternalError(absl::StrCat("zstd: resetting a decompression context: ",
-                                            ZSTD_getErrorName(r)));
+    return absl::InternalError(
+        absl::StrCat("zstd: resetting a decompression context: ", ZSTD_getErrorName(r)));
   }
   return absl::OkStatus();
 }
 
-size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) { return LibraryBytesHeld(context); }
+size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) {
+  return LibraryBytesHeld(context);
+}
 
 }  // namespace rockpool

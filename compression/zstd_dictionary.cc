@@ -9,7 +9,7 @@
 namespace rockpool {
 
 absl::StatusOr<std::shared_ptr<const ZstdDictionary>> ZstdDictionary::Create(std::string_view raw,
-                                                                              int level) {
+                                                                             int level) {
   if (raw.empty()) return absl::InvalidArgumentError("zstd: empty dictionary");
   const int zstd_level = ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7);
   std::shared_ptr<ZstdDictionary> dict(new ZstdDictionary(std::string(raw), zstd_level));

@@ -45,7 +45,6 @@ class ZstdDictionary {
   ZSTD_DDict_s* ddict_ = nullptr;
 };
 
-
 }  // namespace rockpool
 
 #endif  // ROCKPOOL_COMPRESSION_ZSTD_DICTIONARY_H_

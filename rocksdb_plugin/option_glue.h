@@ -94,7 +94,8 @@ inline rocksdb::OptionTypeInfo RockpoolOptionTypeInfo() {
 inline const std::unordered_map<std::string, rocksdb::OptionTypeInfo>& RockpoolOptionTypeMap() {
   static const auto* const map = [] {
     auto* m = new std::unordered_map<std::string, rocksdb::OptionTypeInfo>();
-    for (const std::string& name : RockpoolOptionNames()) m->emplace(name, RockpoolOptionTypeInfo());
+    for (const std::string& name : RockpoolOptionNames())
+      m->emplace(name, RockpoolOptionTypeInfo());
     return m;
   }();
   return *map;

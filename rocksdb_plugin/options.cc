@@ -14,7 +14,9 @@ namespace {
 absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 std::string_view Strip(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
   return s;
@@ -26,8 +28,8 @@ constexpr std::string_view kIdleSeconds = "idle_seconds";
 constexpr std::string_view kMeasureStock = "measure_stock";
 
 absl::Status BadValue(std::string_view name, std::string_view value, std::string_view want) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("rockpool option ", A(name), ": invalid value \"", A(value), "\" (", A(want), ")"));
+  return absl::InvalidArgumentError(absl::StrCat("rockpool option ", A(name), ": invalid value \"",
+                                                 A(value), "\" (", A(want), ")"));
 }
 
 absl::Status ParseBool(std::string_view name, std::string_view value, bool* out) {
@@ -60,9 +62,9 @@ absl::Status ParseUnsigned(std::string_view name, std::string_view value, uint64
 std::string BoolText(bool b) { return b ? "true" : "false"; }
 
 absl::Status UnknownOption(std::string_view name) {
-  return absl::InvalidArgumentError(absl::StrCat("rockpool: unknown option \"", A(name),
-                                                 "\" (known options: ",
-                                                 absl::StrJoin(RockpoolOptionNames(), ", "), ")"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("rockpool: unknown option \"", A(name),
+                   "\" (known options: ", absl::StrJoin(RockpoolOptionNames(), ", "), ")"));
 }
 
 }  // namespace
@@ -77,8 +79,8 @@ RockpoolOptions::Mode RockpoolOptions::mode() const {
 PoolOptions RockpoolOptions::ToPoolOptions() const {
   PoolOptions pool;
   pool.max_idle_per_key = mode() == Mode::kPool ? max_idle_per_key : 0;
-  pool.idle_timeout =
-      idle_seconds == 0 ? absl::InfiniteDuration() : absl::Seconds(static_cast<int64_t>(idle_seconds));
+  pool.idle_timeout = idle_seconds == 0 ? absl::InfiniteDuration()
+                                        : absl::Seconds(static_cast<int64_t>(idle_seconds));
   return pool;
 }
 
@@ -92,9 +94,9 @@ std::string RockpoolOptions::ToString() const {
 }
 
 const std::vector<std::string>& RockpoolOptionNames() {
-  static const auto* const names = new std::vector<std::string>{
-      std::string(kEnabled), std::string(kMaxIdlePerKey), std::string(kIdleSeconds),
-      std::string(kMeasureStock)};
+  static const auto* const names =
+      new std::vector<std::string>{std::string(kEnabled), std::string(kMaxIdlePerKey),
+                                   std::string(kIdleSeconds), std::string(kMeasureStock)};
   return *names;
 }
 
@@ -105,7 +107,8 @@ absl::Status SetRockpoolOption(std::string_view name, std::string_view value,
   if (name == kMeasureStock) return ParseBool(name, value, &options->measure_stock);
   if (name == kMaxIdlePerKey) {
     uint64_t v;
-    if (absl::Status s = ParseUnsigned(name, value, RockpoolOptions::kMaxIdlePerKeyLimit, &v); !s.ok()) {
+    if (absl::Status s = ParseUnsigned(name, value, RockpoolOptions::kMaxIdlePerKeyLimit, &v);
+        !s.ok()) {
       return s;
     }
     options->max_idle_per_key = static_cast<size_t>(v);

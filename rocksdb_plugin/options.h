@@ -90,8 +90,9 @@ template <typename Map>
 absl::StatusOr<RockpoolOptions> ParseRockpoolOptionsMap(const Map& map,
                                                         const RockpoolOptions& base = {},
                                                         bool ignore_unknown = false) {
-  return ParseRockpoolOptions(std::vector<std::pair<std::string, std::string>>(map.begin(), map.end()),
-                              base, ignore_unknown);
+  return ParseRockpoolOptions(
+      std::vector<std::pair<std::string, std::string>>(map.begin(), map.end()), base,
+      ignore_unknown);
 }
 
 // Parses "name=value;name=value" (empty items and surrounding whitespace are

@@ -65,8 +65,8 @@ voidpf PlainAlloc(voidpf, uInt items, uInt size) {
 }
 void PlainFree(voidpf, voidpf address) { std::free(address); }
 
-bool TryDeflate(z_streamp strm, int level, int method, int window_bits, int mem_level,
-                int strategy, const char* version, int stream_size) {
+bool TryDeflate(z_streamp strm, int level, int method, int window_bits, int mem_level, int strategy,
+                const char* version, int stream_size) {
   if (!ShouldPool() || method != Z_DEFLATED || !Poolable(strm, version, stream_size)) return false;
   Runtime* rt = Runtime::Get();
   if (rt == nullptr) return false;
@@ -104,8 +104,8 @@ int CopyWithPlainAllocator(z_streamp dest, z_streamp source, Copy copy) {
 
 extern "C" {
 
-int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int memLevel,
-                  int strategy, const char* version, int stream_size) {
+int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int memLevel, int strategy,
+                  const char* version, int stream_size) {
   if (TryDeflate(strm, level, method, windowBits, memLevel, strategy, version, stream_size)) {
     return Z_OK;
   }
@@ -114,8 +114,8 @@ int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int mem
 }
 
 int deflateInit_(z_streamp strm, int level, const char* version, int stream_size) {
-  if (TryDeflate(strm, level, Z_DEFLATED, MAX_WBITS, kDefaultMemLevel, Z_DEFAULT_STRATEGY,
-                 version, stream_size)) {
+  if (TryDeflate(strm, level, Z_DEFLATED, MAX_WBITS, kDefaultMemLevel, Z_DEFAULT_STRATEGY, version,
+                 stream_size)) {
     return Z_OK;
   }
   return real::deflateInit_(strm, level, version, stream_size);

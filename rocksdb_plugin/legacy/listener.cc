@@ -59,7 +59,8 @@ int RockpoolListener::live_count() { return g_live_listeners.load(std::memory_or
 RockpoolOptions RockpoolListener::options() const { return options_; }
 
 Status RockpoolListener::ConfigureOptions(
-    const ConfigOptions& config_options, const std::unordered_map<std::string, std::string>& opts_map,
+    const ConfigOptions& config_options,
+    const std::unordered_map<std::string, std::string>& opts_map,
     std::unordered_map<std::string, std::string>* unused) {
   try {
     std::vector<std::pair<std::string, std::string>> pairs;
@@ -119,14 +120,13 @@ void RockpoolListener::Announce(rocksdb::DB* db) {
   std::shared_ptr<rocksdb::Logger> log = db->GetDBOptions().info_log;
   if (log == nullptr) return;
   const RockpoolOptions current = CurrentOptions();
-  rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, log,
-               "rockpool active: %s mode=%s; %s%s", current.ToString().c_str(),
-               ModeName(current.mode()), CheckInterposition().ToString().c_str(),
-               current == options_ ? ""
-                                   : absl::StrCat(" (this DB's listener asked for ",
-                                                  options_.ToString(),
-                                                  "; another rockpool listener was applied later)")
-                                         .c_str());
+  rocksdb::Log(
+      rocksdb::InfoLogLevel::INFO_LEVEL, log, "rockpool active: %s mode=%s; %s%s",
+      current.ToString().c_str(), ModeName(current.mode()), CheckInterposition().ToString().c_str(),
+      current == options_ ? ""
+                          : absl::StrCat(" (this DB's listener asked for ", options_.ToString(),
+                                         "; another rockpool listener was applied later)")
+                                .c_str());
 }
 
 void RockpoolListener::Report(rocksdb::DB* db, const char* event, int job_id,

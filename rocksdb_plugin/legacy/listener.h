@@ -8,10 +8,10 @@
 // configures a listener it creates (ConfigureOptions, with
 // invoke_prepare_options off: it never calls PrepareOptions on listeners), so
 // the options are applied as soon as they parsed, before DB::Open. A listener
-// built in C++ applies them in PrepareOptions or at its first callback. Unknown option names and bad values are Status::InvalidArgument naming
-// the option, so GetDBOptionsFromString / LoadOptionsFromFile fail and the DB
-// is never opened half-configured. The listener serialises its options, so
-// the OPTIONS file RocksDB writes recreates it.
+// built in C++ applies them in PrepareOptions or at its first callback. Unknown option names and
+// bad values are Status::InvalidArgument naming the option, so GetDBOptionsFromString /
+// LoadOptionsFromFile fail and the DB is never opened half-configured. The listener serialises its
+// options, so the OPTIONS file RocksDB writes recreates it.
 //
 // In the DB's info LOG it writes "rockpool active: ..." (configuration and
 // interposition status) the first time that DB calls it (OnFlushBegin or
@@ -72,10 +72,9 @@ class RockpoolListener : public rocksdb::EventListener {
   // Parses the whole map with rockpool's parser (options.h): unknown names
   // are InvalidArgument unless config_options.ignore_unknown_options; bad
   // values always are. All or nothing.
-  rocksdb::Status ConfigureOptions(
-      const rocksdb::ConfigOptions& config_options,
-      const std::unordered_map<std::string, std::string>& opts_map,
-      std::unordered_map<std::string, std::string>* unused) override;
+  rocksdb::Status ConfigureOptions(const rocksdb::ConfigOptions& config_options,
+                                   const std::unordered_map<std::string, std::string>& opts_map,
+                                   std::unordered_map<std::string, std::string>* unused) override;
 
  private:
   void Apply();

@@ -26,7 +26,7 @@ F Resolve(std::atomic<void*>* slot, const char* name) {
   return reinterpret_cast<F>(p);
 }
 
-#define ROCKPOOL_REAL(name) \
+#define ROCKPOOL_REAL(name)                \
   static std::atomic<void*> slot{nullptr}; \
   auto fn = Resolve<decltype(&::name)>(&slot, #name)
 

@@ -24,8 +24,8 @@ void Add(PoolFigures* a, const PoolFigures& b) {
 std::string FiguresText(const PoolFigures& f) {
   return absl::StrCat("leases=", f.leases, " created=", f.created, " reused=", f.reused,
                       " lib_bytes=", f.lib_bytes, " lib_allocs=", f.lib_allocs,
-                      " stock_est_bytes=", f.stock_est_bytes, " stock_est_allocs=",
-                      f.stock_est_allocs);
+                      " stock_est_bytes=", f.stock_est_bytes,
+                      " stock_est_allocs=", f.stock_est_allocs);
 }
 
 std::string Compact(const PoolFigures& f) {
@@ -79,14 +79,15 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                          uint64_t discarded) {
   const CompressionPoolsStats zero{};
   const PoolStats sum = now.Total();
-  return absl::StrCat(
-      "rockpool report: ", std::string(head), " mode=", ModeName(mode), " | since_last: ", FiguresText(TotalFigures(now, last)),
-      " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
-      " idle_bytes=", sum.idle_bytes, " in_use=", sum.in_use, " discarded=", discarded,
-      " | zstd_c=", Compact(Figures(now.zstd_compress, zero.zstd_compress)),
-      " zstd_d=", Compact(Figures(now.zstd_decompress, zero.zstd_decompress)),
-      " deflate=", Compact(Figures(now.deflate, zero.deflate)),
-      " inflate=", Compact(Figures(now.inflate, zero.inflate)));
+  return absl::StrCat("rockpool report: ", std::string(head), " mode=", ModeName(mode),
+                      " | since_last: ", FiguresText(TotalFigures(now, last)),
+                      " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
+                      " idle_bytes=", sum.idle_bytes, " in_use=", sum.in_use,
+                      " discarded=", discarded,
+                      " | zstd_c=", Compact(Figures(now.zstd_compress, zero.zstd_compress)),
+                      " zstd_d=", Compact(Figures(now.zstd_decompress, zero.zstd_decompress)),
+                      " deflate=", Compact(Figures(now.deflate, zero.deflate)),
+                      " inflate=", Compact(Figures(now.inflate, zero.inflate)));
 }
 
 }  // namespace rockpool::legacy

@@ -382,7 +382,8 @@ bool BoundHere(const char* name, std::string* detail) {
 Interposition CheckInterposition() {
   Interposition out;
   out.zstd = true;
-  for (const char* name : {"ZSTD_createCCtx", "ZSTD_freeCCtx", "ZSTD_createDCtx", "ZSTD_freeDCtx"}) {
+  for (const char* name :
+       {"ZSTD_createCCtx", "ZSTD_freeCCtx", "ZSTD_createDCtx", "ZSTD_freeDCtx"}) {
     out.zstd = BoundHere(name, &out.detail) && out.zstd;
   }
   out.zlib = true;
@@ -396,9 +397,9 @@ Interposition CheckInterposition() {
 }
 
 std::string Interposition::ToString() const {
-  std::string s = absl::StrCat("zstd ", zstd ? "interposed" : "NOT interposed", ", zlib ",
-                               zlib ? (zlib_layout ? "interposed" : "interposed but forwarded")
-                                    : "NOT interposed");
+  std::string s = absl::StrCat(
+      "zstd ", zstd ? "interposed" : "NOT interposed", ", zlib ",
+      zlib ? (zlib_layout ? "interposed" : "interposed but forwarded") : "NOT interposed");
   if (!detail.empty()) absl::StrAppend(&s, " (", detail, ")");
   return s;
 }

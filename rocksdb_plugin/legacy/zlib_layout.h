@@ -46,9 +46,7 @@ inline z_streamp BackPointer(const void* state) {
   return p;
 }
 
-inline void SetBackPointer(void* state, z_streamp strm) {
-  std::memcpy(state, &strm, sizeof(strm));
-}
+inline void SetBackPointer(void* state, z_streamp strm) { std::memcpy(state, &strm, sizeof(strm)); }
 
 inline int DeflateStatus(const void* state) {
   int status;

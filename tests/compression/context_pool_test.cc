@@ -158,7 +158,7 @@ TEST(ContextPoolTest, ContextsIdleLongerThanTheTimeoutAreFreed) {
   ProbePool pool(Options(8, absl::Seconds(60)));
   { auto a = pool.Acquire(1); }  // idle since t=0
   fake_now += absl::Seconds(30);
-  { auto b = pool.Acquire(2); }  // idle since t=30
+  { auto b = pool.Acquire(2); }   // idle since t=30
   fake_now += absl::Seconds(31);  // t=61: key 1 expired, key 2 not
   EXPECT_EQ(pool.ReleaseExpired(), 1u);
   EXPECT_EQ(pool.stats().idle, 1u);

@@ -33,7 +33,9 @@ TEST(PoolConcurrencyTest, CountsBalanceAndNothingLeaks) {
         std::string block, back;
         bool ok;
         if (rng() % 2 == 0) {
-          ok = codecs.zstd().Compress(input, 1 + static_cast<int>(rng() % 5), nullptr, &block).ok() &&
+          ok = codecs.zstd()
+                   .Compress(input, 1 + static_cast<int>(rng() % 5), nullptr, &block)
+                   .ok() &&
                codecs.zstd().Decompress(block, nullptr, &back).ok();
         } else {
           ZlibBlockOptions o;

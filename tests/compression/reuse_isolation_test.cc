@@ -22,7 +22,8 @@ using ::rockpool::testing::SemiCompressible;
 TEST(ReuseIsolationTest, ZstdLeasedContextEqualsFreshContextForRandomSequences) {
   CompressionPools pools(PoolOptions{.max_idle_per_key = 1});
   std::vector<std::shared_ptr<const ZstdDictionary>> dicts;
-  for (int i = 0; i < 3; ++i) dicts.push_back(*ZstdDictionary::Create(SemiCompressible(2048 << i, i), 1 + 4 * i));
+  for (int i = 0; i < 3; ++i)
+    dicts.push_back(*ZstdDictionary::Create(SemiCompressible(2048 << i, i), 1 + 4 * i));
   std::mt19937 rng(12345);
   for (int op = 0; op < 300; ++op) {
     const int level = static_cast<int>(rng() % 23) - 3;
@@ -59,10 +60,12 @@ TEST(ReuseIsolationTest, ZstdStreamingApiAfterReturnSeesDefaultParameters) {
   auto lease = pools.zstd_compress().Acquire(ZstdKey{});
   EXPECT_EQ(pools.zstd_compress().stats().reused, 1u);
   std::string pooled(ZSTD_compressBound(input.size()), '\0');
-  const size_t n = ZSTD_compress2((*lease)->get(), pooled.data(), pooled.size(), input.data(), input.size());
+  const size_t n =
+      ZSTD_compress2((*lease)->get(), pooled.data(), pooled.size(), input.data(), input.size());
   ZSTD_CCtx* fresh = ZSTD_createCCtx();
   std::string expected(ZSTD_compressBound(input.size()), '\0');
-  const size_t m = ZSTD_compress2(fresh, expected.data(), expected.size(), input.data(), input.size());
+  const size_t m =
+      ZSTD_compress2(fresh, expected.data(), expected.size(), input.data(), input.size());
   ZSTD_freeCCtx(fresh);
   ASSERT_FALSE(ZSTD_isError(n));
   pooled.resize(n);

@@ -72,7 +72,8 @@ TEST_P(RocksDbCompatTest, BlocksDecompressAndRecompressByteIdentical) {
     if (block->compression_type == 0) continue;  // RocksDB kept it raw
     ASSERT_EQ(block->compression_type, static_cast<uint8_t>(c.type));
     std::string plain, ours;
-    ASSERT_TRUE(codecs.Decompress(block->compression_type, block->payload(), dict.get(), &plain).ok());
+    ASSERT_TRUE(
+        codecs.Decompress(block->compression_type, block->payload(), dict.get(), &plain).ok());
     if (c.type == rocksdb::kZSTD) {
       ASSERT_TRUE(codecs.zstd().Compress(plain, c.level, dict.get(), &ours).ok());
     } else {

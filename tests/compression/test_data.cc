@@ -7,8 +7,8 @@ namespace rockpool::testing {
 std::string SemiCompressible(size_t size, uint64_t seed) {
   static constexpr const char* kFields[] = {"user_id", "session", "country", "status",
                                             "amount",  "created", "updated", "tags"};
-  static constexpr const char* kWords[] = {"active", "pending", "closed", "DE", "US", "FR",
-                                           "premium", "basic", "mobile", "web"};
+  static constexpr const char* kWords[] = {"active", "pending", "closed", "DE",     "US",
+                                           "FR",     "premium", "basic",  "mobile", "web"};
   std::mt19937_64 rng(seed);
   std::string out;
   out.reserve(size + 64);

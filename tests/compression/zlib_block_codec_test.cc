@@ -214,7 +214,8 @@ TEST(InflatePolicyTest, ResetForgetsAWindowLearnedFromTheHeader) {
   for (const std::string* stream : {&small_window, &big_window, &small_window}) {
     auto lease = pool.Acquire(InflateKey{0});  // 0: window from the header
     ASSERT_TRUE(lease.ok());
-    ASSERT_TRUE(ZlibBlockCodec::DecompressStreamWith((*lease)->get(), *stream, 1 << 20, &back).ok());
+    ASSERT_TRUE(
+        ZlibBlockCodec::DecompressStreamWith((*lease)->get(), *stream, 1 << 20, &back).ok());
     EXPECT_EQ(back, input);
   }
   EXPECT_EQ(pool.stats().created, 1u);

@@ -30,9 +30,9 @@ std::string StockCompress(std::string_view in, int level, const ZstdDictionary* 
   const size_t n = dict != nullptr
                        ? ZSTD_compress_usingCDict(fresh, out.data() + header, bound, in.data(),
                                                   in.size(), dict->cdict())
-                       : ZSTD_compress_usingDict(fresh, out.data() + header, bound, in.data(),
-                                                 in.size(), nullptr, 0,
-                                                 ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7));
+                       : ZSTD_compress_usingDict(
+                             fresh, out.data() + header, bound, in.data(), in.size(), nullptr, 0,
+                             ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7));
   ZSTD_freeCCtx(fresh);
   EXPECT_FALSE(ZSTD_isError(n));
   out.resize(header + n);

@@ -23,9 +23,9 @@ PoolOptions FuzzPoolOptions() {
 }
 }  // namespace
 
-CodecFuzzState::CodecFuzzState()
-    : pools(FuzzPoolOptions()), codecs(&pools, kMaxUncompressedSize) {
-  absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d = ZstdDictionary::Create(SeedDictionary(), 3);
+CodecFuzzState::CodecFuzzState() : pools(FuzzPoolOptions()), codecs(&pools, kMaxUncompressedSize) {
+  absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
+      ZstdDictionary::Create(SeedDictionary(), 3);
   FUZZ_CHECK(d.ok());
   dictionary = *std::move(d);
   for (int i = 0; probe.size() < 3000; ++i) {
@@ -47,7 +47,8 @@ CodecFuzzState& State() {
 
 void CheckPoolInvariants(const CompressionPools& pools) {
   const CompressionPoolsStats all = pools.stats();
-  for (const PoolStats* s : {&all.zstd_compress, &all.zstd_decompress, &all.deflate, &all.inflate}) {
+  for (const PoolStats* s :
+       {&all.zstd_compress, &all.zstd_decompress, &all.deflate, &all.inflate}) {
     FUZZ_CHECK(s->in_use == 0);
     FUZZ_CHECK(s->created == s->destroyed + s->idle);
     FUZZ_CHECK(s->library.bytes_live >= 0);
@@ -73,8 +74,9 @@ void CheckZlibProbes(CodecFuzzState& state) {
 
 void CheckStreamProbe(CodecFuzzState& state) {
   std::string out;
-  FUZZ_CHECK(state.codecs.zlib().DecompressStream(state.probe_gzip, 47, state.probe.size(), &out).ok() &&
-             out == state.probe);
+  FUZZ_CHECK(
+      state.codecs.zlib().DecompressStream(state.probe_gzip, 47, state.probe.size(), &out).ok() &&
+      out == state.probe);
 }
 
 }  // namespace rockpool::fuzz

@@ -33,7 +33,7 @@ struct CodecFuzzState {
   CompressionPools pools;
   BlockCodecs codecs;
   std::shared_ptr<const ZstdDictionary> dictionary;  // SeedDictionary()
-  std::string probe;  // a known input, and its blocks / streams:
+  std::string probe;                                 // a known input, and its blocks / streams:
   std::string probe_zstd, probe_zstd_dict, probe_zlib, probe_zlib_dict, probe_gzip;
 };
 

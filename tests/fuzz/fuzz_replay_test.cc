@@ -50,7 +50,8 @@ TEST(FuzzReplayTest, EverySeedAndRegressionInputPasses) {
     // A failing input aborts inside the target with its FUZZ_CHECK message;
     // print the name first so the log says which one it was.
     std::fprintf(stderr, "replaying %s (%zu bytes)\n", path.c_str(), bytes.size());
-    EXPECT_EQ(LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), 0);
+    EXPECT_EQ(LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+              0);
   }
   std::fprintf(stderr, "replayed %zu seed and %zu regression inputs\n", corpus.size(),
                regressions.size());

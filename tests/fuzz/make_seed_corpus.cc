@@ -24,8 +24,8 @@
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
-#include "tests/fuzz/codec_fuzz_support.h"
 #include "tests/compression/test_data.h"
+#include "tests/fuzz/codec_fuzz_support.h"
 
 namespace rockpool {
 namespace {
@@ -79,12 +79,11 @@ void Blocks(const fs::path& out, const BlockCodecs& codecs, const ZstdDictionary
       const char* name;
       int level, window_bits, strategy;
     };
-    for (const ZlibCase& c : {ZlibCase{"default", kRocksDbDefaultLevel, -14, Z_DEFAULT_STRATEGY},
-                              ZlibCase{"l9w15", 9, -15, Z_DEFAULT_STRATEGY},
-                              ZlibCase{"l1w9", 1, -9, Z_DEFAULT_STRATEGY},
-                              ZlibCase{"huffman", 6, -12, Z_HUFFMAN_ONLY},
-                              ZlibCase{"rle", 6, -14, Z_RLE},
-                              ZlibCase{"fixed", 6, -14, Z_FIXED}}) {
+    for (const ZlibCase& c :
+         {ZlibCase{"default", kRocksDbDefaultLevel, -14, Z_DEFAULT_STRATEGY},
+          ZlibCase{"l9w15", 9, -15, Z_DEFAULT_STRATEGY},
+          ZlibCase{"l1w9", 1, -9, Z_DEFAULT_STRATEGY}, ZlibCase{"huffman", 6, -12, Z_HUFFMAN_ONLY},
+          ZlibCase{"rle", 6, -14, Z_RLE}, ZlibCase{"fixed", 6, -14, Z_FIXED}}) {
       if (in.bytes.size() < 1000 && std::string(c.name) != "default") continue;
       ZlibBlockOptions o;
       o.level = c.level;
@@ -126,7 +125,7 @@ void Sst(const fs::path& out, const fs::path& scratch, const SstCase& c) {
   table.format_version = c.format_version;
   table.checksum = c.checksum;
   table.index_type = c.index;
-  table.block_size = 256;          // several data blocks in a few KiB
+  table.block_size = 256;           // several data blocks in a few KiB
   table.metadata_block_size = 128;  // several index partitions
   if (c.bloom) {
     table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -173,15 +172,32 @@ void Ssts(const fs::path& out) {
   add({.name = "zstd-fv5-crc32c", .compression = rocksdb::kZSTD});
   add({.name = "zlib-fv5-crc32c", .compression = rocksdb::kZlibCompression});
   add({.name = "zstd-dict", .compression = rocksdb::kZSTD, .dictionary = true, .keys = 120});
-  add({.name = "zlib-dict", .compression = rocksdb::kZlibCompression, .dictionary = true, .keys = 120});
-  add({.name = "zstd-fv2-xxhash", .compression = rocksdb::kZSTD, .format_version = 2, .checksum = rocksdb::kxxHash});
-  add({.name = "zstd-fv3-xxhash64", .compression = rocksdb::kZSTD, .format_version = 3, .checksum = rocksdb::kxxHash64});
-  add({.name = "zlib-fv4-xxh3", .compression = rocksdb::kZlibCompression, .format_version = 4, .checksum = rocksdb::kXXH3});
+  add({.name = "zlib-dict",
+       .compression = rocksdb::kZlibCompression,
+       .dictionary = true,
+       .keys = 120});
+  add({.name = "zstd-fv2-xxhash",
+       .compression = rocksdb::kZSTD,
+       .format_version = 2,
+       .checksum = rocksdb::kxxHash});
+  add({.name = "zstd-fv3-xxhash64",
+       .compression = rocksdb::kZSTD,
+       .format_version = 3,
+       .checksum = rocksdb::kxxHash64});
+  add({.name = "zlib-fv4-xxh3",
+       .compression = rocksdb::kZlibCompression,
+       .format_version = 4,
+       .checksum = rocksdb::kXXH3});
   add({.name = "none-fv5-nochecksum", .checksum = rocksdb::kNoChecksum});
-  add({.name = "zstd-partitioned", .compression = rocksdb::kZSTD, .index = BT::kTwoLevelIndexSearch, .bloom = true});
+  add({.name = "zstd-partitioned",
+       .compression = rocksdb::kZSTD,
+       .index = BT::kTwoLevelIndexSearch,
+       .bloom = true});
   add({.name = "none-partitioned-fv3", .format_version = 3, .index = BT::kTwoLevelIndexSearch});
   add({.name = "zstd-hash-index", .compression = rocksdb::kZSTD, .index = BT::kHashSearch});
-  add({.name = "zlib-first-key", .compression = rocksdb::kZlibCompression, .index = BT::kBinarySearchWithFirstKey});
+  add({.name = "zlib-first-key",
+       .compression = rocksdb::kZlibCompression,
+       .index = BT::kBinarySearchWithFirstKey});
   add({.name = "none-bloom-datahash", .bloom = true, .data_block_hash = true});
   add({.name = "zstd-range-del", .compression = rocksdb::kZSTD, .range_delete = true, .keys = 20});
   add({.name = "none-one-key", .keys = 1});

@@ -71,13 +71,15 @@ void Walk(const sst::SstFile& file) {
   (void)file.properties();
   FUZZ_CHECK(file.compression_dictionary().size() <= file.file_size());
 
-  absl::StatusOr<std::string> index = file.ReadBlockContents(file.index_handle(), sst::BlockKind::kIndex);
+  absl::StatusOr<std::string> index =
+      file.ReadBlockContents(file.index_handle(), sst::BlockKind::kIndex);
   if (index.ok()) {
     size_t n = 0;
-    absl::Status s = sst::ForEachIndexEntry(*index, file.index_format(), [&](const sst::IndexEntryView& e) {
-      FUZZ_CHECK(e.key.size() <= index->size());
-      return ++n < kMaxEntriesPerBlock ? absl::OkStatus() : absl::CancelledError("enough");
-    });
+    absl::Status s =
+        sst::ForEachIndexEntry(*index, file.index_format(), [&](const sst::IndexEntryView& e) {
+          FUZZ_CHECK(e.key.size() <= index->size());
+          return ++n < kMaxEntriesPerBlock ? absl::OkStatus() : absl::CancelledError("enough");
+        });
     if (!s.ok() && s.code() != absl::StatusCode::kCancelled) CHECK_READER_STATUS(s);
   } else {
     CHECK_READER_STATUS(index.status());
@@ -126,7 +128,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     absl::StatusOr<std::unique_ptr<sst::SstFile>> file =
         sst::SstFile::OpenFromBuffer(std::string(AsView(data, size)), options, "fuzz.sst");
     if (!file.ok()) {
-      if (Verbose()) std::fprintf(stderr, "  open (verify=%d): %s\n", verify, file.status().ToString().c_str());
+      if (Verbose())
+        std::fprintf(stderr, "  open (verify=%d): %s\n", verify, file.status().ToString().c_str());
       CHECK_READER_STATUS(file.status());
       continue;
     }

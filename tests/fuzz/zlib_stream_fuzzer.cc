@@ -25,8 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   // libFuzzer inputs are at most a few hundred KiB: even "no limit" stays
   // within deflate's 1032:1 ratio of that.
-  const Run runs[] = {{47, kMaxUncompressedSize},
-                      {kWindows[size % 16], kLimits[(size / 16) % 5]}};
+  const Run runs[] = {{47, kMaxUncompressedSize}, {kWindows[size % 16], kLimits[(size / 16) % 5]}};
   // The output limit is exact, and "no limit" (SIZE_MAX) is no limit: once
   // a stream decodes within the default limit, it decodes the same with a
   // limit of exactly its size or none, and fails OutOfRange one byte below.
@@ -34,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string out;
     if (state.codecs.zlib().DecompressStream(input, 47, kMaxUncompressedSize, &out).ok()) {
       std::string again;
-      absl::Status s = state.codecs.zlib().DecompressStream(input, 47, std::numeric_limits<size_t>::max(), &again);
+      absl::Status s = state.codecs.zlib().DecompressStream(
+          input, 47, std::numeric_limits<size_t>::max(), &again);
       FUZZ_CHECK_MSG(s.ok() && again == out, "no limit: " + s.ToString());
       s = state.codecs.zlib().DecompressStream(input, 47, out.size(), &again);
       FUZZ_CHECK_MSG(s.ok() && again == out, "exact limit: " + s.ToString());
@@ -49,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const absl::Status s =
         state.codecs.zlib().DecompressStream(input, run.window_bits, run.max_output, &out);
     if (!s.ok()) {
-      FUZZ_CHECK_MSG(IsInputError(s), s.ToString() + " window_bits " + std::to_string(run.window_bits));
+      FUZZ_CHECK_MSG(IsInputError(s),
+                     s.ToString() + " window_bits " + std::to_string(run.window_bits));
       continue;
     }
     FUZZ_CHECK(out.size() <= run.max_output);

@@ -16,7 +16,8 @@ using namespace rockpool::fuzz;  // NOLINT
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CodecFuzzState& state = State();
   const std::string_view block = AsView(data, size);
-  for (const ZstdDictionary* dict : {static_cast<const ZstdDictionary*>(nullptr), state.dictionary.get()}) {
+  for (const ZstdDictionary* dict :
+       {static_cast<const ZstdDictionary*>(nullptr), state.dictionary.get()}) {
     std::string out;
     const absl::Status s = state.codecs.zstd().Decompress(block, dict, &out);
     if (!s.ok()) {

@@ -22,8 +22,8 @@
 
 #include "absl/status/status.h"
 #include "compression/block_codecs.h"
-#include "tests/reliability/fault_walk.h"
 #include "tests/compression/test_data.h"
+#include "tests/reliability/fault_walk.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 
@@ -82,13 +82,15 @@ class FaultInjectionTest : public ::testing::Test {
 
 TEST_F(FaultInjectionTest, LeaseCreationInEveryPool) {
   Walk("zstd compress lease", [&] { return pools_->zstd_compress().Acquire(ZstdKey{}).status(); });
-  Walk("zstd decompress lease", [&] { return pools_->zstd_decompress().Acquire(ZstdKey{}).status(); });
+  Walk("zstd decompress lease",
+       [&] { return pools_->zstd_decompress().Acquire(ZstdKey{}).status(); });
   const DeflateKey deflate_keys[] = {{6, -14, 8, Z_DEFAULT_STRATEGY},
                                      {9, 31, 8, Z_DEFAULT_STRATEGY},
                                      {1, 15, 9, Z_RLE},
                                      {4, -9, 1, Z_HUFFMAN_ONLY}};
   for (const DeflateKey& key : deflate_keys) {
-    Walk("deflate lease wb " + std::to_string(key.window_bits) + " level " + std::to_string(key.level),
+    Walk("deflate lease wb " + std::to_string(key.window_bits) + " level " +
+             std::to_string(key.level),
          [&] { return pools_->deflate().Acquire(key).status(); });
   }
   for (int wb : {-15, -9, 15, 31, 47}) {
@@ -108,8 +110,9 @@ TEST_F(FaultInjectionTest, ZstdCompressAndDecompress) {
   };
   Walk("zstd round trip, cold pools", [&] { return round_trip(large, 3, nullptr); });
   // Warm contexts sized for a small block must grow for a large one.
-  Walk("zstd round trip, warm pools, growth", [&] { return round_trip(large, 19, nullptr); },
-       [&] { ASSERT_TRUE(round_trip(small, 1, nullptr).ok()); });
+  Walk(
+      "zstd round trip, warm pools, growth", [&] { return round_trip(large, 19, nullptr); },
+      [&] { ASSERT_TRUE(round_trip(small, 1, nullptr).ok()); });
   auto dict = ZstdDictionary::Create(SemiCompressible(4096, 3), 5);
   ASSERT_TRUE(dict.ok());
   Walk("zstd round trip with dictionary", [&] { return round_trip(small, 5, dict->get()); });
@@ -139,7 +142,8 @@ TEST_F(FaultInjectionTest, ZlibBlocksAndStreams) {
     Walk("zlib stream wb " + std::to_string(wb), [&, wb] {
       std::string framed, back;
       if (absl::Status s = codecs_->zlib().CompressStream(input, 6, wb, &framed); !s.ok()) return s;
-      if (absl::Status s = codecs_->zlib().DecompressStream(framed, 47, input.size(), &back); !s.ok()) {
+      if (absl::Status s = codecs_->zlib().DecompressStream(framed, 47, input.size(), &back);
+          !s.ok()) {
         return s;
       }
       return back == input ? absl::OkStatus() : WrongOutput("zlib stream round trip");
@@ -150,73 +154,79 @@ TEST_F(FaultInjectionTest, ZlibBlocksAndStreams) {
 TEST_F(FaultInjectionTest, TrimSetOptionsAndExpiryBetweenLeases) {
   PoolOptions options;
   options.max_idle_per_key = 4;
-  Walk("trim / set options / expiry sequence", [&]() -> absl::Status {
-    for (int round = 0; round < 3; ++round) {
-      {
-        auto a = pools_->zstd_compress().Acquire(ZstdKey{});
-        auto b = pools_->zstd_decompress().Acquire(ZstdKey{});
-        auto c = pools_->deflate().Acquire(DeflateKey{});
-        auto d = pools_->inflate().Acquire(InflateKey{});
-        for (const absl::Status& s : {a.status(), b.status(), c.status(), d.status()}) {
-          if (!s.ok()) return s;
+  Walk(
+      "trim / set options / expiry sequence",
+      [&]() -> absl::Status {
+        for (int round = 0; round < 3; ++round) {
+          {
+            auto a = pools_->zstd_compress().Acquire(ZstdKey{});
+            auto b = pools_->zstd_decompress().Acquire(ZstdKey{});
+            auto c = pools_->deflate().Acquire(DeflateKey{});
+            auto d = pools_->inflate().Acquire(InflateKey{});
+            for (const absl::Status& s : {a.status(), b.status(), c.status(), d.status()}) {
+              if (!s.ok()) return s;
+            }
+          }
+          switch (round) {
+            case 0:
+              pools_->Trim();
+              break;
+            case 1: {
+              PoolOptions one = options;
+              one.max_idle_per_key = 1;
+              one.idle_timeout = absl::ZeroDuration();
+              pools_->SetOptions(one);
+              pools_->ReleaseExpired();
+              break;
+            }
+            default:
+              pools_->SetOptions(options);
+              break;
+          }
         }
-      }
-      switch (round) {
-        case 0:
-          pools_->Trim();
-          break;
-        case 1: {
-          PoolOptions one = options;
-          one.max_idle_per_key = 1;
-          one.idle_timeout = absl::ZeroDuration();
-          pools_->SetOptions(one);
-          pools_->ReleaseExpired();
-          break;
-        }
-        default:
-          pools_->SetOptions(options);
-          break;
-      }
-    }
-    return absl::OkStatus();
-  }, nullptr, options);
+        return absl::OkStatus();
+      },
+      nullptr, options);
 }
 
 TEST_F(FaultInjectionTest, MixedSequenceOfOperations) {
   PoolOptions options;
   options.max_idle_per_key = 2;
-  Walk("mixed sequence of 40 operations", [&]() -> absl::Status {
-    std::mt19937 rng(42);
-    for (int i = 0; i < 40; ++i) {
-      const std::string input = SemiCompressible(500 + rng() % 30000, static_cast<uint64_t>(i));
-      std::string block, back;
-      absl::Status s;
-      switch (rng() % 4) {
-        case 0:
-          s = codecs_->zstd().Compress(input, 1 + static_cast<int>(rng() % 9), nullptr, &block);
-          if (s.ok()) s = codecs_->zstd().Decompress(block, nullptr, &back);
-          break;
-        case 1: {
-          ZlibBlockOptions o;
-          o.level = 1 + static_cast<int>(rng() % 9);
-          o.window_bits = -9 - static_cast<int>(rng() % 7);
-          s = codecs_->zlib().Compress(input, o, &block);
-          if (s.ok()) s = codecs_->zlib().Decompress(block, {}, &back);
-          break;
+  Walk(
+      "mixed sequence of 40 operations",
+      [&]() -> absl::Status {
+        std::mt19937 rng(42);
+        for (int i = 0; i < 40; ++i) {
+          const std::string input = SemiCompressible(500 + rng() % 30000, static_cast<uint64_t>(i));
+          std::string block, back;
+          absl::Status s;
+          switch (rng() % 4) {
+            case 0:
+              s = codecs_->zstd().Compress(input, 1 + static_cast<int>(rng() % 9), nullptr, &block);
+              if (s.ok()) s = codecs_->zstd().Decompress(block, nullptr, &back);
+              break;
+            case 1: {
+              ZlibBlockOptions o;
+              o.level = 1 + static_cast<int>(rng() % 9);
+              o.window_bits = -9 - static_cast<int>(rng() % 7);
+              s = codecs_->zlib().Compress(input, o, &block);
+              if (s.ok()) s = codecs_->zlib().Decompress(block, {}, &back);
+              break;
+            }
+            case 2:
+              s = codecs_->zlib().CompressStream(input, 6, 31, &block);
+              if (s.ok()) s = codecs_->zlib().DecompressStream(block, 31, input.size(), &back);
+              break;
+            default:
+              pools_->Trim();
+              continue;
+          }
+          if (!s.ok()) return s;
+          if (back != input) return WrongOutput("mixed op " + std::to_string(i));
         }
-        case 2:
-          s = codecs_->zlib().CompressStream(input, 6, 31, &block);
-          if (s.ok()) s = codecs_->zlib().DecompressStream(block, 31, input.size(), &back);
-          break;
-        default:
-          pools_->Trim();
-          continue;
-      }
-      if (!s.ok()) return s;
-      if (back != input) return WrongOutput("mixed op " + std::to_string(i));
-    }
-    return absl::OkStatus();
-  }, nullptr, options);
+        return absl::OkStatus();
+      },
+      nullptr, options);
 }
 
 // Regression: an allocation failure inside zstd's compression (its
@@ -244,7 +254,8 @@ TEST_F(FaultInjectionTest, OutOfMemoryInsideTheLibrariesIsResourceExhausted) {
     auto lease = pools_->inflate().Acquire(InflateKey{-15});  // state made
     ASSERT_TRUE(lease.ok());
     AllocationFaultInjector::FailNthAllocation(1);  // the window
-    const absl::Status s = ZlibBlockCodec::DecompressWith((*lease)->get(), block, dict, 1 << 20, &back);
+    const absl::Status s =
+        ZlibBlockCodec::DecompressWith((*lease)->get(), block, dict, 1 << 20, &back);
     AllocationFaultInjector::Disarm();
     EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   }
@@ -266,7 +277,8 @@ TEST_F(FaultInjectionTest, SstReadThroughThePooledCodecs) {
     Walk(std::string("read every block of ") + name, [&]() -> absl::Status {
       sst::SstReadOptions options;
       options.decompressor = sst::MakeBlockCodecsDecompressor(codecs_.get());
-      absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::OpenFromBuffer(image, options);
+      absl::StatusOr<std::unique_ptr<sst::SstFile>> file =
+          sst::SstFile::OpenFromBuffer(image, options);
       if (!file.ok()) return file.status();
       absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
       if (!handles.ok()) return handles.status();

@@ -93,7 +93,8 @@ inline void ExpectBalanced(const CompressionPoolsStats& all) {
 inline void ExpectEmptyAfterTrim(CompressionPools& pools) {
   pools.Trim();
   const CompressionPoolsStats all = pools.stats();
-  for (const PoolStats* s : {&all.zstd_compress, &all.zstd_decompress, &all.deflate, &all.inflate}) {
+  for (const PoolStats* s :
+       {&all.zstd_compress, &all.zstd_decompress, &all.deflate, &all.inflate}) {
     EXPECT_EQ(s->idle, 0u);
     EXPECT_EQ(s->idle_bytes, 0u);
     EXPECT_EQ(s->created, s->destroyed);

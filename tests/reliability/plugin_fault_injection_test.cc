@@ -56,7 +56,9 @@ absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
 }
 
 // A wrong value or a lost key: what must never happen.
-absl::Status WrongOutput(const std::string& what) { return absl::DataLossError("WRONG OUTPUT: " + what); }
+absl::Status WrongOutput(const std::string& what) {
+  return absl::DataLossError("WRONG OUTPUT: " + what);
+}
 
 struct Codec {
   const char* name;
@@ -90,13 +92,16 @@ class PluginFaultInjectionTest : public ::testing::TestWithParam<Codec> {
   static absl::Status Write(rocksdb::DB* db) {
     for (int file = 0; file < 4; ++file) {
       for (int i = file; i < kKeys; i += 4) {
-        if (absl::Status s = FromRocksDb(db->Put(rocksdb::WriteOptions(), Key(i), Value(i)), "put"); !s.ok()) {
+        if (absl::Status s = FromRocksDb(db->Put(rocksdb::WriteOptions(), Key(i), Value(i)), "put");
+            !s.ok()) {
           return s;
         }
       }
-      if (absl::Status s = FromRocksDb(db->Flush(rocksdb::FlushOptions()), "flush"); !s.ok()) return s;
+      if (absl::Status s = FromRocksDb(db->Flush(rocksdb::FlushOptions()), "flush"); !s.ok())
+        return s;
     }
-    return FromRocksDb(db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr), "compact");
+    return FromRocksDb(db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr),
+                       "compact");
   }
 
   // Reads every key back; a lost key or a wrong value is WrongOutput.
@@ -114,7 +119,8 @@ class PluginFaultInjectionTest : public ::testing::TestWithParam<Codec> {
   // Opens `dir`, optionally writes, reads everything, closes.
   static absl::Status Cycle(const std::string& dir, bool write) {
     rocksdb::DB* raw = nullptr;
-    if (absl::Status s = FromRocksDb(rocksdb::DB::Open(DbOptions(), dir, &raw), "open"); !s.ok()) return s;
+    if (absl::Status s = FromRocksDb(rocksdb::DB::Open(DbOptions(), dir, &raw), "open"); !s.ok())
+      return s;
     std::unique_ptr<rocksdb::DB> db(raw);
     if (write) {
       if (absl::Status s = Write(db.get()); !s.ok()) return s;
@@ -131,18 +137,20 @@ class PluginFaultInjectionTest : public ::testing::TestWithParam<Codec> {
     const CompressionPoolsStats all = legacy::Stats();
     // RocksDB 7.8.3 keeps zstd DCtxs in a process-wide cache until exit.
     EXPECT_EQ(static_cast<int64_t>(all.zstd_decompress.in_use), out.zstd_decompress) << name;
-    for (const auto& [pool, s] : {std::pair{"zstd_compress", &all.zstd_compress},
-                                  std::pair{"zstd_decompress", &all.zstd_decompress},
-                                  std::pair{"deflate", &all.deflate}, std::pair{"inflate", &all.inflate}}) {
+    for (const auto& [pool, s] :
+         {std::pair{"zstd_compress", &all.zstd_compress},
+          std::pair{"zstd_decompress", &all.zstd_decompress}, std::pair{"deflate", &all.deflate},
+          std::pair{"inflate", &all.inflate}}) {
       EXPECT_EQ(s->created, s->destroyed + s->idle + s->in_use) << name << " " << pool;
       if (s->in_use == 0) {
-        EXPECT_EQ(static_cast<uint64_t>(s->library.bytes_live), s->idle_bytes) << name << " " << pool;
+        EXPECT_EQ(static_cast<uint64_t>(s->library.bytes_live), s->idle_bytes)
+            << name << " " << pool;
       }
     }
     legacy::TrimIdle();
     const CompressionPoolsStats trimmed = legacy::Stats();
-    for (const PoolStats* s : {&trimmed.zstd_compress, &trimmed.zstd_decompress, &trimmed.deflate,
-                               &trimmed.inflate}) {
+    for (const PoolStats* s :
+         {&trimmed.zstd_compress, &trimmed.zstd_decompress, &trimmed.deflate, &trimmed.inflate}) {
       EXPECT_EQ(s->idle, 0u) << name;
       EXPECT_EQ(s->idle_bytes, 0u) << name;
       if (s->in_use == 0) {
@@ -192,7 +200,8 @@ class PluginFaultInjectionTest : public ::testing::TestWithParam<Codec> {
     if (write || GetParam().type != rocksdb::kZSTD) {
       EXPECT_GT(report.allocations, 0u) << "no allocation went through rockpool's pools";
     }
-    std::printf("%s: %llu RocksDB errors\n", name.c_str(), static_cast<unsigned long long>(errors_seen));
+    std::printf("%s: %llu RocksDB errors\n", name.c_str(),
+                static_cast<unsigned long long>(errors_seen));
   }
 };
 
@@ -213,8 +222,11 @@ TEST_P(PluginFaultInjectionTest, EveryAllocationOfAWriteFlushCompactReadCycle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, PluginFaultInjectionTest,
-                         ::testing::Values(Codec{"zstd", rocksdb::kZSTD}, Codec{"zlib", rocksdb::kZlibCompression}),
-                         [](const ::testing::TestParamInfo<Codec>& info) { return std::string(info.param.name); });
+                         ::testing::Values(Codec{"zstd", rocksdb::kZSTD},
+                                           Codec{"zlib", rocksdb::kZlibCompression}),
+                         [](const ::testing::TestParamInfo<Codec>& info) {
+                           return std::string(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace rockpool::reliability

@@ -45,7 +45,9 @@ constexpr auto kRunFor = std::chrono::milliseconds(1500);
 // TSan can tell (Abseil's time code takes an annotated lock), which would
 // hide races between the threads that read it.
 std::atomic<int64_t> fake_nanos{0};
-absl::Time FakeNow() { return absl::FromUnixNanos(fake_nanos.fetch_add(1, std::memory_order_relaxed)); }
+absl::Time FakeNow() {
+  return absl::FromUnixNanos(fake_nanos.fetch_add(1, std::memory_order_relaxed));
+}
 
 // Workers cycle leases through their stripes' slots while another thread runs
 // the expiry scan (which looks at slot entries) and Trim() as fast as it can.
@@ -86,7 +88,8 @@ TEST(PoolRaceTest, ExpiryScanAndTrimRaceWithLeaseCycles) {
   std::this_thread::sleep_for(kRunFor);
   stop.store(true);
   for (std::thread& t : threads) t.join();
-  std::printf("%llu lease cycles, %llu expiry scans\n", static_cast<unsigned long long>(cycles.load()),
+  std::printf("%llu lease cycles, %llu expiry scans\n",
+              static_cast<unsigned long long>(cycles.load()),
               static_cast<unsigned long long>(scans.load()));
   const PoolStats s = pool.stats();
   EXPECT_EQ(s.in_use, 0u);

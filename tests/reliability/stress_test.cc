@@ -30,8 +30,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "compression/block_codecs.h"
-#include "tests/reliability/fault_walk.h"
 #include "tests/compression/test_data.h"
+#include "tests/reliability/fault_walk.h"
 
 namespace rockpool::reliability {
 namespace {
@@ -99,7 +99,8 @@ class StressTest : public ::testing::Test {
     seed_ = EnvOr("ROCKPOOL_STRESS_SEED", std::random_device{}());
     soak_seconds_ = EnvOr("ROCKPOOL_SOAK_SECONDS", 0);
     std::printf("stress: seed %llu (ROCKPOOL_STRESS_SEED), soak %llu s\n",
-                static_cast<unsigned long long>(seed_), static_cast<unsigned long long>(soak_seconds_));
+                static_cast<unsigned long long>(seed_),
+                static_cast<unsigned long long>(soak_seconds_));
     auto d = ZstdDictionary::Create(SemiCompressible(4096, 99), 3);
     EXPECT_TRUE(d.ok());
     dict_ = *std::move(d);
@@ -113,9 +114,14 @@ class StressTest : public ::testing::Test {
 
   static void HoldFor(std::mt19937_64& rng) {
     switch (rng() % 4) {
-      case 0: break;
-      case 1: std::this_thread::yield(); break;
-      default: std::this_thread::sleep_for(std::chrono::microseconds(rng() % 800)); break;
+      case 0:
+        break;
+      case 1:
+        std::this_thread::yield();
+        break;
+      default:
+        std::this_thread::sleep_for(std::chrono::microseconds(rng() % 800));
+        break;
     }
   }
 
@@ -124,7 +130,8 @@ class StressTest : public ::testing::Test {
   void Operation(CompressionPools& pools, const BlockCodecs& codecs, std::mt19937_64& rng,
                  Failures& failures) {
     const size_t size = RandomSize(rng);
-    const std::string input = rng() % 4 == 0 ? Incompressible(size, rng()) : SemiCompressible(size, rng());
+    const std::string input =
+        rng() % 4 == 0 ? Incompressible(size, rng()) : SemiCompressible(size, rng());
     std::string block, back;
     auto fail = [&](const std::string& what, const absl::Status& s) {
       failures.Add(what + " (" + std::to_string(size) + " bytes): " + s.ToString());
@@ -133,7 +140,8 @@ class StressTest : public ::testing::Test {
       case 0: {  // zstd through the codec, random level, sometimes a dictionary
         const int level = rng() % 8 == 0 ? 19 : static_cast<int>(rng() % 12) - 2;
         const ZstdDictionary* dict = rng() % 4 == 0 ? dict_.get() : nullptr;
-        absl::Status s = codecs.zstd().Compress(input, size > 65536 && level == 19 ? 3 : level, dict, &block);
+        absl::Status s =
+            codecs.zstd().Compress(input, size > 65536 && level == 19 ? 3 : level, dict, &block);
         if (s.ok()) s = codecs.zstd().Decompress(block, dict, &back);
         if (!s.ok() || back != input) return fail("zstd block", s);
         break;
@@ -142,12 +150,13 @@ class StressTest : public ::testing::Test {
         auto c = pools.zstd_compress().Acquire(ZstdKey{});
         if (!c.ok()) return fail("zstd lease", c.status());
         for (int i = 0, n = 1 + static_cast<int>(rng() % 3); i < n; ++i) {
-          absl::Status s = ZstdBlockCodec::CompressWith((*c)->get(), input, 1 + static_cast<int>(rng() % 5),
-                                                        nullptr, &block);
+          absl::Status s = ZstdBlockCodec::CompressWith(
+              (*c)->get(), input, 1 + static_cast<int>(rng() % 5), nullptr, &block);
           HoldFor(rng);
           auto d = pools.zstd_decompress().Acquire(ZstdKey{});
           if (!d.ok()) return fail("zstd lease", d.status());
-          if (s.ok()) s = ZstdBlockCodec::DecompressWith((*d)->get(), block, nullptr, size_t{1} << 20, &back);
+          if (s.ok())
+            s = ZstdBlockCodec::DecompressWith((*d)->get(), block, nullptr, size_t{1} << 20, &back);
           if (!s.ok() || back != input) return fail("zstd leased", s);
         }
         break;
@@ -176,7 +185,8 @@ class StressTest : public ::testing::Test {
         std::vector<DeflatePool::Lease> deflates;
         std::vector<InflatePool::Lease> inflates;
         for (int i = 0, n = 1 + static_cast<int>(rng() % 3); i < n; ++i) {
-          auto d = pools.deflate().Acquire(NormalizeDeflateKey(kDeflateKeys[rng() % kDeflateKeyCount]));
+          auto d =
+              pools.deflate().Acquire(NormalizeDeflateKey(kDeflateKeys[rng() % kDeflateKeyCount]));
           if (!d.ok()) return fail("deflate lease", d.status());
           deflates.push_back(*std::move(d));
           auto f = pools.inflate().Acquire(InflateKey{kInflateWindows[rng() % kInflateKeyCount]});
@@ -216,9 +226,10 @@ class StressTest : public ::testing::Test {
         if (s.zstd_compress.idle > cap || s.zstd_decompress.idle > cap ||
             s.deflate.idle > cap * kDeflateKeyCount || s.inflate.idle > cap * kInflateKeyCount) {
           failures.Add("idle over cap: zstd_compress " + std::to_string(s.zstd_compress.idle) +
-                       ", zstd_decompress " + std::to_string(s.zstd_decompress.idle) + ", deflate " +
-                       std::to_string(s.deflate.idle) + ", inflate " + std::to_string(s.inflate.idle) +
-                       " (cap " + std::to_string(cap) + " per key)");
+                       ", zstd_decompress " + std::to_string(s.zstd_decompress.idle) +
+                       ", deflate " + std::to_string(s.deflate.idle) + ", inflate " +
+                       std::to_string(s.inflate.idle) + " (cap " + std::to_string(cap) +
+                       " per key)");
         }
         samples.fetch_add(1);
         std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -230,8 +241,12 @@ class StressTest : public ::testing::Test {
       while (!done.load()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1 + rng() % 20));
         switch (rng() % 3) {
-          case 0: pools.Trim(); break;
-          case 1: pools.ReleaseExpired(); break;
+          case 0:
+            pools.Trim();
+            break;
+          case 1:
+            pools.ReleaseExpired();
+            break;
           default:
             if (run.change_caps) {
               PoolOptions o = run.pool;
@@ -249,7 +264,9 @@ class StressTest : public ::testing::Test {
       workers.emplace_back([&, t] {
         std::mt19937_64 rng(seed_ * 1000003 + static_cast<uint64_t>(t));
         for (uint64_t i = 0;; ++i) {
-          if (soak_seconds_ > 0 ? std::chrono::steady_clock::now() >= deadline : i >= run.ops_per_thread) break;
+          if (soak_seconds_ > 0 ? std::chrono::steady_clock::now() >= deadline
+                                : i >= run.ops_per_thread)
+            break;
           Operation(pools, codecs, rng, failures);
           ops.fetch_add(1);
           if (failures.count.load() > 0) break;
@@ -267,13 +284,16 @@ class StressTest : public ::testing::Test {
       EXPECT_EQ(failures.count.load(), 0u) << "first failure: " << failures.first;
     }
     const PoolStats total = pools.stats().Total();
-    std::printf("stress: %llu operations, %llu idle samples; created %llu, reused %llu, destroyed %llu, "
-                "peak in use %llu, library %llu allocations\n",
-                static_cast<unsigned long long>(ops.load()), static_cast<unsigned long long>(samples.load()),
-                static_cast<unsigned long long>(total.created), static_cast<unsigned long long>(total.reused),
-                static_cast<unsigned long long>(total.destroyed),
-                static_cast<unsigned long long>(total.peak_in_use),
-                static_cast<unsigned long long>(total.library.allocations));
+    std::printf(
+        "stress: %llu operations, %llu idle samples; created %llu, reused %llu, destroyed %llu, "
+        "peak in use %llu, library %llu allocations\n",
+        static_cast<unsigned long long>(ops.load()),
+        static_cast<unsigned long long>(samples.load()),
+        static_cast<unsigned long long>(total.created),
+        static_cast<unsigned long long>(total.reused),
+        static_cast<unsigned long long>(total.destroyed),
+        static_cast<unsigned long long>(total.peak_in_use),
+        static_cast<unsigned long long>(total.library.allocations));
     EXPECT_GT(samples.load(), 0u);
     EXPECT_GT(total.reused, 0u);
     ExpectBalanced(pools.stats());

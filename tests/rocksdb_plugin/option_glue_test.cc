@@ -55,7 +55,8 @@ TEST(OptionGlueTest, SerializesAndComparesThroughOptionsH) {
   RockpoolOptions a;
   a.max_idle_per_key = 17;
   std::string value;
-  ASSERT_TRUE(Info("max_idle_per_key").Serialize(config, "rockpool.max_idle_per_key", &a, &value).ok());
+  ASSERT_TRUE(
+      Info("max_idle_per_key").Serialize(config, "rockpool.max_idle_per_key", &a, &value).ok());
   EXPECT_EQ(value, "17");
   RockpoolOptions b = a;
   std::string mismatch;

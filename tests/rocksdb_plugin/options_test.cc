@@ -119,8 +119,7 @@ INSTANTIATE_TEST_SUITE_P(
                     BadCase{"idle_seconds=1.5", "idle_seconds"},
                     BadCase{"idle_seconds=315360001", "idle_seconds"},
                     BadCase{"enabled=yes", "enabled"}, BadCase{"enabled=TRUE", "enabled"},
-                    BadCase{"measure_stock=2", "measure_stock"},
-                    BadCase{"enabled", "enabled"},
+                    BadCase{"measure_stock=2", "measure_stock"}, BadCase{"enabled", "enabled"},
                     BadCase{"enabled=true;enabled=false", "enabled"}));
 
 TEST(RockpoolOptionsTest, ErrorsLeaveOptionsUnchanged) {

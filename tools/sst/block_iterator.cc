@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "tools/sst/block_handle.h"
 #include "compression/coding.h"
+#include "tools/sst/block_handle.h"
 
 namespace rockpool::sst {
 

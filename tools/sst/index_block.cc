@@ -4,8 +4,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
-#include "tools/sst/block_iterator.h"
 #include "compression/coding.h"
+#include "tools/sst/block_iterator.h"
 
 namespace rockpool::sst {
 namespace {

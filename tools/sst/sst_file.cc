@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "tools/sst/checksum.h"
 #include "compression/coding.h"
 #include "compression/compression_type.h"
+#include "tools/sst/checksum.h"
 #include "tools/sst/errors.h"
 
 namespace rockpool::sst {

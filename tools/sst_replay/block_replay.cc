@@ -12,13 +12,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "compression/block_codecs.h"
+#include "compression/coding.h"
+#include "compression/compression_type.h"
 #include "compression/zlib_block_codec.h"
 #include "compression/zstd_block_codec.h"
 #include "compression/zstd_dictionary.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/codec_decompressor.h"
-#include "compression/coding.h"
-#include "compression/compression_type.h"
 #include "tools/sst/errors.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/data_block_builder.h"
@@ -78,14 +78,17 @@ class FramedWriter {
 };
 
 absl::Status Internal(const absl::Status& s, std::string_view what) {
-  return absl::InternalError(absl::StrCat(absl::string_view(what.data(), what.size()), ": ",
-                                          s.message()));
+  return absl::InternalError(
+      absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.message()));
 }
 
 class Replayer {
  public:
   Replayer(const Job& job, RunResult* result, ProgressSink* progress)
-      : job_(job), result_(result), progress_(progress), pools_(PoolOptionsFor(job)),
+      : job_(job),
+        result_(result),
+        progress_(progress),
+        pools_(PoolOptionsFor(job)),
         codecs_(&pools_) {
     if (job.strategy == Strategy::kStock) {
       // RocksDB 7.8.3 decompresses zstd with a per-core cached DCtx that
@@ -141,7 +144,8 @@ class Replayer {
 
   // One SST file, as RocksDB's table builder would write it.
   absl::Status ReplayFile(uint32_t index, const BlocksFile& bf) {
-    absl::StatusOr<std::unique_ptr<sst::SstFile>> opened = sst::SstFile::Open(bf.path, read_options_);
+    absl::StatusOr<std::unique_ptr<sst::SstFile>> opened =
+        sst::SstFile::Open(bf.path, read_options_);
     if (!opened.ok()) return opened.status();
     const sst::SstFile& file = **opened;
     absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
@@ -220,7 +224,8 @@ class Replayer {
         if (builder_->empty()) block_start_offset = h.offset;
         while (it->Next()) {
           if (builder_->IsFull(it->key(), it->value())) {
-            if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok()) return s;
+            if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok())
+              return s;
             builder_->Reset();
             block_start_offset = h.offset;
           }

@@ -32,8 +32,7 @@ ProcessSnapshot OpenWindow() {
   return TakeSnapshot();
 }
 
-void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end,
-                      RunResult* result) {
+void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result) {
   auto& m = result->metrics;
   m["wall_ns"] = end.wall_ns - start.wall_ns;
   m["cpu_ns"] = end.cpu_ns - start.cpu_ns;

@@ -31,8 +31,7 @@ ProcessSnapshot OpenWindow();
 
 // Adds the whole-process figures of the window [start, end] to `result`;
 // call right after taking `end`.
-void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end,
-                      RunResult* result);
+void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result);
 
 // Adds pool counters: totals (codec_bytes, codec_calls, contexts_*) as the
 // difference between two snapshots, plus per-pool detail.

@@ -25,7 +25,8 @@ namespace {
 
 absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   if (s.ok()) return absl::OkStatus();
-  const std::string message = absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.ToString());
+  const std::string message =
+      absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.ToString());
   if (s.IsCorruption()) return absl::DataLossError(message);
   if (s.IsNotSupported()) return absl::UnimplementedError(message);
   return absl::InternalError(message);
@@ -92,8 +93,8 @@ class Sampler {
       Record();
       const int64_t written = BytesWritten();
       if (expected_ > 0 && written >= 0 && written_start_ >= 0) {
-        progress_->Report(std::min(0.99, static_cast<double>(written - written_start_) /
-                                             static_cast<double>(expected_)));
+        progress_->Report(std::min(
+            0.99, static_cast<double>(written - written_start_) / static_cast<double>(expected_)));
       }
     }
   }
@@ -103,8 +104,8 @@ class Sampler {
     SeriesPoint p;
     p.x = static_cast<double>(now.wall_ns - start_.wall_ns) / 1e9;
     p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start_.malloc.bytes);
-    p.codec_bytes = static_cast<int64_t>(legacy::Stats().Total().library.bytes_allocated -
-                                         codec_start_);
+    p.codec_bytes =
+        static_cast<int64_t>(legacy::Stats().Total().library.bytes_allocated - codec_start_);
     if (points_.size() < kCapacity) points_.push_back(p);
   }
 
@@ -143,15 +144,15 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
           ? std::string("measure_stock=true")
           : absl::StrCat("max_idle_per_key=", job.max_idle_per_key, ";idle_seconds=60");
   std::shared_ptr<rocksdb::EventListener> listener;
-  if (absl::Status s = FromRocks(legacy::NewRockpoolListener(rockpool_options, &listener),
-                                 "rockpool listener");
+  if (absl::Status s =
+          FromRocks(legacy::NewRockpoolListener(rockpool_options, &listener), "rockpool listener");
       !s.ok()) {
     return absl::InternalError(s.message());
   }
   const legacy::Interposition interposition = legacy::CheckInterposition();
   if (!interposition.zstd || !interposition.zlib || !interposition.zlib_layout) {
-    return absl::InternalError(absl::StrCat("rockpool is not serving RocksDB's codec calls: ",
-                                            interposition.ToString()));
+    return absl::InternalError(
+        absl::StrCat("rockpool is not serving RocksDB's codec calls: ", interposition.ToString()));
   }
 
   rocksdb::DBOptions db_options;
@@ -162,11 +163,13 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   db_options.stats_persist_period_sec = 0;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-  for (const CompactionGroup& g : job.groups) families.emplace_back(g.name, CompactionFamilyOptions(g));
+  for (const CompactionGroup& g : job.groups)
+    families.emplace_back(g.name, CompactionFamilyOptions(g));
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw_db = nullptr;
-  if (absl::Status s = FromRocks(rocksdb::DB::Open(db_options, job.output, families, &handles, &raw_db),
-                                 absl::StrCat("opening the scratch DB ", job.output));
+  if (absl::Status s =
+          FromRocks(rocksdb::DB::Open(db_options, job.output, families, &handles, &raw_db),
+                    absl::StrCat("opening the scratch DB ", job.output));
       !s.ok()) {
     return absl::InternalError(s.message());
   }

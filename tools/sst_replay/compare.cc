@@ -135,16 +135,16 @@ absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
     if (x.file != y.file || x.offset != y.offset) {
       c.identical = false;
       c.difference = absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
-                                  " output is out of step with stock (", name(y.file),
-                                  " offset ", y.offset, ")");
+                                  " output is out of step with stock (", name(y.file), " offset ",
+                                  y.offset, ")");
       return c;
     }
     if (x.bytes != y.bytes) {
       c.identical = false;
-      c.difference = absl::StrCat(
-          name(x.file), ": offset ", x.offset, ": ", other_label,
-          " compressed block differs from stock (", y.bytes.size(), " vs ", x.bytes.size(),
-          " bytes, first difference at byte ", FirstDifference(x.bytes, y.bytes), ")");
+      c.difference = absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
+                                  " compressed block differs from stock (", y.bytes.size(), " vs ",
+                                  x.bytes.size(), " bytes, first difference at byte ",
+                                  FirstDifference(x.bytes, y.bytes), ")");
       return c;
     }
     ++c.blocks;
@@ -165,7 +165,8 @@ absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
     ++s.data_blocks;
     s.stored_bytes += payload.size();
     uint32_t size = static_cast<uint32_t>(payload.size());
-    if (rockpool::HasUncompressedSizePrefix(raw.compression_type) && !rockpool::GetVarint32(&payload, &size)) {
+    if (rockpool::HasUncompressedSizePrefix(raw.compression_type) &&
+        !rockpool::GetVarint32(&payload, &size)) {
       size = 0;
     }
     s.uncompressed_bytes += size;
@@ -189,10 +190,9 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
     if (!x->has_value() || !y->has_value()) {
       c.identical = false;
       const DataBlockStream::Block& extra = x->has_value() ? **x : **y;
-      c.difference = absl::StrCat(extra.path, ": offset ", extra.raw.handle.offset, ": ",
-                                  other_label, " compaction wrote ",
-                                  y->has_value() ? "more" : "fewer", " data blocks than stock (",
-                                  c.blocks, " matched)");
+      c.difference = absl::StrCat(
+          extra.path, ": offset ", extra.raw.handle.offset, ": ", other_label, " compaction wrote ",
+          y->has_value() ? "more" : "fewer", " data blocks than stock (", c.blocks, " matched)");
       return c;
     }
     const DataBlockStream::Block& s = **x;

@@ -21,7 +21,7 @@ namespace rockpool::replay {
 
 struct Comparison {
   bool identical = true;
-  uint64_t blocks = 0;  // blocks compared (of the reference)
+  uint64_t blocks = 0;     // blocks compared (of the reference)
   std::string difference;  // first difference, if any
 };
 

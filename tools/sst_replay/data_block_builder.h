@@ -37,7 +37,7 @@ class DataBlockBuilder {
   std::string buffer_;
   std::vector<uint32_t> restarts_;
   std::string last_key_;
-  int counter_ = 0;          // entries since the last restart
+  int counter_ = 0;           // entries since the last restart
   size_t counter_total_ = 0;  // entries in the block
   bool finished_ = false;
 };

@@ -93,7 +93,8 @@ absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::st
       continue;
     }
     if (!S_ISDIR(st.st_mode)) {
-      return absl::InvalidArgumentError(absl::StrCat(arg, ": offset 0: not a regular file or directory"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(arg, ": offset 0: not a regular file or directory"));
     }
     std::vector<std::string> found;
     std::error_code ec;

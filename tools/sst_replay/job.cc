@@ -144,13 +144,15 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
 
 std::string SerializeResult(const RunResult& r) {
   std::string out;
-  for (const auto& [name, value] : r.metrics) absl::StrAppend(&out, "metric ", name, " ", value, "\n");
+  for (const auto& [name, value] : r.metrics)
+    absl::StrAppend(&out, "metric ", name, " ", value, "\n");
   for (const SeriesPoint& p : r.series) {
     char x[64];
     std::snprintf(x, sizeof(x), "%.9g", p.x);
     absl::StrAppend(&out, "point ", x, " ", p.process_bytes, " ", p.codec_bytes, "\n");
   }
-  for (const auto& [group, path] : r.outputs) absl::StrAppend(&out, "output ", group, " ", path, "\n");
+  for (const auto& [group, path] : r.outputs)
+    absl::StrAppend(&out, "output ", group, " ", path, "\n");
   for (const std::string& note : r.notes) absl::StrAppend(&out, "note ", note, "\n");
   if (r.error_code != 0) absl::StrAppend(&out, "error ", r.error_code, " ", r.error, "\n");
   return out;

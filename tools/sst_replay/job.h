@@ -66,7 +66,7 @@ std::string SerializeJob(const Job& job);
 absl::StatusOr<Job> ParseJob(std::string_view text);
 
 struct SeriesPoint {
-  double x = 0;              // blocks: uncompressed MiB replayed; compaction: seconds
+  double x = 0;               // blocks: uncompressed MiB replayed; compaction: seconds
   int64_t process_bytes = 0;  // malloc bytes since the window opened
   int64_t codec_bytes = 0;    // codec-library bytes since the window opened
 };

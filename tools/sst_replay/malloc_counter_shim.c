@@ -45,9 +45,8 @@ static inline void on_alloc(void* p, size_t requested) {
   const int64_t usable = (int64_t)malloc_usable_size(p);
   const int64_t live = __atomic_add_fetch(&g_live, usable, __ATOMIC_RELAXED);
   int64_t peak = __atomic_load_n(&g_peak, __ATOMIC_RELAXED);
-  while (live > peak &&
-         !__atomic_compare_exchange_n(&g_peak, &peak, live, 1, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED)) {
+  while (live > peak && !__atomic_compare_exchange_n(&g_peak, &peak, live, 1, __ATOMIC_RELAXED,
+                                                     __ATOMIC_RELAXED)) {
   }
 }
 

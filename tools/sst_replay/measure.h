@@ -23,8 +23,8 @@ MallocCounts ReadMallocCounts();
 void ResetMallocPeak();
 
 struct ProcessSnapshot {
-  int64_t wall_ns = 0;       // steady clock
-  int64_t cpu_ns = 0;        // user + system, all threads
+  int64_t wall_ns = 0;  // steady clock
+  int64_t cpu_ns = 0;   // user + system, all threads
   int64_t minor_faults = 0;
   int64_t major_faults = 0;
   MallocCounts malloc;

@@ -25,7 +25,8 @@ Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
   }
   const uint8_t target = settings.codec.value_or(type);
   if (!Poolable(target)) {
-    t.skip_reason = "skipped: uncompressed (pass --codec=zstd or --codec=zlib to replay it compressed)";
+    t.skip_reason =
+        "skipped: uncompressed (pass --codec=zstd or --codec=zlib to replay it compressed)";
     return t;
   }
   if (in.data_blocks == 0) {
@@ -75,7 +76,8 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings
 
 bool IngestibleAsIs(const InputFile& in) { return in.ingestible && in.format_version <= 5; }
 
-CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
+CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
+                              const ReplaySettings& settings) {
   CompactionPlan plan;
   std::map<uint8_t, PlannedGroup> by_codec;
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -44,11 +44,11 @@ Target TargetFor(const InputFile& in, const ReplaySettings& settings);
 Strategy StrategyAt(int rep, int k);
 
 struct BlocksPlan {
-  Job job;                                 // mode, options and files; no strategy/output yet
-  std::vector<std::string> input_status;   // per input: "replayed" or the skip reason
-  std::vector<std::string> notes;          // "<path>: skipped: ..."
-  std::vector<std::string> file_names;     // framed file index -> input path
-  std::map<std::string, int> per_codec;    // codec name -> files replayed
+  Job job;                                // mode, options and files; no strategy/output yet
+  std::vector<std::string> input_status;  // per input: "replayed" or the skip reason
+  std::vector<std::string> notes;         // "<path>: skipped: ..."
+  std::vector<std::string> file_names;    // framed file index -> input path
+  std::map<std::string, int> per_codec;   // codec name -> files replayed
   int skipped = 0;
 };
 BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings);
@@ -59,8 +59,8 @@ struct PlannedGroup {
   std::vector<size_t> inputs;  // indexes into the inputs, oldest first
 };
 struct CompactionPlan {
-  std::vector<PlannedGroup> groups;        // by codec type
-  std::vector<std::string> input_status;   // per input: "" (planned) or the skip reason
+  std::vector<PlannedGroup> groups;       // by codec type
+  std::vector<std::string> input_status;  // per input: "" (planned) or the skip reason
   std::vector<std::string> notes;
   int skipped = 0;
 };

@@ -16,11 +16,21 @@ std::string JsonString(std::string_view s) {
   for (char ch : s) {
     const unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           out += absl::StrFormat("\\u%04x", c);
@@ -41,19 +51,24 @@ std::string JsonNumber(double v) {
 
 const char* UnitName(Unit u) {
   switch (u) {
-    case Unit::kBytes: return "bytes";
-    case Unit::kCount: return "count";
-    case Unit::kNanos: return "ns";
-    case Unit::kRate: return "MB/s";
-    case Unit::kRatio: return "ratio";
+    case Unit::kBytes:
+      return "bytes";
+    case Unit::kCount:
+      return "count";
+    case Unit::kNanos:
+      return "ns";
+    case Unit::kRate:
+      return "MB/s";
+    case Unit::kRatio:
+      return "ratio";
   }
   return "";
 }
 
 Unit GuessUnit(const std::string& key) {
   auto ends_with = [&](std::string_view suffix) {
-    return key.size() >= suffix.size() &&
-           key.compare(key.size() - suffix.size(), suffix.size(), suffix.data(), suffix.size()) == 0;
+    return key.size() >= suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(),
+                                                      suffix.data(), suffix.size()) == 0;
   };
   if (ends_with("_ns")) return Unit::kNanos;
   if (ends_with("bytes") || ends_with("_bytes_end")) return Unit::kBytes;
@@ -74,9 +89,8 @@ std::string Delta(const Summary& a, const Summary& b, bool noisy) {
   if (a.median == 0 && b.median == 0) return "0%";
   if (a.median == 0) return "+inf";
   const double pct = (b.median - a.median) / a.median * 100.0;
-  std::string s = std::fabs(pct) >= 99.95 && std::fabs(pct) < 100
-                      ? absl::StrFormat("%+.3f%%", pct)
-                      : absl::StrFormat("%+.2f%%", pct);
+  std::string s = std::fabs(pct) >= 99.95 && std::fabs(pct) < 100 ? absl::StrFormat("%+.3f%%", pct)
+                                                                  : absl::StrFormat("%+.2f%%", pct);
   auto factor = [](double f) {
     if (f < 10) return absl::StrFormat("%.1f", f);
     if (f < 1000) return absl::StrFormat("%.0f", f);
@@ -210,8 +224,8 @@ std::string FormatBytes(double b) {
     ++u;
   }
   if (u == 0) return absl::StrFormat("%.0f B", v);
-  return absl::StrFormat(std::fabs(v) < 10 ? "%.2f %s" : (std::fabs(v) < 100 ? "%.1f %s" : "%.0f %s"),
-                         v, units[u]);
+  return absl::StrFormat(
+      std::fabs(v) < 10 ? "%.2f %s" : (std::fabs(v) < 100 ? "%.1f %s" : "%.0f %s"), v, units[u]);
 }
 
 std::string FormatCount(double n) {
@@ -223,8 +237,8 @@ std::string FormatCount(double n) {
     ++u;
   }
   if (u == 0) return v == std::floor(v) ? absl::StrFormat("%.0f", v) : absl::StrFormat("%.2f", v);
-  return absl::StrFormat(std::fabs(v) < 10 ? "%.2f%s" : (std::fabs(v) < 100 ? "%.1f%s" : "%.0f%s"), v,
-                         units[u]);
+  return absl::StrFormat(std::fabs(v) < 10 ? "%.2f%s" : (std::fabs(v) < 100 ? "%.1f%s" : "%.0f%s"),
+                         v, units[u]);
 }
 
 std::string FormatNanos(double ns) {
@@ -236,11 +250,16 @@ std::string FormatNanos(double ns) {
 
 std::string FormatValue(double v, Unit unit) {
   switch (unit) {
-    case Unit::kBytes: return FormatBytes(v);
-    case Unit::kCount: return FormatCount(v);
-    case Unit::kNanos: return FormatNanos(v);
-    case Unit::kRate: return absl::StrFormat("%.1f MB/s", v);
-    case Unit::kRatio: return absl::StrFormat("%.3fx", v);
+    case Unit::kBytes:
+      return FormatBytes(v);
+    case Unit::kCount:
+      return FormatCount(v);
+    case Unit::kNanos:
+      return FormatNanos(v);
+    case Unit::kRate:
+      return absl::StrFormat("%.1f MB/s", v);
+    case Unit::kRatio:
+      return absl::StrFormat("%.3fx", v);
   }
   return "";
 }
@@ -255,12 +274,12 @@ std::string FormatTable(const Report& report) {
     absl::StrAppend(&out, "runs: ", m.stock.size(), " stock + ", m.pooled.size(),
                     " pooled, alternating, each in its own process; median ±max deviation\n");
     if (m.identical) {
-      absl::StrAppend(&out, "outputs: identical (", FormatCount(static_cast<double>(m.compared_blocks)),
-                      m.mode == "blocks" ? " compressed blocks" : " data blocks",
-                      " compared byte for byte; ",
-                      m.compared_runs == 1 ? std::string("the pooled run")
-                                           : absl::StrCat(m.compared_runs, " runs"),
-                      " against the first stock run)\n");
+      absl::StrAppend(
+          &out, "outputs: identical (", FormatCount(static_cast<double>(m.compared_blocks)),
+          m.mode == "blocks" ? " compressed blocks" : " data blocks", " compared byte for byte; ",
+          m.compared_runs == 1 ? std::string("the pooled run")
+                               : absl::StrCat(m.compared_runs, " runs"),
+          " against the first stock run)\n");
     } else {
       absl::StrAppend(&out, "outputs: DIFFERENT: ", m.difference, "\n");
     }
@@ -276,8 +295,9 @@ std::string FormatTable(const Report& report) {
     for (const std::string& note : m.notes) absl::StrAppend(&out, "note: ", note, "\n");
   }
   if (!report.malloc_counter_active) {
-    absl::StrAppend(&out, "\nnote: the process malloc counter is off in this build (sanitizer); "
-                          "process bytes, calls and heap figures read 0\n");
+    absl::StrAppend(&out,
+                    "\nnote: the process malloc counter is off in this build (sanitizer); "
+                    "process bytes, calls and heap figures read 0\n");
   }
   return out;
 }
@@ -285,7 +305,8 @@ std::string FormatTable(const Report& report) {
 std::string FormatJson(const Report& report) {
   std::string o = "{\n";
   absl::StrAppend(&o, "  \"tool\": \"sst_replay\",\n");
-  absl::StrAppend(&o, "  \"default_workload\": ", report.default_workload ? "true" : "false", ",\n");
+  absl::StrAppend(&o, "  \"default_workload\": ", report.default_workload ? "true" : "false",
+                  ",\n");
   absl::StrAppend(&o, "  \"workload\": ", JsonString(report.workload_description), ",\n");
   absl::StrAppend(&o, "  \"repeat\": ", report.repeat, ",\n");
   absl::StrAppend(&o, "  \"process_malloc_counter\": ",
@@ -296,14 +317,14 @@ std::string FormatJson(const Report& report) {
   absl::StrAppend(&o, "  \"inputs\": [");
   for (size_t i = 0; i < report.inputs.size(); ++i) {
     const InputReport& in = report.inputs[i];
-    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "    {\"path\": ", JsonString(in.path),
-                    ", \"codec\": ", JsonString(in.codec), ", \"level\": ", in.level,
-                    ", \"data_blocks\": ", in.data_blocks, ", \"stored_data_bytes\": ",
-                    in.stored_data_bytes, ", \"format_version\": ", in.format_version,
-                    ", \"checksum\": ", JsonString(in.checksum),
-                    ", \"dictionary\": ", in.dictionary ? "true" : "false",
-                    ", \"blocks_mode\": ", JsonString(in.blocks_mode),
-                    ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
+    absl::StrAppend(
+        &o, i == 0 ? "\n" : ",\n", "    {\"path\": ", JsonString(in.path),
+        ", \"codec\": ", JsonString(in.codec), ", \"level\": ", in.level,
+        ", \"data_blocks\": ", in.data_blocks, ", \"stored_data_bytes\": ", in.stored_data_bytes,
+        ", \"format_version\": ", in.format_version, ", \"checksum\": ", JsonString(in.checksum),
+        ", \"dictionary\": ", in.dictionary ? "true" : "false",
+        ", \"blocks_mode\": ", JsonString(in.blocks_mode),
+        ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
   }
   absl::StrAppend(&o, report.inputs.empty() ? "],\n" : "\n  ],\n");
   absl::StrAppend(&o, "  \"modes\": [");
@@ -342,14 +363,15 @@ std::string FormatJson(const Report& report) {
       const Summary p = Summarize(m.pooled, key);
       auto summary = [](const Summary& x) {
         std::string runs;
-        for (size_t j = 0; j < x.runs.size(); ++j) absl::StrAppend(&runs, j ? ", " : "", JsonNumber(x.runs[j]));
+        for (size_t j = 0; j < x.runs.size(); ++j)
+          absl::StrAppend(&runs, j ? ", " : "", JsonNumber(x.runs[j]));
         return absl::StrCat("{\"median\": ", JsonNumber(x.median), ", \"min\": ", JsonNumber(x.min),
                             ", \"max\": ", JsonNumber(x.max), ", \"runs\": [", runs, "]}");
       };
-      const double delta = s.median != 0 ? (p.median - s.median) / s.median * 100.0
-                                          : (p.median == 0 ? 0.0 : NAN);
-      absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "        ", JsonString(key), ": {\"unit\": ",
-                      JsonString(UnitName(def.unit)));
+      const double delta =
+          s.median != 0 ? (p.median - s.median) / s.median * 100.0 : (p.median == 0 ? 0.0 : NAN);
+      absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "        ", JsonString(key),
+                      ": {\"unit\": ", JsonString(UnitName(def.unit)));
       if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
       absl::StrAppend(&o, ", \"stock\": ", summary(s), ", \"pooled\": ", summary(p),
                       ", \"delta_percent\": ", JsonNumber(delta), "}");
@@ -357,13 +379,14 @@ std::string FormatJson(const Report& report) {
     absl::StrAppend(&o, "\n      },\n");
     absl::StrAppend(&o, "      \"series\": {\"x\": ", JsonString(m.x_label),
                     ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
-    for (const auto& [name, runs] : {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
+    for (const auto& [name, runs] :
+         {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
       absl::StrAppend(&o, ", ", JsonString(name), ": [");
       if (!runs->empty()) {
         const std::vector<SeriesPoint>& pts = runs->front().series;
         for (size_t i = 0; i < pts.size(); ++i) {
-          absl::StrAppend(&o, i ? ", " : "", "[", JsonNumber(pts[i].x), ", ",
-                          pts[i].process_bytes, ", ", pts[i].codec_bytes, "]");
+          absl::StrAppend(&o, i ? ", " : "", "[", JsonNumber(pts[i].x), ", ", pts[i].process_bytes,
+                          ", ", pts[i].codec_bytes, "]");
         }
       }
       absl::StrAppend(&o, "]");

@@ -18,7 +18,7 @@ struct MetricDef {
   const char* key;    // RunResult metric, or "throughput" / "ratio" (derived)
   const char* label;  // table row
   Unit unit;
-  bool noisy;         // timing-like: delta only if a U test says p <= 0.05
+  bool noisy;  // timing-like: delta only if a U test says p <= 0.05
 };
 
 // The rows of the table, in order.

@@ -167,7 +167,8 @@ absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
   if (WIFSIGNALED(status)) {
     run.exit_code = 128 + WTERMSIG(status);
     run.result.error_code = 3;
-    run.result.error = absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
+    run.result.error =
+        absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
     return run;
   }
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;

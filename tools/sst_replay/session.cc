@@ -65,7 +65,9 @@ class Scratch {
     path_ = tmpl;
     return absl::OkStatus();
   }
-  std::string Path(std::string_view name) const { return absl::StrCat(path_, "/", std::string(name)); }
+  std::string Path(std::string_view name) const {
+    return absl::StrCat(path_, "/", std::string(name));
+  }
   bool keep() const { return keep_; }
 
  private:
@@ -185,9 +187,9 @@ class Session {
       const std::string label = absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1,
                                              "/", session_->replay_.repeat);
       const std::string base = session_->scratch_.Path(absl::StrCat("run", session_->runs_++));
-      absl::StatusOr<ChildRun> run = RunChild(session_->self_, job_, base + ".job",
-                                              base + ".result", &session_->bar_,
-                                              session_->units_done_, label);
+      absl::StatusOr<ChildRun> run =
+          RunChild(session_->self_, job_, base + ".job", base + ".result", &session_->bar_,
+                   session_->units_done_, label);
       session_->units_done_ += 1;
       if (!run.ok()) return absl::InternalError(run.status().message());
       if (run->result.error_code != 0) {
@@ -239,8 +241,7 @@ class Session {
       absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_dir_);
       if (!result.ok()) return result;
       latest_ = result->outputs;
-      absl::StatusOr<OutputSummary> summary =
-          SummarizeOutputs(latest_, session_->read_options_);
+      absl::StatusOr<OutputSummary> summary = SummarizeOutputs(latest_, session_->read_options_);
       if (!summary.ok()) return absl::InternalError(summary.status().message());
       result->metrics["uncompressed_bytes"] = static_cast<int64_t>(summary->uncompressed_bytes);
       result->metrics["stored_bytes"] = static_cast<int64_t>(summary->stored_bytes);
@@ -307,7 +308,8 @@ class Session {
     m.mode = "blocks";
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
-    for (size_t i = 0; i < inputs_.size(); ++i) report_.inputs[i].blocks_mode = plan.input_status[i];
+    for (size_t i = 0; i < inputs_.size(); ++i)
+      report_.inputs[i].blocks_mode = plan.input_status[i];
     if (plan.job.files.empty()) {
       m.notes.push_back("nothing to replay in blocks mode");
       std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd or zlib data to replay\n");
@@ -332,10 +334,9 @@ class Session {
         absl::StrJoin(codecs, ", "),
         plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
         FormatCount(metric("source_blocks")),
-        replay_.block_size > 0
-            ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")), " of ",
-                           replay_.block_size, " B")
-            : "",
+        replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
+                                              " of ", replay_.block_size, " B")
+                               : "",
         FormatBytes(metric("uncompressed_bytes")), FormatBytes(metric("stored_bytes")),
         MetricValue(first, "ratio"),
         replay_.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay_.codec)) : "",
@@ -354,7 +355,8 @@ class Session {
       if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
     }
     if (plan.groups.empty()) {
-      std::fprintf(stderr, "sst_replay: compaction mode: no file with zstd or zlib data to compact\n");
+      std::fprintf(stderr,
+                   "sst_replay: compaction mode: no file with zstd or zlib data to compact\n");
       units_done_ += 2.0 * replay_.repeat;
       return 0;
     }

@@ -28,8 +28,7 @@ ABSL_FLAG(std::string, mode, "both",
 ABSL_FLAG(std::string, codec, "",
           "recompress with this codec (zstd or zlib) instead of each file's own; empty: the "
           "codec recorded in each file");
-ABSL_FLAG(std::string, level, "",
-          "compression level; empty: the level recorded in each file");
+ABSL_FLAG(std::string, level, "", "compression level; empty: the level recorded in each file");
 ABSL_FLAG(uint64_t, block_size, 0,
           "blocks mode: re-block the data into blocks of this many bytes before compressing "
           "(0: keep the files' blocks); compaction mode: the output block size (0: 4096)");

@@ -31,8 +31,9 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
   absl::StatusOr<std::unique_ptr<sst::SstFile>> opened = sst::SstFile::Open(input, read_options);
   if (!opened.ok()) return opened.status();
   const sst::SstFile& file = **opened;
-  const std::string_view comparator =
-      file.properties().Get(sst::property_names::kComparator).value_or("leveldb.BytewiseComparator");
+  const std::string_view comparator = file.properties()
+                                          .Get(sst::property_names::kComparator)
+                                          .value_or("leveldb.BytewiseComparator");
   if (comparator != "leveldb.BytewiseComparator") {
     return sst::UnsupportedError(
         input, 0,
@@ -69,7 +70,8 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
       }
       if (!open) {
         rocksdb::Status s = writer.Open(output);
-        if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+        if (!s.ok())
+          return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
         open = true;
       }
       rocksdb::Status s = key->type == kTypeValue ? writer.Put(S(key->user_key), S(it->value()))

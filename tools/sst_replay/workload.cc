@@ -46,45 +46,55 @@ constexpr std::array<const char*, 8> kUserAgents = {
     "okhttp/4.12.0 shop-app/5.31.2 (Android 13; SM-G991B)",
 };
 constexpr std::array<const char*, 10> kEventTypes = {
-    "page_view", "product_view", "search", "add_to_cart", "scroll", "click",
-    "remove_from_cart", "begin_checkout", "purchase", "login"};
-constexpr std::array<const char*, 12> kCategories = {
-    "garden", "kitchen", "outdoor", "electronics", "toys", "books",
-    "fashion", "sports", "home", "beauty", "office", "pets"};
-constexpr std::array<const char*, 16> kCountries = {
-    "DE", "US", "FR", "GB", "NL", "ES", "IT", "PL", "SE", "AT", "CH", "BE", "DK", "CZ", "JP", "BR"};
+    "page_view", "product_view",     "search",         "add_to_cart", "scroll",
+    "click",     "remove_from_cart", "begin_checkout", "purchase",    "login"};
+constexpr std::array<const char*, 12> kCategories = {"garden", "kitchen", "outdoor", "electronics",
+                                                     "toys",   "books",   "fashion", "sports",
+                                                     "home",   "beauty",  "office",  "pets"};
+constexpr std::array<const char*, 16> kCountries = {"DE", "US", "FR", "GB", "NL", "ES", "IT", "PL",
+                                                    "SE", "AT", "CH", "BE", "DK", "CZ", "JP", "BR"};
 constexpr std::array<const char*, 9> kReferrers = {
-    "https://www.google.com/", "", "https://www.bing.com/search", "https://t.co/",
-    "https://www.facebook.com/", "https://duckduckgo.com/", "https://newsletter.example.com/",
-    "https://www.instagram.com/", "https://www.pinterest.com/"};
+    "https://www.google.com/",         "",
+    "https://www.bing.com/search",     "https://t.co/",
+    "https://www.facebook.com/",       "https://duckduckgo.com/",
+    "https://newsletter.example.com/", "https://www.instagram.com/",
+    "https://www.pinterest.com/"};
 constexpr std::array<const char*, 6> kExperiments = {
-    "checkout_v2", "search_rerank", "free_shipping_banner", "reco_carousel", "dark_mode",
-    "one_click_buy"};
-constexpr std::array<const char*, 14> kFirstNames = {
-    "Maria", "Jonas", "Sofia", "Lukas", "Emma", "Noah", "Mia", "Leon", "Hanna", "Paul",
-    "Olivia", "Liam", "Ava", "Elias"};
+    "checkout_v2",   "search_rerank", "free_shipping_banner",
+    "reco_carousel", "dark_mode",     "one_click_buy"};
+constexpr std::array<const char*, 14> kFirstNames = {"Maria",  "Jonas", "Sofia", "Lukas", "Emma",
+                                                     "Noah",   "Mia",   "Leon",  "Hanna", "Paul",
+                                                     "Olivia", "Liam",  "Ava",   "Elias"};
 constexpr std::array<const char*, 14> kLastNames = {
-    "Schmidt", "Muller", "Garcia", "Smith", "Rossi", "Dubois", "Jansen", "Nowak",
-    "Andersson", "Novak", "Silva", "Tanaka", "Fischer", "Weber"};
-constexpr std::array<const char*, 12> kCities = {
-    "Berlin", "Hamburg", "Munich", "Paris", "Lyon", "London", "Amsterdam", "Madrid",
-    "Vienna", "Zurich", "Warsaw", "Stockholm"};
-constexpr std::array<const char*, 16> kProducts = {
-    "Stainless steel water bottle 750ml", "Organic cotton t-shirt, crew neck",
-    "Wireless earbuds with charging case", "Cast iron skillet 28cm", "LED desk lamp, dimmable",
-    "Yoga mat 6mm, non-slip", "Ceramic coffee mug 350ml", "Running shoes, breathable mesh",
-    "Paperback: The Pragmatic Programmer", "Garden hose 20m with spray nozzle",
-    "USB-C charging cable 2m", "Wooden building blocks, 100 pieces", "Dog leash, reflective",
-    "Backpack 30L, water resistant", "Bamboo cutting board set", "Scented candle, lavender"};
-constexpr std::array<const char*, 5> kStatuses = {"delivered", "shipped", "processing",
-                                                  "cancelled", "returned"};
+    "Schmidt", "Muller",    "Garcia", "Smith", "Rossi",  "Dubois",  "Jansen",
+    "Nowak",   "Andersson", "Novak",  "Silva", "Tanaka", "Fischer", "Weber"};
+constexpr std::array<const char*, 12> kCities = {"Berlin", "Hamburg", "Munich",    "Paris",
+                                                 "Lyon",   "London",  "Amsterdam", "Madrid",
+                                                 "Vienna", "Zurich",  "Warsaw",    "Stockholm"};
+constexpr std::array<const char*, 16> kProducts = {"Stainless steel water bottle 750ml",
+                                                   "Organic cotton t-shirt, crew neck",
+                                                   "Wireless earbuds with charging case",
+                                                   "Cast iron skillet 28cm",
+                                                   "LED desk lamp, dimmable",
+                                                   "Yoga mat 6mm, non-slip",
+                                                   "Ceramic coffee mug 350ml",
+                                                   "Running shoes, breathable mesh",
+                                                   "Paperback: The Pragmatic Programmer",
+                                                   "Garden hose 20m with spray nozzle",
+                                                   "USB-C charging cable 2m",
+                                                   "Wooden building blocks, 100 pieces",
+                                                   "Dog leash, reflective",
+                                                   "Backpack 30L, water resistant",
+                                                   "Bamboo cutting board set",
+                                                   "Scented candle, lavender"};
+constexpr std::array<const char*, 5> kStatuses = {"delivered", "shipped", "processing", "cancelled",
+                                                  "returned"};
 constexpr std::array<const char*, 4> kPayments = {"card", "paypal", "invoice", "klarna"};
 constexpr std::array<const char*, 3> kShipping = {"standard", "express", "pickup"};
 
 std::string EventValue(Rng& rng, uint32_t user, int64_t ts) {
-  std::string v = absl::StrFormat(
-      R"({"ts":%d,"user":"u%07d","session":"%016x","type":"%s",)", ts, user,
-      static_cast<uint64_t>(rng()), Pick(rng, kEventTypes));
+  std::string v = absl::StrFormat(R"({"ts":%d,"user":"u%07d","session":"%016x","type":"%s",)", ts,
+                                  user, static_cast<uint64_t>(rng()), Pick(rng, kEventTypes));
   absl::StrAppendFormat(&v, R"("page":"/products/%s/sku-%05d","referrer":"%s","ua":"%s",)",
                         Pick(rng, kCategories), Skewed(rng, 30000), Pick(rng, kReferrers),
                         Pick(rng, kUserAgents));
@@ -152,8 +162,8 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
-  absl::Status s = FromRocks(rocksdb::DB::Open(options, db_dir, families, &handles, &raw),
-                             "opening " + db_dir);
+  absl::Status s =
+      FromRocks(rocksdb::DB::Open(options, db_dir, families, &handles, &raw), "opening " + db_dir);
   if (!s.ok()) return s;
   std::unique_ptr<rocksdb::DB> db(raw);
 

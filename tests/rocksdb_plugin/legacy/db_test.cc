@@ -139,8 +139,8 @@ TEST_P(DbTest, StressReadBackAndReuse) {
   rocksdb::ConfigOptions config;
   rocksdb::DBOptions db_options;
   ASSERT_TRUE(rocksdb::GetDBOptionsFromString(
-                  config, options,
-                  "listeners={id=rockpool;max_idle_per_key=8;idle_seconds=60}", &db_options)
+                  config, options, "listeners={id=rockpool;max_idle_per_key=8;idle_seconds=60}",
+                  &db_options)
                   .ok());
   ASSERT_EQ(db_options.listeners.size(), 1u);
   EXPECT_EQ(CurrentMode(), RockpoolOptions::Mode::kPool);
@@ -271,8 +271,7 @@ TEST_P(DbTest, PooledDataBlocksAreIdenticalToStock) {
 
 INSTANTIATE_TEST_SUITE_P(
     Codecs, DbTest,
-    testing::Values(Codec{"zstd_default", rocksdb::kZSTD},
-                    Codec{"zstd_1", rocksdb::kZSTD, 1},
+    testing::Values(Codec{"zstd_default", rocksdb::kZSTD}, Codec{"zstd_1", rocksdb::kZSTD, 1},
                     Codec{"zstd_9", rocksdb::kZSTD, 9},
                     Codec{"zlib_default", rocksdb::kZlibCompression},
                     Codec{"zlib_1", rocksdb::kZlibCompression, 1},

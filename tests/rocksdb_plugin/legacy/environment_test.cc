@@ -56,7 +56,8 @@ TEST(OptionsFromEnvironmentValueTest, BadValuesNameTheVariableAndTheOption) {
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(bad.status()));
   const std::string message(bad.status().message());
-  EXPECT_EQ(message.rfind("rockpool: ROCKPOOL_OPTIONS=\"max_idle_per_key=-1\": ", 0), 0u) << message;
+  EXPECT_EQ(message.rfind("rockpool: ROCKPOOL_OPTIONS=\"max_idle_per_key=-1\": ", 0), 0u)
+      << message;
   EXPECT_NE(message.find("max_idle_per_key"), std::string::npos);
   auto twice = OptionsFromEnvironmentValue("enabled=true;enabled=false");
   EXPECT_TRUE(absl::IsInvalidArgument(twice.status()));

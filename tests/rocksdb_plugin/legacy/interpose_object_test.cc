@@ -59,17 +59,19 @@ TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
   EXPECT_EQ(all.output.find("7rocksdb"), std::string::npos) << all.output;
 
   // Its exported functions are exactly the interposed entry points.
-  const Result exported = Sh("nm -D --defined-only " + g_object + " | awk '$2 == \"T\" {print $3}'");
+  const Result exported =
+      Sh("nm -D --defined-only " + g_object + " | awk '$2 == \"T\" {print $3}'");
   ASSERT_EQ(exported.exit_code, 0);
   std::set<std::string> names;
   std::istringstream in(exported.output);
   for (std::string name; in >> name;) names.insert(name);
   const std::set<std::string> expected = {
-      "ZSTD_createCCtx", "ZSTD_freeCCtx",    "ZSTD_createDCtx",        "ZSTD_freeDCtx",
-      "ZSTD_CCtx_setParameter", "ZSTD_CCtx_refThreadPool", "deflateInit_", "deflateInit2_",
-      "deflateEnd",      "deflateParams",    "deflateSetHeader",       "deflateCopy",
-      "inflateInit_",    "inflateInit2_",    "inflateEnd",             "inflateReset2",
-      "inflateValidate", "inflateCopy"};
+      "ZSTD_createCCtx", "ZSTD_freeCCtx",          "ZSTD_createDCtx",
+      "ZSTD_freeDCtx",   "ZSTD_CCtx_setParameter", "ZSTD_CCtx_refThreadPool",
+      "deflateInit_",    "deflateInit2_",          "deflateEnd",
+      "deflateParams",   "deflateSetHeader",       "deflateCopy",
+      "inflateInit_",    "inflateInit2_",          "inflateEnd",
+      "inflateReset2",   "inflateValidate",        "inflateCopy"};
   EXPECT_EQ(names, expected);
 }
 
@@ -78,8 +80,9 @@ TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
   const std::string stats = dir_ + "/stats.txt";
   const Result r = Loop("ROCKPOOL_OPTIONS='max_idle_per_key=4' ROCKPOOL_STATS=" + stats);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=4;"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=4;"),
+      std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("zstd interposed, zlib interposed"), std::string::npos) << r.output;
 
@@ -154,8 +157,10 @@ TEST_F(InterposeObjectTest, PidInStatsPathAndNoOverwriteByIdleProcesses) {
 
 TEST_F(InterposeObjectTest, BadStatsPeriodIsReported) {
   if (kAsan) GTEST_SKIP() << "built with ASan";
-  const Result r = Loop("ROCKPOOL_OPTIONS=max_idle_per_key=2 ROCKPOOL_STATS_SECONDS=soon "
-                        "ROCKPOOL_STATS=" + dir_ + "/stats.txt");
+  const Result r = Loop(
+      "ROCKPOOL_OPTIONS=max_idle_per_key=2 ROCKPOOL_STATS_SECONDS=soon "
+      "ROCKPOOL_STATS=" +
+      dir_ + "/stats.txt");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("rockpool: ROCKPOOL_STATS_SECONDS=\"soon\" is not a number of seconds"),
             std::string::npos)

@@ -29,8 +29,8 @@ constexpr int kStreamSize = static_cast<int>(sizeof(z_stream));
 
 // Compressible text with some randomness.
 std::string TestData(size_t n, uint32_t seed) {
-  static const char* const kWords[] = {"rock", "pool", "zstd", "zlib", "block", "cache",
-                                       "level", "key", "value", "compaction", "flush"};
+  static const char* const kWords[] = {"rock",  "pool", "zstd",  "zlib",       "block", "cache",
+                                       "level", "key",  "value", "compaction", "flush"};
   std::string s;
   uint32_t x = seed * 2654435761u + 1;
   while (s.size() < n) {
@@ -62,8 +62,8 @@ testing::AssertionResult Same(const std::string& a, const std::string& b) {
   if (a == b) return testing::AssertionSuccess();
   size_t i = 0;
   while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-  return testing::AssertionFailure() << "sizes " << a.size() << " vs " << b.size()
-                                     << ", first difference at byte " << i;
+  return testing::AssertionFailure()
+         << "sizes " << a.size() << " vs " << b.size() << ", first difference at byte " << i;
 }
 
 Bytef* B(const std::string& s) { return reinterpret_cast<Bytef*>(const_cast<char*>(s.data())); }
@@ -190,9 +190,9 @@ TEST_F(InterposeTest, DeflateIsIdenticalAndReused) {
       {6, -10, 8, Z_HUFFMAN_ONLY},
       {4, -14, 8, Z_RLE},
       {6, -14, 8, Z_FIXED},
-      {6, 15, 8, Z_DEFAULT_STRATEGY},  // zlib framing
-      {6, 31, 9, Z_DEFAULT_STRATEGY},  // gzip framing
-      {6, 8, 1, Z_DEFAULT_STRATEGY},   // smallest window (zlib makes it 9)
+      {6, 15, 8, Z_DEFAULT_STRATEGY},   // zlib framing
+      {6, 31, 9, Z_DEFAULT_STRATEGY},   // gzip framing
+      {6, 8, 1, Z_DEFAULT_STRATEGY},    // smallest window (zlib makes it 9)
       {0, -14, 8, Z_DEFAULT_STRATEGY},  // stored
   };
   const std::string in = TestData(16384, 2);
@@ -219,9 +219,12 @@ TEST_F(InterposeTest, DeflateIsIdenticalAndReused) {
 }
 
 TEST_F(InterposeTest, InvalidParametersGetZlibsErrors) {
-  for (auto [level, wb, mem, strategy] :
-       std::vector<std::array<int, 4>>{{10, -14, 8, 0}, {6, -8, 8, 0}, {6, -16, 8, 0},
-                                       {6, -14, 10, 0}, {6, -14, 8, 5}, {6, 24, 8, 0}}) {
+  for (auto [level, wb, mem, strategy] : std::vector<std::array<int, 4>>{{10, -14, 8, 0},
+                                                                         {6, -8, 8, 0},
+                                                                         {6, -16, 8, 0},
+                                                                         {6, -14, 10, 0},
+                                                                         {6, -14, 8, 5},
+                                                                         {6, 24, 8, 0}}) {
     Configure(Off());
     z_stream a;
     std::memset(&a, 0, sizeof(a));
@@ -578,7 +581,8 @@ TEST_F(InterposeTest, ZlibsOwnHelpersWork) {
 }
 
 TEST_F(InterposeTest, OtherPoolsInTheProcessAreUntouched) {
-  auto own_pools = std::make_unique<CompressionPools>();  // 64-byte aligned: not on ASan's fake stack
+  auto own_pools =
+      std::make_unique<CompressionPools>();  // 64-byte aligned: not on ASan's fake stack
   CompressionPools& own = *own_pools;
   BlockCodecs codecs(&own);
   const std::string in = TestData(10000, 14);
@@ -601,8 +605,8 @@ TEST_F(InterposeTest, OtherPoolsInTheProcessAreUntouched) {
 
 std::string ZstdRocksDBStyle(ZSTD_CCtx* cctx, const std::string& in, int level) {
   std::string out(ZSTD_compressBound(in.size()), '\0');
-  const size_t n =
-      ZSTD_compress_usingDict(cctx, out.data(), out.size(), in.data(), in.size(), nullptr, 0, level);
+  const size_t n = ZSTD_compress_usingDict(cctx, out.data(), out.size(), in.data(), in.size(),
+                                           nullptr, 0, level);
   EXPECT_FALSE(ZSTD_isError(n));
   out.resize(n);
   return out;

@@ -61,7 +61,8 @@ TEST_F(ListenerOptionsTest, RegisteredOnceInTheDefaultLibrary) {
   rocksdb::ObjectLibrary::Default()->GetFactoryNames(rocksdb::EventListener::Type(), &names);
   EXPECT_EQ(std::count(names.begin(), names.end(), "rockpool"), 1);
   std::shared_ptr<rocksdb::EventListener> l;
-  ASSERT_TRUE(rocksdb::EventListener::CreateFromString(rocksdb::ConfigOptions(), "rockpool", &l).ok());
+  ASSERT_TRUE(
+      rocksdb::EventListener::CreateFromString(rocksdb::ConfigOptions(), "rockpool", &l).ok());
   ASSERT_NE(AsRockpool(l), nullptr);
   EXPECT_EQ(l->GetId(), "rockpool");
 }
@@ -150,8 +151,8 @@ TEST_F(ListenerOptionsTest, IgnoreUnknownOptionsSkipsNamesNotValues) {
 
 TEST_F(ListenerOptionsTest, StringRoundTrip) {
   rocksdb::DBOptions o;
-  ASSERT_TRUE(Parse("listeners={id=rockpool;max_idle_per_key=4;idle_seconds=0;measure_stock=1}", &o)
-                  .ok());
+  ASSERT_TRUE(
+      Parse("listeners={id=rockpool;max_idle_per_key=4;idle_seconds=0;measure_stock=1}", &o).ok());
   std::string text;
   ASSERT_TRUE(rocksdb::GetStringFromDBOptions(rocksdb::ConfigOptions(), o, &text).ok());
   EXPECT_NE(text.find("id=rockpool"), std::string::npos) << text;
@@ -169,9 +170,10 @@ TEST_F(ListenerOptionsTest, StringRoundTrip) {
 TEST_F(ListenerOptionsTest, OptionsFileRoundTrip) {
   const std::string dir = plugin_test::NewTempDir("options_file_round_trip");
   rocksdb::DBOptions db_options;
-  ASSERT_TRUE(Parse("create_if_missing=true;listeners={id=rockpool;max_idle_per_key=5;idle_seconds=9}",
-                    &db_options)
-                  .ok());
+  ASSERT_TRUE(
+      Parse("create_if_missing=true;listeners={id=rockpool;max_idle_per_key=5;idle_seconds=9}",
+            &db_options)
+          .ok());
   rocksdb::ColumnFamilyOptions cf;
   cf.compression = rocksdb::kZlibCompression;
   {

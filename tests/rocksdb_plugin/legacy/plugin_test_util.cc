@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
-#include "tools/sst/codec_decompressor.h"
 #include "compression/compression_type.h"
+#include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 
 namespace rockpool::plugin_test {
@@ -46,9 +46,9 @@ std::string Key(int i) {
 }
 
 std::string Value(int i, int version, size_t value_size) {
-  static const char* const kWords[] = {"alpha", "bravo", "charlie", "delta", "echo",
-                                       "foxtrot", "golf", "hotel", "india", "juliet",
-                                       "kilo", "lima", "mike", "november", "oscar"};
+  static const char* const kWords[] = {"alpha",   "bravo", "charlie", "delta",    "echo",
+                                       "foxtrot", "golf",  "hotel",   "india",    "juliet",
+                                       "kilo",    "lima",  "mike",    "november", "oscar"};
   uint32_t x = static_cast<uint32_t>(i) * 2654435761u ^ static_cast<uint32_t>(version) * 40503u;
   x |= 1;
   std::string v = absl::StrCat(i, ":", version, ":");
@@ -102,8 +102,8 @@ absl::StatusOr<BlockComparison> CompareDataBlocks(const std::string& dir_a,
   const std::vector<std::string> files_a = SstFiles(dir_a);
   const std::vector<std::string> files_b = SstFiles(dir_b);
   if (files_a != files_b) {
-    return absl::FailedPreconditionError(absl::StrCat("different SST files: ", files_a.size(),
-                                                      " vs ", files_b.size()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("different SST files: ", files_a.size(), " vs ", files_b.size()));
   }
   BlockComparison result;
   for (const std::string& name : files_a) {
@@ -129,7 +129,8 @@ absl::StatusOr<BlockComparison> CompareDataBlocks(const std::string& dir_a,
         return absl::DataLossError(absl::StrCat(name, ": data block ", h.ToString(), " differs"));
       }
       ++result.data_blocks;
-      if (block_a->compression_type == rockpool::compression_type::kZSTD || block_a->compression_type == rockpool::compression_type::kZlib) {
+      if (block_a->compression_type == rockpool::compression_type::kZSTD ||
+          block_a->compression_type == rockpool::compression_type::kZlib) {
         ++result.compressed_blocks;
       }
     }

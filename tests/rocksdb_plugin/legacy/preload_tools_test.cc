@@ -45,8 +45,12 @@ std::string OptionsFile(const std::string& dir, const std::string& compression,
   std::ofstream f(path);
   f << "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n\n"
        "[DBOptions]\n  create_if_missing=true\n  max_background_jobs=2\n"
-       "  listeners=" << listener << "\n\n"
-       "[CFOptions \"default\"]\n  compression=" << compression << "\n"
+       "  listeners="
+    << listener
+    << "\n\n"
+       "[CFOptions \"default\"]\n  compression="
+    << compression
+    << "\n"
        "  write_buffer_size=262144\n  target_file_size_base=262144\n"
        "  max_bytes_for_level_base=1048576\n\n"
        "[TableOptions/BlockBasedTable \"default\"]\n";
@@ -55,15 +59,18 @@ std::string OptionsFile(const std::string& dir, const std::string& compression,
 
 std::string DbBench(const std::string& db, const std::string& options_file) {
   return "/usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000 --value_size=200"
-         " --seed=42 --db=" + db + " --options_file=" + options_file;
+         " --seed=42 --db=" +
+         db + " --options_file=" + options_file;
 }
 
 class PreloadToolsTest : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (kAsan) GTEST_SKIP() << "built with ASan: the preload object cannot load into /usr/bin tools";
+    if (kAsan)
+      GTEST_SKIP() << "built with ASan: the preload object cannot load into /usr/bin tools";
     for (const char* tool : {"/usr/bin/db_bench", "/usr/bin/ldb", "/usr/bin/sst_dump"}) {
-      ASSERT_TRUE(std::filesystem::exists(tool)) << tool << " missing: apt-get install rocksdb-tools";
+      ASSERT_TRUE(std::filesystem::exists(tool))
+          << tool << " missing: apt-get install rocksdb-tools";
     }
     ASSERT_TRUE(std::filesystem::exists(g_preload)) << "preload object not found: " << g_preload;
   }
@@ -113,7 +120,8 @@ TEST_P(PreloadToolsTest, DbBenchPooledAndStockToolsReadTheFiles) {
   const Result scan_pooled = Sh(WithPlugin() + "/usr/bin/ldb --db=" + db + " scan");
   ASSERT_EQ(scan_pooled.exit_code, 0);
   EXPECT_TRUE(scan_pooled.output == scan.output) << "ldb scan differs with the plugin";
-  const Result check_pooled = Sh(WithPlugin() + "/usr/bin/sst_dump --file=" + db + " --command=check");
+  const Result check_pooled =
+      Sh(WithPlugin() + "/usr/bin/sst_dump --file=" + db + " --command=check");
   EXPECT_EQ(check_pooled.exit_code, 0) << check_pooled.output;
 }
 
@@ -125,7 +133,8 @@ INSTANTIATE_TEST_SUITE_P(Codecs, PreloadToolsTest, testing::Values("kZlibCompres
 std::string FlagsOnlyDbBench(const std::string& db) {
   return "/usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000 --value_size=200"
          " --seed=42 --compression_type=zlib --write_buffer_size=262144"
-         " --target_file_size_base=262144 --db=" + db;
+         " --target_file_size_base=262144 --db=" +
+         db;
 }
 
 TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
@@ -133,8 +142,9 @@ TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
   const std::string dir = plugin_test::NewTempDir("preload_env");
   const std::string db = dir + "/db";
   const std::string stats = dir + "/stats.txt";
-  const Result bench = Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8;idle_seconds=60' ROCKPOOL_STATS=" +
-                          stats + " " + WithPlugin() + FlagsOnlyDbBench(db));
+  const Result bench =
+      Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8;idle_seconds=60' ROCKPOOL_STATS=" + stats + " " +
+         WithPlugin() + FlagsOnlyDbBench(db));
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_NE(bench.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;"
                               "max_idle_per_key=8;idle_seconds=60;measure_stock=false mode=pool"),
@@ -179,8 +189,8 @@ TEST(PreloadEnvironmentTest, ListenerFromOptionsReplacesTheEnvironment) {
   const std::string dir = plugin_test::NewTempDir("preload_env_listener");
   const std::string db = dir + "/db";
   const std::string options = OptionsFile(dir, "kZlibCompression", "{id=rockpool;enabled=false}");
-  const Result bench = Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8' " + WithPlugin() +
-                          DbBench(db, options));
+  const Result bench =
+      Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8' " + WithPlugin() + DbBench(db, options));
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   const auto active = plugin_test::LogLines(db, "rockpool active:");
   ASSERT_EQ(active.size(), 1u);

@@ -8,9 +8,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "compression/coding.h"
 #include "tests/tools/sst/synthetic_sst.h"
 #include "tools/sst/block_handle.h"
-#include "compression/coding.h"
 #include "tools/sst/index_block.h"
 
 namespace rockpool::sst {

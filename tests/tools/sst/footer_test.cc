@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "tests/tools/sst/synthetic_sst.h"
 #include "compression/coding.h"
+#include "tests/tools/sst/synthetic_sst.h"
 
 namespace rockpool::sst {
 namespace {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "compression/compression_type.h"
 #include "tests/tools/sst/sst_fixtures.h"
 #include "tools/sst/block_iterator.h"
-#include "compression/compression_type.h"
 #include "tools/sst/internal_key.h"
 #include "tools/sst/sst_file.h"
 

@@ -14,14 +14,14 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "compression/block_codecs.h"
+#include "compression/coding.h"
+#include "compression/compression_type.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
 #include "tests/tools/sst/sst_fixtures.h"
 #include "tests/tools/sst/synthetic_sst.h"
 #include "tools/sst/block_iterator.h"
-#include "compression/coding.h"
-#include "compression/compression_type.h"
 #include "tools/sst/sst_file.h"
 
 namespace rockpool::sst {

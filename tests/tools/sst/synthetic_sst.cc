@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "tools/sst/block_handle.h"
 #include "compression/coding.h"
+#include "tools/sst/block_handle.h"
 #include "tools/sst/footer.h"
 #include "tools/sst/metaindex.h"
 #include "tools/sst/properties.h"
@@ -87,7 +87,8 @@ class Writer {
     out_.push_back(static_cast<char>(type));
     const uint32_t base = o_.format_version >= 6 ? o_.base_context_checksum : 0;
     const std::string_view covered(out_.data() + handle.offset, payload.size() + 1);
-    rockpool::PutFixed32(&out_, sst::ComputeBlockChecksum(o_.checksum, covered, base, handle.offset));
+    rockpool::PutFixed32(&out_,
+                         sst::ComputeBlockChecksum(o_.checksum, covered, base, handle.offset));
     return handle;
   }
 
@@ -103,8 +104,8 @@ class Writer {
       std::string full, delta_value;
       sst::EncodeBlockHandle(h, &full);
       if (prev != nullptr) {
-        rockpool::PutVarsignedint64(&delta_value,
-                               static_cast<int64_t>(h.size) - static_cast<int64_t>(prev->size));
+        rockpool::PutVarsignedint64(
+            &delta_value, static_cast<int64_t>(h.size) - static_cast<int64_t>(prev->size));
       }
       if (first_key && i < first_keys.size()) {
         rockpool::PutLengthPrefixed(&full, first_keys[i]);

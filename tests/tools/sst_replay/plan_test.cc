@@ -84,10 +84,9 @@ TEST(PlanTest, BlocksPlanListsReplayedFilesAndSkips) {
 }
 
 TEST(PlanTest, CompactionGroupsOneColumnFamilyPerCodecOldestFirst) {
-  std::vector<InputFile> inputs = {File("b/9.sst", compression_type::kZSTD, 9),
-                                   File("a/2.sst", compression_type::kZSTD, 2),
-                                   File("c/5.sst", compression_type::kZlib, 5),
-                                   File("d/1.sst", compression_type::kSnappy, 1)};
+  std::vector<InputFile> inputs = {
+      File("b/9.sst", compression_type::kZSTD, 9), File("a/2.sst", compression_type::kZSTD, 2),
+      File("c/5.sst", compression_type::kZlib, 5), File("d/1.sst", compression_type::kSnappy, 1)};
   inputs[1].format_version = 3;  // the oldest zstd file sets the group's table options
   inputs[1].checksum = 4;
   inputs[0].format_version = 7;
@@ -101,7 +100,7 @@ TEST(PlanTest, CompactionGroupsOneColumnFamilyPerCodecOldestFirst) {
   EXPECT_EQ(plan.groups[1].group.checksum, 4);
   EXPECT_EQ(plan.groups[1].group.block_size, 4096u);
   EXPECT_EQ(plan.groups[1].group.codec.max_dict_bytes, 0u);  // no dictionary in the files
-  EXPECT_TRUE(plan.groups[1].group.files.empty());          // staging fills them
+  EXPECT_TRUE(plan.groups[1].group.files.empty());           // staging fills them
   EXPECT_EQ(plan.skipped, 1);
   EXPECT_TRUE(plan.input_status[0].empty());
   EXPECT_NE(plan.input_status[3].find("snappy"), std::string::npos);
@@ -203,10 +202,10 @@ TEST(AlternatingRunnerTest, OrderReferenceAndCleanUp) {
   ScriptedRuns runs;
   ModeReport m;
   ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, false, false}, &m).ok());
-  EXPECT_EQ(runs.log, (std::vector<std::string>{"run stock 0", "run pooled 0", "compare pooled",
-                                                "drop", "run pooled 1", "compare pooled", "drop",
-                                                "run stock 1", "compare stock", "drop",
-                                                "drop reference"}));
+  EXPECT_EQ(runs.log,
+            (std::vector<std::string>{"run stock 0", "run pooled 0", "compare pooled", "drop",
+                                      "run pooled 1", "compare pooled", "drop", "run stock 1",
+                                      "compare stock", "drop", "drop reference"}));
   EXPECT_EQ(m.stock.size(), 2u);
   EXPECT_EQ(m.pooled.size(), 2u);
   EXPECT_EQ(m.compared_runs, 3);

@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -22,10 +22,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "compression/block_codecs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rocksdb/options.h"
-#include "compression/block_codecs.h"
 #include "tests/tools/sst/sst_fixtures.h"
 #include "tests/tools/sst/synthetic_sst.h"
 #include "tools/sst/sst_file.h"
@@ -77,8 +77,10 @@ Outcome Spawn(const std::string& program, const std::vector<std::string>& args) 
   const std::string err_path = base + ".err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   std::vector<std::string> all = {program};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -146,8 +148,9 @@ Snapshot Take(const std::string& path) {
   auto add = [&](const fs::path& p) {
     struct stat st;
     ::stat(p.c_str(), &st);
-    s.files[p.string()] = {ReadFile(p.string()),
-                           static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+    s.files[p.string()] = {
+        ReadFile(p.string()),
+        static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
   };
   if (fs::is_directory(path)) {
     for (const auto& e : fs::recursive_directory_iterator(path)) {
@@ -229,7 +232,8 @@ SstFixture* SstReplayTest::snappy_ = nullptr;
 
 TEST_F(SstReplayTest, BlocksModeReplaysZstdAndZlibFilesByteForByte) {
   const Snapshot before = Take(*dir_);
-  Outcome o = Replay({"--mode=blocks", "--repeat=1", "--json", zstd_->path, zlib_->path, dict_->path});
+  Outcome o =
+      Replay({"--mode=blocks", "--repeat=1", "--json", zstd_->path, zlib_->path, dict_->path});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(Take(*dir_), before) << "inputs were modified";
   auto kv = Inspect("json", o.out);
@@ -263,7 +267,8 @@ TEST_F(SstReplayTest, BlocksModeReplaysZstdAndZlibFilesByteForByte) {
 
 TEST_F(SstReplayTest, CompactionModeRunsStockAndPooledRocksDb) {
   const Snapshot before = Take(*dir_);
-  Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", zstd_->path, zlib_->path, dict_->path});
+  Outcome o =
+      Replay({"--mode=compaction", "--repeat=1", "--json", zstd_->path, zlib_->path, dict_->path});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(Take(*dir_), before) << "inputs were modified";
   auto kv = Inspect("json", o.out);
@@ -277,7 +282,8 @@ TEST_F(SstReplayTest, CompactionModeRunsStockAndPooledRocksDb) {
   EXPECT_GT(Num(kv, "compaction.pooled.pool_deflate_reused"), 50);
   EXPECT_GT(Num(kv, "compaction.stock.codec_bytes"), 20 * Num(kv, "compaction.pooled.codec_bytes"));
   if (kMallocCounter) {
-    EXPECT_GT(Num(kv, "compaction.stock.process_bytes"), Num(kv, "compaction.pooled.process_bytes"));
+    EXPECT_GT(Num(kv, "compaction.stock.process_bytes"),
+              Num(kv, "compaction.pooled.process_bytes"));
   }
   EXPECT_GT(Num(kv, "compaction.pooled.uncompressed_bytes"), 0);
   EXPECT_EQ(Num(kv, "compaction.stock.stored_bytes"), Num(kv, "compaction.pooled.stored_bytes"));
@@ -325,7 +331,7 @@ TEST_F(SstReplayTest, TableAndSvgForBothModes) {
   EXPECT_THAT(o.err, Not(HasSubstr("[#")));
   auto kv = Inspect("svg", ReadFile(svg));
   EXPECT_EQ(Str(kv, "root"), "{http://www.w3.org/2000/svg}svg");
-  EXPECT_EQ(Num(kv, "polylines"), 8);  // 2 modes x 2 strategies x 2 lines
+  EXPECT_EQ(Num(kv, "polylines"), 8);   // 2 modes x 2 strategies x 2 lines
   EXPECT_GE(Num(kv, "rects"), 2 * 18);  // the bars
 }
 
@@ -376,17 +382,18 @@ TEST_F(SstReplayTest, OtherCodecsAreReportedAndSkipped) {
 }
 
 TEST_F(SstReplayTest, PooledOutputThatDiffersExitsOne) {
-  Outcome blocks = Replay({"--mode=blocks", "--repeat=1", "--json",
-                           "--testonly_corrupt_pooled_output", zlib_->path});
+  Outcome blocks = Replay(
+      {"--mode=blocks", "--repeat=1", "--json", "--testonly_corrupt_pooled_output", zlib_->path});
   EXPECT_EQ(blocks.code, 1) << blocks.err;
-  EXPECT_THAT(blocks.err, HasSubstr("blocks mode: pooled output differs from stock: " + zlib_->path +
-                                    ": offset "));
+  EXPECT_THAT(
+      blocks.err,
+      HasSubstr("blocks mode: pooled output differs from stock: " + zlib_->path + ": offset "));
   auto kv = Inspect("json", blocks.out);
   EXPECT_EQ(Str(kv, "blocks.identical"), "false");
   EXPECT_EQ(Str(kv, "exit_code"), "1");
 
-  Outcome compaction = Replay({"--mode=compaction", "--repeat=1",
-                               "--testonly_corrupt_pooled_output", zstd_->path});
+  Outcome compaction =
+      Replay({"--mode=compaction", "--repeat=1", "--testonly_corrupt_pooled_output", zstd_->path});
   EXPECT_EQ(compaction.code, 1) << compaction.err;
   EXPECT_THAT(compaction.err, HasSubstr("compaction mode: pooled output differs from stock"));
   EXPECT_THAT(compaction.out, HasSubstr("outputs: DIFFERENT"));
@@ -404,7 +411,8 @@ TEST_F(SstReplayTest, FormatVersion7FilesFromNewerRocksDb) {
     std::string key = absl::StrCat("user", 100000 + i);
     const uint64_t footer = (uint64_t{static_cast<uint64_t>(i) + 1} << 8) | 1;  // seq, kTypeValue
     for (int b = 0; b < 8; ++b) key.push_back(static_cast<char>(footer >> (8 * b)));
-    kvs.emplace_back(key, absl::StrCat("{\"name\":\"user ", i, "\",\"plan\":\"basic\",\"n\":", i % 7, "}"));
+    kvs.emplace_back(
+        key, absl::StrCat("{\"name\":\"user ", i, "\",\"plan\":\"basic\",\"n\":", i % 7, "}"));
   }
   sst_testing::SyntheticSstOptions options;
   options.format_version = 7;
@@ -465,10 +473,10 @@ std::string BadCopy(const std::string& name) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, SstReplayBadInputTest,
     ::testing::Values(
-        BadInput{"missing", {},
-                 [](uint64_t*) { return BadCopy("does_not_exist.sst"); },
-                 "No such file"},
-        BadInput{"not_an_sst", {},
+        BadInput{
+            "missing", {}, [](uint64_t*) { return BadCopy("does_not_exist.sst"); }, "No such file"},
+        BadInput{"not_an_sst",
+                 {},
                  [](uint64_t* offset) {
                    const std::string p = BadCopy("notes.sst");
                    std::ofstream(p) << std::string(200, 'x');
@@ -476,30 +484,36 @@ INSTANTIATE_TEST_SUITE_P(
                    return p;
                  },
                  "not a block-based SST file"},
-        BadInput{"empty_directory", {},
+        BadInput{"empty_directory",
+                 {},
                  [](uint64_t*) {
                    const std::string p = BadCopy("empty_dir");
                    fs::create_directories(p);
                    return p;
                  },
                  "no SST files"},
-        BadInput{"truncated", {},
+        BadInput{"truncated",
+                 {},
                  [](uint64_t* offset) {
-                   const std::string p = SstReplayTest::Copy(SstReplayTest::zstd_->path, "truncated.sst");
+                   const std::string p =
+                       SstReplayTest::Copy(SstReplayTest::zstd_->path, "truncated.sst");
                    fs::resize_file(p, fs::file_size(p) / 2);
                    *offset = fs::file_size(p) - 8;
                    return p;
                  },
                  "not a block-based SST file"},
-        BadInput{"wrong_magic", {},
+        BadInput{"wrong_magic",
+                 {},
                  [](uint64_t* offset) {
-                   const std::string p = SstReplayTest::Copy(SstReplayTest::zstd_->path, "magic.sst");
+                   const std::string p =
+                       SstReplayTest::Copy(SstReplayTest::zstd_->path, "magic.sst");
                    *offset = fs::file_size(p) - 8;
                    PatchFile(p, *offset, std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8));
                    return p;
                  },
                  "not a block-based SST file (magic 0x0807060504030201"},
-        BadInput{"unsupported_format_version", {},
+        BadInput{"unsupported_format_version",
+                 {},
                  [](uint64_t* offset) {
                    const std::string p = SstReplayTest::Copy(SstReplayTest::zstd_->path, "fv9.sst");
                    *offset = fs::file_size(p) - 12;
@@ -507,7 +521,8 @@ INSTANTIATE_TEST_SUITE_P(
                    return p;
                  },
                  "unsupported: format_version 9"},
-        BadInput{"checksum_mismatch", {"--mode=blocks"},
+        BadInput{"checksum_mismatch",
+                 {"--mode=blocks"},
                  [](uint64_t* offset) {
                    const std::string p = SstReplayTest::Copy(SstReplayTest::zlib_->path, "crc.sst");
                    const sst::BlockHandle h = FirstDataBlock(p);
@@ -516,18 +531,22 @@ INSTANTIATE_TEST_SUITE_P(
                    return p;
                  },
                  "block checksum mismatch"},
-        BadInput{"checksum_mismatch_compaction_mode", {"--mode=compaction"},
+        BadInput{"checksum_mismatch_compaction_mode",
+                 {"--mode=compaction"},
                  [](uint64_t* offset) {
-                   const std::string p = SstReplayTest::Copy(SstReplayTest::zstd_->path, "crc2.sst");
+                   const std::string p =
+                       SstReplayTest::Copy(SstReplayTest::zstd_->path, "crc2.sst");
                    const sst::BlockHandle h = FirstDataBlock(p);
                    PatchFile(p, h.offset + 7, "\x5a\xa5");
                    *offset = h.offset;
                    return p;
                  },
                  "block checksum mismatch"},
-        BadInput{"corrupt_block_unchecked", {"--verify_checksums=false", "--mode=blocks"},
+        BadInput{"corrupt_block_unchecked",
+                 {"--verify_checksums=false", "--mode=blocks"},
                  [](uint64_t* offset) {
-                   const std::string p = SstReplayTest::Copy(SstReplayTest::zlib_->path, "corrupt.sst");
+                   const std::string p =
+                       SstReplayTest::Copy(SstReplayTest::zlib_->path, "corrupt.sst");
                    const sst::BlockHandle h = FirstDataBlock(p);
                    // The size prefix now declares 4 GiB - 1.
                    PatchFile(p, h.offset, std::string("\xff\xff\xff\xff\x0f", 5));
@@ -539,8 +558,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(SstReplayUsageTest, UsageErrorsExitTwoAndHelpExitsZero) {
   for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"--bogus"}, {"--mode=fast"}, {"--repeat=0"},
-                                             {"--codec=lz4"}, {"--level=high"}, {"--repeat"}}) {
+       std::vector<std::vector<std::string>>{{"--bogus"},
+                                             {"--mode=fast"},
+                                             {"--repeat=0"},
+                                             {"--codec=lz4"},
+                                             {"--level=high"},
+                                             {"--repeat"}}) {
     Outcome o = Replay(args);
     EXPECT_EQ(o.code, 2) << args[0];
     EXPECT_THAT(o.err, HasSubstr("Try --help")) << args[0];
