@@ -1,6 +1,7 @@
 #include "tools/sst_replay/plan.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
@@ -10,6 +11,20 @@ namespace {
 
 bool Poolable(uint8_t type) {
   return type == compression_type::kZlib || type == compression_type::kZSTD;
+}
+
+// The input's target if it has one; else records why it is skipped.
+std::optional<Target> Accept(const InputFile& in, const ReplaySettings& settings,
+                             const char* accepted, InputVerdicts* verdicts) {
+  Target t = TargetFor(in, settings);
+  if (!t.codec.has_value()) {
+    verdicts->input_status.push_back(t.skip_reason);
+    verdicts->notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
+    ++verdicts->skipped;
+    return std::nullopt;
+  }
+  verdicts->input_status.emplace_back(accepted);
+  return t;
 }
 
 }  // namespace
@@ -57,18 +72,12 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings
   plan.job.verify_checksums = settings.verify_checksums;
   plan.job.block_size = settings.block_size;
   for (const InputFile& in : inputs) {
-    const Target t = TargetFor(in, settings);
-    if (!t.codec.has_value()) {
-      plan.input_status.push_back(t.skip_reason);
-      plan.notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
-      ++plan.skipped;
-      continue;
-    }
-    plan.input_status.push_back("replayed");
-    plan.job.files.push_back(BlocksFile{in.path, *t.codec, t.use_dictionary});
+    const std::optional<Target> t = Accept(in, settings, "replayed", &plan);
+    if (!t.has_value()) continue;
+    plan.job.files.push_back(BlocksFile{in.path, *t->codec, t->use_dictionary});
     plan.job.total_blocks += in.data_blocks;
     plan.job.total_stored_bytes += in.stored_data_bytes;
-    ++plan.per_codec[CodecName(t.codec->type)];
+    ++plan.per_codec[CodecName(t->codec->type)];
     plan.file_names.push_back(in.path);
   }
   return plan;
@@ -81,22 +90,15 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
   CompactionPlan plan;
   std::map<uint8_t, PlannedGroup> by_codec;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const InputFile& in = inputs[i];
-    const Target t = TargetFor(in, settings);
-    if (!t.codec.has_value()) {
-      plan.input_status.push_back(t.skip_reason);
-      plan.notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
-      ++plan.skipped;
-      continue;
-    }
-    plan.input_status.emplace_back();
-    auto [it, first] = by_codec.try_emplace(t.codec->type);
+    const std::optional<Target> t = Accept(inputs[i], settings, "", &plan);
+    if (!t.has_value()) continue;
+    auto [it, first] = by_codec.try_emplace(t->codec->type);
     PlannedGroup& g = it->second;
     if (first) {
       // The group's options come from its first input in argument order.
-      g.group.name = CodecName(t.codec->type);
-      g.group.codec = *t.codec;
-      if (!t.use_dictionary) g.group.codec.max_dict_bytes = 0;
+      g.group.name = CodecName(t->codec->type);
+      g.group.codec = *t->codec;
+      if (!t->use_dictionary) g.group.codec.max_dict_bytes = 0;
       g.group.block_size = settings.block_size > 0 ? settings.block_size : 4096;
     }
     g.inputs.push_back(i);

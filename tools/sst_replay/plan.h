@@ -43,13 +43,18 @@ Target TargetFor(const InputFile& in, const ReplaySettings& settings);
 // compared with).
 Strategy StrategyAt(int rep, int k);
 
-struct BlocksPlan {
-  Job job;                                // mode, options and files; no strategy/output yet
-  std::vector<std::string> input_status;  // per input: "replayed" or the skip reason
+// What a mode made of each input.
+struct InputVerdicts {
+  std::vector<std::string> input_status;  // per input: the mode's word, or the skip reason
   std::vector<std::string> notes;         // "<path>: skipped: ..."
-  std::vector<std::string> file_names;    // framed file index -> input path
-  std::map<std::string, int> per_codec;   // codec name -> files replayed
   int skipped = 0;
+};
+
+// input_status: "replayed" or the skip reason.
+struct BlocksPlan : InputVerdicts {
+  Job job;                               // mode, options and files; no strategy/output yet
+  std::vector<std::string> file_names;   // framed file index -> input path
+  std::map<std::string, int> per_codec;  // codec name -> files replayed
 };
 BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings);
 
@@ -58,11 +63,9 @@ struct PlannedGroup {
   CompactionGroup group;       // name, codec and table options; files still empty
   std::vector<size_t> inputs;  // indexes into the inputs, oldest first
 };
-struct CompactionPlan {
-  std::vector<PlannedGroup> groups;       // by codec type
-  std::vector<std::string> input_status;  // per input: "" (planned) or the skip reason
-  std::vector<std::string> notes;
-  int skipped = 0;
+// input_status: "" (planned) or the skip reason.
+struct CompactionPlan : InputVerdicts {
+  std::vector<PlannedGroup> groups;  // by codec type
 };
 CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs, const ReplaySettings& settings);
 
