@@ -14,6 +14,8 @@ PACKAGES=(
   libsnappy-dev liblz4-dev libbz2-dev libgflags-dev liburing-dev libjemalloc-dev
   clang-14 libclang-rt-14-dev    # libFuzzer and sanitizers
   python3
+  dpkg-dev                       # apt-get source rocksdb: db_stress (tests/db_stress/build.sh)
+  mariadb-server mariadb-plugin-rocksdb sysbench   # MyRocks stage (tests/myrocks/run.sh)
 )
 
 missing=()

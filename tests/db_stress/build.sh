@@ -128,10 +128,13 @@ if [[ -z $src ]]; then
   add_deb_src
   ((added)) && need_update=1
 fi
-if ((need_update)); then
+updated=0
+apt_update() {
   log "apt-get update"
   apt-get update -qq >&2
-fi
+  updated=1
+}
+((need_update)) && apt_update
 if ((${#missing[@]})); then
   log "installing ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
@@ -141,13 +144,23 @@ fi
 [[ -e $lib ]] || die "$lib not found (librocksdb-dev $version)"
 
 if [[ -z $src ]]; then
+  # The entry may predate this run while the source indexes do not exist
+  # (apt lists removed, as container images do): update once for them.
+  if ! apt-cache showsrc rocksdb 2>/dev/null | grep -qx "Version: $version"; then
+    ((updated)) && die "apt has no source package rocksdb $version (deb-src entry: $srclist)"
+    is_root || die "no source index for rocksdb $version; run as root (apt-get update)"
+    apt_update
+  fi
   src=$(src_dir "$version")
   mkdir -p "$cache"
   log "apt-get source rocksdb=$version into $cache"
   rm -rf "$src"
   # Run from the cache dir: apt-get source unpacks into the current directory.
-  # (As root it warns that _apt cannot read the directory; harmless.)
-  (cd "$cache" && apt-get source -qq "rocksdb=$version" >&2)
+  # As root, download as root too: apt's _apt sandbox user cannot write there
+  # (apt would warn and do the same).
+  sandbox=()
+  is_root && sandbox=(-o APT::Sandbox::User=root)
+  (cd "$cache" && apt-get source -qq "${sandbox[@]}" "rocksdb=$version" >&2)
   [[ -d $src/db_stress_tool ]] || die "apt-get source did not give $src/db_stress_tool"
   touch "$src/.rockpool-unpacked-$version"
 fi

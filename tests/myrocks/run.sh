@@ -7,7 +7,7 @@
 # Packages needed (installed here with apt-get when missing and run as root):
 #   mariadb-server mariadb-plugin-rocksdb sysbench
 # (g++ too, only when no built malloc counter is found: it is then compiled
-# from tests/plugin/measure/malloc_counter.cc.)
+# from tests/rocksdb_plugin/legacy/measure/malloc_counter.cc.)
 #
 # For each codec (zlib, zstd) and each mode
 #   stock    no rockpool (only the malloc counter preloaded)
@@ -29,12 +29,13 @@
 #   ROCKPOOL_STATS_SECONDS  passed through to the pooled/measure servers if set
 # Options:
 #   --long         bigger run (1M-row table, 4 sysbench tables x 100k rows,
-#                  4 threads, 100k transactions capped at 300 s; ~20 minutes)
+#                  4 threads, 100k transactions capped at 300 s; about 5 minutes
+#                  per codec x mode, ~30 minutes in all)
 #   --stock-only   skip the rockpool modes (no ROCKPOOL_INTERPOSE needed)
 #   --no-measure   skip the measure_stock mode
 #   --codecs=LIST  comma-separated subset of zlib,zstd (default both)
 #   --keep         keep the scratch dir (its path is printed)
-# Default run: about 4 minutes on 2 cores.
+# Default run: about 3.5 minutes on 2 cores.
 set -uo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -56,6 +57,11 @@ for a in "$@"; do
   esac
 done
 
+IFS=',' read -r -a CODEC_LIST <<<"$CODECS"
+for codec in "${CODEC_LIST[@]}"; do
+  case "$codec" in zlib|zstd) ;; *) echo "myrocks: unknown codec $codec" >&2; exit 2 ;; esac
+done
+
 if [ "$LONG" = 1 ]; then
   ROWS=1000000; SB_TABLES=4; SB_SIZE=100000; SB_THREADS=4; SB_EVENTS=100000; SB_TIME=300
 else
@@ -63,7 +69,10 @@ else
 fi
 CHUNK=100000           # rows per INSERT (MyRocks caps row locks per transaction)
 BLOCK_CACHE=8M         # small, so that reads decompress blocks
-CF_EXTRA="write_buffer_size=4m"   # small memtables: flushes during the load
+# Small memtables (flushes during the load) and small SST files: with big files
+# an SST's index block outgrows a block-cache shard, and then every point lookup
+# re-reads and decompresses the whole index block (the --long load crawled).
+CF_EXTRA="write_buffer_size=4m;target_file_size_base=8m"
 POOL_OPTIONS="max_idle_per_key=8;idle_seconds=60"
 T0=$(date +%s)
 
@@ -106,18 +115,19 @@ cleanup() {
     done
   done
   wait 2>/dev/null
-  if [ "$KEEP" = 1 ]; then echo "myrocks: scratch kept in $WORK"; else rm -rf "$WORK"; fi
+  [ "$KEEP" = 1 ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
+[ "$KEEP" = 1 ] && echo "myrocks: scratch dir $WORK (kept)"
 trap 'echo "myrocks: interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------- preloads
 if [ -z "${MALLOC_COUNTER:-}" ]; then
-  if [ -f "$REPO/bazel-bin/tests/plugin/measure/libmalloc_counter.so" ]; then
-    MALLOC_COUNTER="$REPO/bazel-bin/tests/plugin/measure/libmalloc_counter.so"
+  if [ -f "$REPO/bazel-bin/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so" ]; then
+    MALLOC_COUNTER="$REPO/bazel-bin/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so"
   else
     MALLOC_COUNTER="$WORK/libmalloc_counter.so"
-    g++ -shared -fPIC -O2 -o "$MALLOC_COUNTER" "$REPO/tests/plugin/measure/malloc_counter.cc" \
+    g++ -shared -fPIC -O2 -o "$MALLOC_COUNTER" "$REPO/tests/rocksdb_plugin/legacy/measure/malloc_counter.cc" \
       || die "could not compile the malloc counter"
   fi
 fi
@@ -126,13 +136,18 @@ MODES="stock"
 if [ "$STOCK_ONLY" = 0 ]; then
   [ -n "${ROCKPOOL_INTERPOSE:-}" ] || die "ROCKPOOL_INTERPOSE is not set (or use --stock-only)"
   [ -f "$ROCKPOOL_INTERPOSE" ] || die "ROCKPOOL_INTERPOSE=$ROCKPOOL_INTERPOSE not found"
-  ROCKPOOL_INTERPOSE="$(readlink -f "$ROCKPOOL_INTERPOSE")"
   [ "$MEASURE" = 1 ] && MODES="$MODES measure"
   MODES="$MODES pooled"
 fi
-MALLOC_COUNTER="$(readlink -f "$MALLOC_COUNTER")"
+# Private copies: a rebuild elsewhere cannot swap an object under a running server.
+cp "$MALLOC_COUNTER" "$WORK/counter.so" || die "cannot copy $MALLOC_COUNTER"
+MALLOC_COUNTER_SRC="$MALLOC_COUNTER"; MALLOC_COUNTER="$WORK/counter.so"
+if [ "$STOCK_ONLY" = 0 ]; then
+  cp "$ROCKPOOL_INTERPOSE" "$WORK/librockpool_interpose.so" || die "cannot copy $ROCKPOOL_INTERPOSE"
+  ROCKPOOL_INTERPOSE_SRC="$ROCKPOOL_INTERPOSE"; ROCKPOOL_INTERPOSE="$WORK/librockpool_interpose.so"
+fi
 echo "myrocks: rows=$ROWS sysbench=${SB_TABLES}x${SB_SIZE} threads=$SB_THREADS events=$SB_EVENTS (cap ${SB_TIME}s)" \
-     "modes=[$MODES] codecs=[$CODECS] counter=$MALLOC_COUNTER interpose=${ROCKPOOL_INTERPOSE:-none}"
+     "modes=[$MODES] codecs=[$CODECS] counter=$MALLOC_COUNTER_SRC interpose=${ROCKPOOL_INTERPOSE_SRC:-none}"
 
 # ---------------------------------------------------------------- server helpers
 TEMPLATE="$WORK/template"
@@ -218,8 +233,12 @@ load_table() {
     sql "$dir" "INSERT INTO rp.t SELECT seq, $K_EXPR, $C_EXPR, $PAD_EXPR FROM seq_${a}_to_${b}" || return 1
   done
   sql "$dir" "SET GLOBAL rocksdb_force_flush_memtable_now = 1" || return 1
-  sql "$dir" "UPDATE rp.t SET k = k + 1, c = CONCAT(c, '+') WHERE id % 7 = 0" || return 1
-  sql "$dir" "DELETE FROM rp.t WHERE id % 1000 = 0" || return 1
+  # by id range too: a full-table UPDATE locks every row it scans
+  for ((a = 1; a <= ROWS; a += CHUNK)); do
+    b=$((a + CHUNK - 1))
+    sql "$dir" "UPDATE rp.t SET k = k + 1, c = CONCAT(c, '+') WHERE id BETWEEN $a AND $b AND id % 7 = 0" || return 1
+    sql "$dir" "DELETE FROM rp.t WHERE id BETWEEN $a AND $b AND id % 1000 = 0" || return 1
+  done
   sql "$dir" "SET GLOBAL rocksdb_force_flush_memtable_now = 1"
 }
 # dump_hash <dir> <query>: "<rows>:<sha256 prefix>" of the query's output, empty on error
@@ -265,10 +284,9 @@ rp_field() {
 
 # ---------------------------------------------------------------- one codec x mode
 declare -A R   # results: R[codec,mode,field]
-REF_HASH=""
 
 run_case() {
-  local codec=$1 mode=$2 dir="$WORK/$1-$2" ok detail s1 s2 h ref tps codecs want
+  local codec=$1 mode=$2 dir="$WORK/$1-$2" ok s1 s2 h ref tps codecs want
   mkdir -p "$dir"; SERVER_DIRS+=("$dir")
   cp -a "$TEMPLATE" "$dir/data"
   local t_start=$(date +%s)
@@ -322,7 +340,7 @@ run_case() {
   else check "$codec" "$mode" restart 0; show_failure "$dir" 2; stop_server "$dir" 2; return; fi
   local h2=$(dump_hash "$dir" "$DUMP_QUERY")
   s2=$(state "$dir")
-  # touch every row of the sysbench tables and the secondary index too
+  # the secondary index of rp.t too (CHECKSUM TABLE reads the sysbench tables whole)
   sql "$dir" "SELECT COUNT(*), SUM(k) FROM rp.t FORCE INDEX (k_idx)" >/dev/null
   [ "$h2" = "$h" ] && [ "$s2" = "$s1" ] && [ -n "$h2" ] && ok=1 || ok=0
   check "$codec" "$mode" readback "$ok" "(dump=$h2 $s2)"
@@ -337,7 +355,7 @@ run_case() {
   fi
 
   # ---- measurements (both lives summed)
-  local cpu calls=0 bytes=0 life m leases=0 created=0 reused=0 lib=0 v f pools=""
+  local cpu calls=0 bytes=0 life m leases=0 created=0 reused=0 lib=0 est=0 v f pools=""
   cpu=$(awk -v a="$(cpu_of "$dir" 1 2>/dev/null)" -v b="$(cpu_of "$dir" 2 2>/dev/null)" 'BEGIN { printf "%.2f", a + b }')
   ok=1
   for life in 1 2; do
@@ -352,43 +370,56 @@ run_case() {
     for life in 1 2; do
       f="$dir/rockpool.$life"
       grep -q 'rockpool report: event=exit' "$f" 2>/dev/null || ok=0
-      for v in leases created reused lib_bytes; do
+      for v in leases created reused lib_bytes stock_est_bytes; do
         local x=$(rp_field "$f" total $v); x=${x:-0}
         case $v in leases) leases=$((leases + x)) ;; created) created=$((created + x)) ;;
-                   reused) reused=$((reused + x)) ;; lib_bytes) lib=$((lib + x)) ;; esac
+                   reused) reused=$((reused + x)) ;; lib_bytes) lib=$((lib + x)) ;;
+                   stock_est_bytes) est=$((est + x)) ;; esac
       done
       pools="$pools life$life:[zstd_c=$(rp_field "$f" pools zstd_c) zstd_d=$(rp_field "$f" pools zstd_d)"
       pools="$pools deflate=$(rp_field "$f" pools deflate) inflate=$(rp_field "$f" pools inflate)]"
     done
     R[$codec,$mode,leases]=$leases; R[$codec,$mode,created]=$created
-    R[$codec,$mode,reused]=$reused; R[$codec,$mode,lib]=$lib
+    R[$codec,$mode,reused]=$reused; R[$codec,$mode,lib]=$lib; R[$codec,$mode,est]=$est
     if [ "$mode" = pooled ]; then [ "$leases" -gt 0 ] && [ "$reused" -gt 0 ] || ok=0
     else [ "$lib" -gt 0 ] || ok=0; fi
-    check "$codec" "$mode" stats "$ok" "(leases=$leases created=$created reused=$reused lib_bytes=$lib$pools)"
+    check "$codec" "$mode" stats "$ok" "(leases=$leases created=$created reused=$reused lib_bytes=$lib stock_est_bytes=$est$pools)"
     [ "$ok" = 1 ] || { for life in 1 2; do echo "---- $dir/rockpool.$life"; cat "$dir/rockpool.$life" 2>/dev/null; done; }
   fi
   echo "myrocks: $codec $mode took $(( $(date +%s) - t_start ))s"
 }
 
-IFS=',' read -r -a CODEC_LIST <<<"$CODECS"
 for codec in "${CODEC_LIST[@]}"; do
-  case "$codec" in zlib|zstd) ;; *) die "unknown codec $codec" ;; esac
   for mode in $MODES; do run_case "$codec" "$mode"; done
 done
 
 # ---------------------------------------------------------------- results
 echo
-echo "myrocks results (mariadbd whole process, both server lives summed; codec-lib bytes from rockpool's stats:"
-echo "  measure = stock creation pattern counted by rockpool, pooled = pooled)"
-printf '%-5s %-8s %10s %13s %8s %9s %14s %8s %8s %8s\n' codec mode malloc_MB malloc_calls cpu_s tps codec_lib_B leases created reused
+echo "myrocks results: mariadbd whole process, both server lives summed (malloc = bytes/calls requested, from"
+echo "  the counter; cpu = user+sys). codec_lib_B = bytes the codec libraries allocated, from rockpool's stats:"
+echo "  measure = stock's creation pattern counted, pooled = with pooling; stock_est_B = pooled run's own estimate"
+echo "  of what stock would have allocated. tps = sysbench oltp_read_write, fixed $SB_EVENTS transactions."
+printf '%-5s %-8s %10s %13s %8s %9s %14s %14s %8s %8s %8s\n' codec mode malloc_MB malloc_calls cpu_s tps \
+  codec_lib_B stock_est_B leases created reused
 for codec in "${CODEC_LIST[@]}"; do
   for mode in $MODES; do
     [ -n "${R[$codec,$mode,calls]:-}" ] || continue
-    printf '%-5s %-8s %10.1f %13s %8s %9s %14s %8s %8s %8s\n' "$codec" "$mode" \
+    printf '%-5s %-8s %10.1f %13s %8s %9s %14s %14s %8s %8s %8s\n' "$codec" "$mode" \
       "$(awk -v b="${R[$codec,$mode,bytes]}" 'BEGIN { print b / 1048576 }')" "${R[$codec,$mode,calls]}" \
       "${R[$codec,$mode,cpu]}" "${R[$codec,$mode,tps]}" "${R[$codec,$mode,lib]:--}" \
+      "$([ "$mode" = pooled ] && echo "${R[$codec,$mode,est]:--}" || echo -)" \
       "${R[$codec,$mode,leases]:--}" "${R[$codec,$mode,created]:--}" "${R[$codec,$mode,reused]:--}"
   done
+  if [ -n "${R[$codec,stock,calls]:-}" ] && [ -n "${R[$codec,pooled,calls]:-}" ]; then
+    awk -v c="$codec" -v sb="${R[$codec,stock,bytes]}" -v pb="${R[$codec,pooled,bytes]}" \
+        -v sc="${R[$codec,stock,calls]}" -v pc="${R[$codec,pooled,calls]}" \
+        -v st="${R[$codec,stock,cpu]}" -v pt="${R[$codec,pooled,cpu]}" \
+        -v ml="${R[$codec,measure,lib]:-}" -v pl="${R[$codec,pooled,lib]:-}" 'BEGIN {
+      printf "%-5s pooled vs stock: malloc bytes %+.1f%%, malloc calls %+.1f%%, cpu %+.1f%%", c,
+        100 * (pb - sb) / sb, 100 * (pc - sc) / sc, (st > 0 ? 100 * (pt - st) / st : 0)
+      if (ml != "" && ml > 0) printf ", codec-lib bytes %+.1f%% (measure vs pooled)", 100 * (pl - ml) / ml
+      printf "\n" }'
+  fi
 done
 echo "myrocks: total time $(( $(date +%s) - T0 ))s"
 echo "myrocks: $PASSED passed, $FAILED failed"
