@@ -28,23 +28,35 @@ PoolStats CompressionPoolsStats::Total() const {
 
 void CompressionPools::SetOptions(const PoolOptions& options) {
   zstd_compress_.SetOptions(options);
+  zstd_compress_blocks_.SetOptions(options);
   zstd_decompress_.SetOptions(options);
   deflate_.SetOptions(options);
   inflate_.SetOptions(options);
 }
 
 size_t CompressionPools::Trim() {
-  return zstd_compress_.Trim() + zstd_decompress_.Trim() + deflate_.Trim() + inflate_.Trim();
+  return zstd_compress_.Trim() + zstd_compress_blocks_.Trim() + zstd_decompress_.Trim() +
+         deflate_.Trim() + inflate_.Trim();
 }
 
 size_t CompressionPools::ReleaseExpired() {
-  return zstd_compress_.ReleaseExpired() + zstd_decompress_.ReleaseExpired() +
-         deflate_.ReleaseExpired() + inflate_.ReleaseExpired();
+  return zstd_compress_.ReleaseExpired() + zstd_compress_blocks_.ReleaseExpired() +
+         zstd_decompress_.ReleaseExpired() + deflate_.ReleaseExpired() + inflate_.ReleaseExpired();
 }
 
 CompressionPoolsStats CompressionPools::stats() const {
-  return CompressionPoolsStats{zstd_compress_.stats(), zstd_decompress_.stats(), deflate_.stats(),
-                               inflate_.stats()};
+  CompressionPoolsStats s{zstd_compress_.stats(), zstd_decompress_.stats(), deflate_.stats(),
+                          inflate_.stats(), zstd_compress_blocks_.stats()};
+  // The size-class contexts' library bytes are zstd's bytes for RocksDB's
+  // CCtxs: counted there. Their counts (a lease per call) stay apart.
+  const PoolStats& blocks = s.zstd_compress_blocks;
+  s.zstd_compress.idle_bytes += blocks.idle_bytes;
+  s.zstd_compress.library.bytes_allocated += blocks.library.bytes_allocated;
+  s.zstd_compress.library.allocations += blocks.library.allocations;
+  s.zstd_compress.library.frees += blocks.library.frees;
+  s.zstd_compress.library.failed += blocks.library.failed;
+  s.zstd_compress.library.bytes_live += blocks.library.bytes_live;
+  return s;
 }
 
 }  // namespace rockpool

@@ -16,6 +16,10 @@ struct CompressionPoolsStats {
   PoolStats zstd_decompress;
   PoolStats deflate;
   PoolStats inflate;
+  // The zstd_compress_blocks pool alone. Its library bytes (and idle bytes)
+  // are also added to zstd_compress, whose contexts they serve; its counts
+  // are not (a routed call is not a context stock RocksDB would create).
+  PoolStats zstd_compress_blocks;
   // Field-wise sum (peak_in_use is the sum of the peaks).
   PoolStats Total() const;
 };
@@ -23,11 +27,18 @@ struct CompressionPoolsStats {
 class CompressionPools {
  public:
   explicit CompressionPools(const PoolOptions& options = {})
-      : zstd_compress_(options), zstd_decompress_(options), deflate_(options), inflate_(options) {}
+      : zstd_compress_(options),
+        zstd_compress_blocks_(options),
+        zstd_decompress_(options),
+        deflate_(options),
+        inflate_(options) {}
   CompressionPools(const CompressionPools&) = delete;
   CompressionPools& operator=(const CompressionPools&) = delete;
 
   ZstdCompressPool& zstd_compress() { return zstd_compress_; }
+  // Contexts keyed by size class, leased for the length of one compress call
+  // (the legacy face routes RocksDB's ZSTD_compress_using(C)Dict here).
+  ZstdCompressPool& zstd_compress_blocks() { return zstd_compress_blocks_; }
   ZstdDecompressPool& zstd_decompress() { return zstd_decompress_; }
   DeflatePool& deflate() { return deflate_; }
   InflatePool& inflate() { return inflate_; }
@@ -41,6 +52,7 @@ class CompressionPools {
 
  private:
   ZstdCompressPool zstd_compress_;
+  ZstdCompressPool zstd_compress_blocks_;
   ZstdDecompressPool zstd_decompress_;
   DeflatePool deflate_;
   InflatePool inflate_;

@@ -18,7 +18,42 @@ std::atomic<int64_t> countdown{0};
 std::atomic<bool> counting{false};
 std::atomic<uint64_t> counted_calls{0};
 
+thread_local AllocationSite t_site = AllocationSite::kUnattributed;
+AllocationStats g_site_stats[static_cast<int>(AllocationSite::kCount)];
+
 }  // namespace
+
+const char* AllocationSiteName(AllocationSite site) {
+  switch (site) {
+    case AllocationSite::kUnattributed:
+      return "unattributed";
+    case AllocationSite::kCreateCCtx:
+      return "ZSTD_createCCtx";
+    case AllocationSite::kFreeCCtx:
+      return "ZSTD_freeCCtx";
+    case AllocationSite::kCompressUsingDict:
+      return "ZSTD_compress_usingDict";
+    case AllocationSite::kCompressUsingCDict:
+      return "ZSTD_compress_usingCDict";
+    case AllocationSite::kCompressStream2:
+      return "ZSTD_compressStream2";
+    case AllocationSite::kTrainDictionary:
+      return "ZDICT_train/finalize";
+    case AllocationSite::kCount:
+      break;
+  }
+  return "?";
+}
+
+ScopedAllocationSite::ScopedAllocationSite(AllocationSite site) noexcept : previous_(t_site) {
+  t_site = site;
+}
+
+ScopedAllocationSite::~ScopedAllocationSite() { t_site = previous_; }
+
+AllocationCounts SiteAllocations(AllocationSite site) {
+  return g_site_stats[static_cast<int>(site)].Read();
+}
 
 AllocationCounts AllocationStats::Read() const {
   AllocationCounts c;
@@ -59,6 +94,7 @@ void* CountingAllocator::Allocate(size_t bytes) {
   bytes_allocated_ += bytes;
   ++allocations_;
   if (stats_ != nullptr) stats_->OnAllocate(bytes);
+  g_site_stats[static_cast<int>(t_site)].OnAllocate(bytes);
   return static_cast<char*>(raw) + kHeader;
 }
 

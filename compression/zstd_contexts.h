@@ -6,14 +6,18 @@
 // ("concurrency-1"): ZSTD_c_nbWorkers is set to 0 and verified on creation
 // and on every reset, so no worker pool or job buffers are ever allocated.
 //
-// zstd contexts need no key: level, checksum flag and dictionary are applied
-// per call by the codec; Reset() (ZSTD_reset_session_and_parameters) drops
-// every parameter and dictionary so the next lease sees a fresh context.
+// Level, checksum flag and dictionary are applied per call by the codec;
+// Reset() (ZSTD_reset_session_and_parameters) drops every parameter and
+// dictionary so the next lease sees a fresh context. The key is therefore not
+// a parameter of the context but a size class: contexts that serve calls of
+// one shape (level, source and dictionary size) keep a workspace of one size,
+// which zstd then never regrows or shrinks (see ZstdKey).
 #ifndef ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 #define ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 
 #include <compare>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -26,8 +30,22 @@ struct ZSTD_DCtx_s;
 
 namespace rockpool {
 
-// zstd contexts share one idle list per pool.
+// ZstdKey{} (all zero): the general class, for contexts handed out whole
+// (RocksDB's ZSTD_createCCtx, the codecs). Other keys are the size classes of
+// the legacy face's routed compress calls (rocksdb_plugin/legacy/runtime.cc):
+// zstd sizes a context's workspace from the parameters it derives from
+// (level, source size, dictionary size), regrows it when a call needs more and
+// shrinks it when it stayed 3x oversized for 128 calls, so one context that
+// serves mixed shapes reallocates over and over.
 struct ZstdKey {
+  // kTraining: contexts libzstd's dictionary trainer creates (through the
+  // interposed ZSTD_createCCtx) and then uses with calls rockpool does not
+  // see; kept apart so they never grow the general class.
+  enum Kind : uint8_t { kGeneral = 0, kRawDict = 1, kDigestedDict = 2, kTraining = 3 };
+  uint8_t kind = kGeneral;
+  uint8_t source_log = 0;      // ceil(log2(source size))
+  uint8_t dictionary_log = 0;  // ceil(log2(raw dictionary size + 1))
+  int32_t level = 0;           // kRawDict: zstd level; kDigestedDict: CDict size class
   auto operator<=>(const ZstdKey&) const = default;
 };
 

@@ -12,20 +12,49 @@
 // pooled when freed, so no worker pool ever sits idle in the pool. Likewise
 // ZSTD_CCtx_refThreadPool (a reset does not drop the pool reference).
 //
+// ZSTD_compress_usingDict / ZSTD_compress_usingCDict on a context rockpool
+// leased (and only in mode pool) run on a context of the call's size class
+// instead (Runtime::CompressUsingDict: why, with numbers, in runtime.cc).
+// ZDICT_trainFromBuffer / ZDICT_finalizeDictionary (RocksDB's dictionary
+// training) are forwarded with a thread-local mark: the CCtxs libzstd creates
+// inside them come from their own class (runtime_internal.h,
+// InsideDictionaryTraining).
+// ZSTD_compressStream2 is streaming state on the handle itself and is only
+// tagged for allocation attribution (counting_allocator.h).
+//
 // No exception leaves these functions; failures fall back to the library.
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_CCtx_refThreadPool
+#include <zdict.h>
 #include <zstd.h>
 
+#include "compression/counting_allocator.h"
 #include "rocksdb_plugin/legacy/real_functions.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace {
 
+using rockpool::AllocationSite;
+using rockpool::RockpoolOptions;
+using rockpool::ScopedAllocationSite;
+using rockpool::legacy::internal::g_mode;
 using rockpool::legacy::internal::g_zstd_outstanding;
+using rockpool::legacy::internal::InsideDictionaryTraining;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
 namespace real = rockpool::legacy::real;
+
+// The runtime, if a compress call should be routed.
+Runtime* ForRouting() {
+  if (g_mode.load(std::memory_order_relaxed) != static_cast<int>(RockpoolOptions::Mode::kPool) ||
+      !rockpool::legacy::internal::g_zstd_size_classes.load(std::memory_order_relaxed)) {
+    return nullptr;
+  }
+  if (InsideRockpool::active() || g_zstd_outstanding.load(std::memory_order_relaxed) <= 0) {
+    return nullptr;
+  }
+  return Runtime::Get();
+}
 
 // The runtime, if a free call may concern one of our contexts.
 Runtime* ForFree() {
@@ -83,6 +112,56 @@ size_t ZSTD_CCtx_refThreadPool(ZSTD_CCtx* cctx, ZSTD_threadPool* pool) {
     if (Runtime* rt = ForFree()) rt->NoteCCtxWorkers(cctx);
   }
   return real::ZSTD_CCtx_refThreadPool(cctx, pool);
+}
+
+size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                               size_t src_size, const void* dict, size_t dict_size, int level) {
+  ScopedAllocationSite site(AllocationSite::kCompressUsingDict);
+  if (Runtime* rt = ForRouting()) {
+    size_t result = 0;
+    if (rt->CompressUsingDict(cctx, dst, dst_capacity, src, src_size, dict, dict_size, level,
+                              &result)) {
+      return result;
+    }
+  }
+  return real::ZSTD_compress_usingDict(cctx, dst, dst_capacity, src, src_size, dict, dict_size,
+                                       level);
+}
+
+size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                size_t src_size, const ZSTD_CDict* cdict) {
+  ScopedAllocationSite site(AllocationSite::kCompressUsingCDict);
+  if (Runtime* rt = ForRouting()) {
+    size_t result = 0;
+    if (rt->CompressUsingCDict(cctx, dst, dst_capacity, src, src_size, cdict, &result)) {
+      return result;
+    }
+  }
+  return real::ZSTD_compress_usingCDict(cctx, dst, dst_capacity, src, src_size, cdict);
+}
+
+size_t ZSTD_compressStream2(ZSTD_CCtx* cctx, ZSTD_outBuffer* output, ZSTD_inBuffer* input,
+                            ZSTD_EndDirective end_op) {
+  ScopedAllocationSite site(AllocationSite::kCompressStream2);
+  return real::ZSTD_compressStream2(cctx, output, input, end_op);
+}
+
+size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void* samples,
+                             const size_t* sample_sizes, unsigned sample_count) {
+  ScopedAllocationSite site(AllocationSite::kTrainDictionary);
+  InsideDictionaryTraining training;
+  return real::ZDICT_trainFromBuffer(dict_buffer, dict_capacity, samples, sample_sizes,
+                                     sample_count);
+}
+
+size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* content,
+                                size_t content_size, const void* samples,
+                                const size_t* sample_sizes, unsigned sample_count,
+                                ZDICT_params_t parameters) {
+  ScopedAllocationSite site(AllocationSite::kTrainDictionary);
+  InsideDictionaryTraining training;
+  return real::ZDICT_finalizeDictionary(dst, dst_capacity, content, content_size, samples,
+                                        sample_sizes, sample_count, parameters);
 }
 
 }  // extern "C"

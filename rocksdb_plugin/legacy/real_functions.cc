@@ -62,6 +62,43 @@ size_t ZSTD_CCtx_refThreadPool(ZSTD_CCtx* cctx, ZSTD_threadPool* pool) {
   return fn != nullptr ? fn(cctx, pool) : static_cast<size_t>(-ZSTD_error_GENERIC);
 }
 
+size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                               size_t src_size, const void* dict, size_t dict_size, int level) {
+  ROCKPOOL_REAL(ZSTD_compress_usingDict);
+  return fn != nullptr ? fn(cctx, dst, dst_capacity, src, src_size, dict, dict_size, level)
+                       : static_cast<size_t>(-ZSTD_error_GENERIC);
+}
+
+size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                size_t src_size, const ZSTD_CDict* cdict) {
+  ROCKPOOL_REAL(ZSTD_compress_usingCDict);
+  return fn != nullptr ? fn(cctx, dst, dst_capacity, src, src_size, cdict)
+                       : static_cast<size_t>(-ZSTD_error_GENERIC);
+}
+
+size_t ZSTD_compressStream2(ZSTD_CCtx* cctx, ZSTD_outBuffer* output, ZSTD_inBuffer* input,
+                            ZSTD_EndDirective end_op) {
+  ROCKPOOL_REAL(ZSTD_compressStream2);
+  return fn != nullptr ? fn(cctx, output, input, end_op) : static_cast<size_t>(-ZSTD_error_GENERIC);
+}
+
+size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void* samples,
+                             const size_t* sample_sizes, unsigned sample_count) {
+  ROCKPOOL_REAL(ZDICT_trainFromBuffer);
+  return fn != nullptr ? fn(dict_buffer, dict_capacity, samples, sample_sizes, sample_count)
+                       : static_cast<size_t>(-ZSTD_error_GENERIC);
+}
+
+size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* content,
+                                size_t content_size, const void* samples,
+                                const size_t* sample_sizes, unsigned sample_count,
+                                ZDICT_params_t parameters) {
+  ROCKPOOL_REAL(ZDICT_finalizeDictionary);
+  return fn != nullptr ? fn(dst, dst_capacity, content, content_size, samples, sample_sizes,
+                            sample_count, parameters)
+                       : static_cast<size_t>(-ZSTD_error_GENERIC);
+}
+
 int deflateInit_(z_streamp strm, int level, const char* version, int stream_size) {
   ROCKPOOL_REAL(deflateInit_);
   return fn != nullptr ? fn(strm, level, version, stream_size) : Z_MEM_ERROR;

@@ -11,6 +11,7 @@
 
 #include <zlib.h>
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_threadPool
+#include <zdict.h>
 #include <zstd.h>
 
 namespace rockpool::legacy::real {
@@ -22,6 +23,20 @@ ZSTD_DCtx* ZSTD_createDCtx();
 size_t ZSTD_freeDCtx(ZSTD_DCtx* dctx);
 size_t ZSTD_CCtx_setParameter(ZSTD_CCtx* cctx, ZSTD_cParameter param, int value);
 size_t ZSTD_CCtx_refThreadPool(ZSTD_CCtx* cctx, ZSTD_threadPool* pool);
+size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                               size_t src_size, const void* dict, size_t dict_size, int level);
+size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                size_t src_size, const ZSTD_CDict* cdict);
+size_t ZSTD_compressStream2(ZSTD_CCtx* cctx, ZSTD_outBuffer* output, ZSTD_inBuffer* input,
+                            ZSTD_EndDirective end_op);
+
+// zstd's dictionary builder
+size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void* samples,
+                             const size_t* sample_sizes, unsigned sample_count);
+size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* content,
+                                size_t content_size, const void* samples,
+                                const size_t* sample_sizes, unsigned sample_count,
+                                ZDICT_params_t parameters);
 
 // zlib
 int deflateInit_(z_streamp strm, int level, const char* version, int stream_size);

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "absl/strings/str_cat.h"
+#include "compression/counting_allocator.h"
 #include "rocksdb_plugin/legacy/real_functions.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 #include "rocksdb_plugin/legacy/zlib_layout.h"
@@ -15,9 +16,11 @@ namespace rockpool::legacy {
 namespace internal {
 
 thread_local int InsideRockpool::depth_ = 0;
+thread_local int InsideDictionaryTraining::depth_ = 0;
 std::atomic<int> g_mode{static_cast<int>(RockpoolOptions::Mode::kForward)};
 std::atomic<int64_t> g_zstd_outstanding{0};
 std::atomic<int64_t> g_zlib_outstanding{0};
+std::atomic<bool> g_zstd_size_classes{true};
 std::atomic<Runtime*> Runtime::instance_{nullptr};
 
 namespace {
@@ -96,8 +99,19 @@ void Runtime::Finish(Pool& pool, Lease lease, bool discard) noexcept {
 
 ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
   InsideRockpool inside;
+  ScopedAllocationSite site(AllocationSite::kCreateCCtx);
   try {
-    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(ZstdKey{});
+    // Measured (zstd_churn_test, size classes off): the contexts of
+    // dictionary training grow to ~0.5 MB (level 3, 16 KiB dictionary);
+    // shared with RocksDB's table builders they were shrunk and regrown:
+    // ZDICT_* made 69% of the pooled CCtx bytes in steady state. Their own
+    // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
+    // keeps every size put.
+    ZstdKey key;
+    if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
+      key.kind = ZstdKey::kTraining;
+    }
+    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(key);
     if (!lease.ok()) return nullptr;
     ZSTD_CCtx* cctx = (*lease)->get();
     ZstdCEntry entry{std::move(*lease)};
@@ -119,12 +133,113 @@ bool Runtime::ReturnCCtx(ZSTD_CCtx* cctx) noexcept {
       workers != 0) {
     discard = true;
   }
+  ScopedAllocationSite site(AllocationSite::kFreeCCtx);
   Finish(pools_.zstd_compress(), std::move(entry->lease), discard);
   return true;
 }
 
 void Runtime::NoteCCtxWorkers(ZSTD_CCtx* cctx) noexcept {
   cctx_.With(cctx, [](ZstdCEntry& e) { e.discard = true; });
+}
+
+// ---------------------------------------------------------------- zstd call routing
+//
+// Why the compress calls are routed (measured, tests/rocksdb_plugin/legacy/
+// zstd_churn_test.cc, RocksDB 7.8.3, libzstd 1.5.4): RocksDB compresses every
+// block of an SST file with the one ZSTD_CCtx of its table builder, through
+// ZSTD_compress_usingDict / ZSTD_compress_usingCDict. zstd derives the
+// parameters, and so the workspace, from each call's level, source size and
+// dictionary: ~4 KiB data blocks need a small one, the index and filter
+// blocks at the end of a file (tens of KiB) a larger one, a dictionary or a
+// CDict copied into the context larger still. A call that needs more than
+// the workspace has reallocates it; a workspace 3x larger than needed for 128
+// calls is freed and reallocated smaller (ZSTD_WORKSPACETOOLARGE_*). So a
+// kept context that serves mixed shapes keeps reallocating: in the churn
+// test, without routing, 99.9% of the pooled CCtxs' library bytes were
+// allocated inside these two calls, not by creating or resetting contexts
+// (README: rocksdb_plugin/README.md, "zstd inside pooled contexts").
+//
+// RocksDB's ZSTD_CCtx* is only a handle it passes back to these calls. The
+// handle stays a real pooled context (so every other call on it still works),
+// but each one-shot call runs on a context leased for that call from the
+// size-class pool (ZstdKey): one class per (level, ceil(log2(source size)),
+// ceil(log2(dictionary size))) or, for a CDict, per (CDict size class, source
+// class). Inside a class the needed workspace differs by less than 2x, so it
+// only grows to the class's largest need and never shrinks. The output does
+// not depend on which context runs a one-shot call (zstd derives everything
+// from the arguments and clears the context's history), so it stays
+// byte-identical to stock.
+namespace {
+
+uint8_t CeilLog2(size_t n) {
+  uint8_t log = 0;
+  while (log < 63 && (size_t{1} << log) < n) ++log;
+  return log;
+}
+
+int ClassLevel(int level) {
+  if (level == 0) return ZSTD_CLEVEL_DEFAULT;  // zstd's meaning of 0
+  return level > ZSTD_maxCLevel() ? ZSTD_maxCLevel() : level;
+}
+
+// A CDict's size reflects the table sizes of its parameters (its level and
+// dictionary size): log2 with three mantissa bits separates CDicts whose
+// sizes differ by more than ~12%.
+int32_t CDictClass(const ZSTD_CDict* cdict) {
+  const size_t size = ZSTD_sizeof_CDict(cdict);
+  const uint8_t log = CeilLog2(size);
+  const int32_t mantissa = log >= 3 ? static_cast<int32_t>((size >> (log - 3)) & 7) : 0;
+  return log * 8 + mantissa;
+}
+
+}  // namespace
+
+template <typename Call>
+bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
+                            size_t* result) noexcept {
+  if (!cctx_.With(cctx, [](ZstdCEntry&) {})) return false;
+  InsideRockpool inside;
+  try {
+    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress_blocks().Acquire(key);
+    if (!lease.ok()) return false;
+    *result = call((*lease)->get());
+    return true;  // the lease goes back (reset) here
+  } catch (...) {
+    return false;
+  }
+}
+
+bool Runtime::CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                size_t src_size, const void* dict, size_t dict_size, int level,
+                                size_t* result) noexcept {
+  ZstdKey key;
+  key.kind = ZstdKey::kRawDict;
+  key.source_log = CeilLog2(src_size);
+  key.dictionary_log = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
+  key.level = ClassLevel(level);
+  return RouteCompress(
+      cctx, key,
+      [&](ZSTD_CCtx* real_cctx) {
+        return real::ZSTD_compress_usingDict(real_cctx, dst, dst_capacity, src, src_size, dict,
+                                             dict_size, level);
+      },
+      result);
+}
+
+bool Runtime::CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                 size_t src_size, const ZSTD_CDict* cdict,
+                                 size_t* result) noexcept {
+  if (cdict == nullptr) return false;  // zstd's own error
+  ZstdKey key;
+  key.kind = ZstdKey::kDigestedDict;
+  key.source_log = CeilLog2(src_size);
+  key.level = CDictClass(cdict);
+  return RouteCompress(
+      cctx, key,
+      [&](ZSTD_CCtx* real_cctx) {
+        return real::ZSTD_compress_usingCDict(real_cctx, dst, dst_capacity, src, src_size, cdict);
+      },
+      result);
 }
 
 ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
@@ -330,6 +445,12 @@ OutstandingLeases Outstanding() {
   if (Runtime* rt = Runtime::Get()) return rt->outstanding();
   return OutstandingLeases{};
 }
+
+void SetZstdSizeClasses(bool on) {
+  internal::g_zstd_size_classes.store(on, std::memory_order_relaxed);
+}
+
+bool ZstdSizeClasses() { return internal::g_zstd_size_classes.load(std::memory_order_relaxed); }
 
 uint64_t DiscardedContexts() {
   if (Runtime* rt = Runtime::Get()) return rt->discarded();

@@ -65,6 +65,16 @@ OutstandingLeases Outstanding();
 // inflateReset2 to another window, inflateValidate, zstd nbWorkers > 0).
 uint64_t DiscardedContexts();
 
+// The fix for zstd's reallocation inside pooled contexts (runtime.cc, "zstd
+// call routing"), default on, effective in mode kPool: one-shot compress
+// calls (ZSTD_compress_usingDict, ZSTD_compress_usingCDict) on a pooled
+// ZSTD_CCtx handle run on a context of the call's size class, and the CCtxs
+// of dictionary training come from their own class. false restores the
+// previous behaviour, for measuring what this removes
+// (tests/rocksdb_plugin/legacy/zstd_churn_test.cc).
+void SetZstdSizeClasses(bool on);
+bool ZstdSizeClasses();
+
 // Frees idle contexts older than idle_seconds / all idle contexts.
 size_t ReleaseExpired();
 size_t TrimIdle();

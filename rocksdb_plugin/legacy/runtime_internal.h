@@ -38,12 +38,30 @@ class InsideRockpool {
   static thread_local int depth_;
 };
 
+// Set while this thread runs RocksDB's dictionary training
+// (ZDICT_trainFromBuffer, ZDICT_finalizeDictionary): libzstd then creates
+// CCtxs through the interposed ZSTD_createCCtx and compresses samples on them
+// with ZSTD_compressBegin_usingCDict/ZSTD_compressBlock, calls rockpool does
+// not see. Those contexts come from their own class (ZstdKey::kTraining).
+class InsideDictionaryTraining {
+ public:
+  InsideDictionaryTraining() noexcept { ++depth_; }
+  ~InsideDictionaryTraining() { --depth_; }
+  InsideDictionaryTraining(const InsideDictionaryTraining&) = delete;
+  InsideDictionaryTraining& operator=(const InsideDictionaryTraining&) = delete;
+  static bool active() noexcept { return depth_ > 0; }
+
+ private:
+  static thread_local int depth_;
+};
+
 // RockpoolOptions::Mode as an int; kForward until Configure().
 extern std::atomic<int> g_mode;
 // Contexts handed out by the interposers and not yet freed (fast path: a
 // free call needs no lookup when nothing is outstanding).
 extern std::atomic<int64_t> g_zstd_outstanding;
 extern std::atomic<int64_t> g_zlib_outstanding;
+extern std::atomic<bool> g_zstd_size_classes;
 
 // True if a create/init call should try the pool.
 inline bool ShouldPool() noexcept {
@@ -140,6 +158,14 @@ class Runtime {
   ZSTD_CCtx* LeaseCCtx() noexcept;
   bool ReturnCCtx(ZSTD_CCtx* cctx) noexcept;
   void NoteCCtxWorkers(ZSTD_CCtx* cctx) noexcept;  // nbWorkers set > 0
+  // One-shot compress calls on a handle this runtime leased: run on a
+  // context of the call's size class. false: not routed (forward on cctx);
+  // *result is set only when true.
+  bool CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                         size_t src_size, const void* dict, size_t dict_size, int level,
+                         size_t* result) noexcept;
+  bool CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                          size_t src_size, const ZSTD_CDict* cdict, size_t* result) noexcept;
   ZSTD_DCtx* LeaseDCtx() noexcept;
   bool ReturnDCtx(ZSTD_DCtx* dctx) noexcept;
 
@@ -180,6 +206,11 @@ class Runtime {
     int window_bits = 0;
     bool discard = false;
   };
+
+  // Runs `call(ZSTD_CCtx*)` on a context of class `key`; false if cctx is
+  // not a handle this runtime leased or no context could be had.
+  template <typename Call>
+  bool RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call, size_t* result) noexcept;
 
   template <typename Pool, typename Lease>
   void Finish(Pool& pool, Lease lease, bool discard) noexcept;

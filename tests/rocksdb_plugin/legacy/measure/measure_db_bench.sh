@@ -19,7 +19,8 @@
 #   tests/rocksdb_plugin/legacy/measure/measure_db_bench.sh [num_keys=200000] [runs=3] [value_size=200] [files]
 # files: "default" (db_bench's options: 64 MB memtables and SST files) or
 # "small" (4 MB memtables, 1 MB SST files: many files, so many zstd contexts).
-# BAZEL="bazel --output_base=..." selects the Bazel command.
+# BAZEL="bazel --output_base=..." selects the Bazel command; CODECS="zstd"
+# measures only the codecs listed (default "zlib zstd").
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -32,6 +33,7 @@ RUNS=${2:-3}
 VALUE=${3:-200}
 FILES=${4:-default}
 BAZEL=${BAZEL:-bazel}
+CODECS=${CODECS:-zlib zstd}
 
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so \
   //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
@@ -49,7 +51,7 @@ field() { # field <line> <section> <name>
 echo "db_bench fillrandom,compact --num=$NUM --value_size=$VALUE, $FILES files, median of $RUNS"
 printf '%-6s %-14s %16s %12s %9s %16s %12s %8s\n' codec mode lib_bytes lib_calls leases \
   malloc_bytes malloc_calls wall_s
-for codec in zlib zstd; do
+for codec in $CODECS; do
   # db_bench's own defaults for this codec, as an OPTIONS file.
   base=$WORK/base_$codec
   /usr/bin/db_bench --benchmarks=fillseq --num=10 --compression_type=$codec --db="$base" >/dev/null 2>&1
