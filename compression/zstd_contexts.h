@@ -58,11 +58,16 @@ class ZstdCompressContext {
 
   ZSTD_CCtx_s* get() const { return cctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
+  // Whether a user sized this context's workspace for its key's size class
+  // (survives resets; the legacy face's size-class routing sets it).
+  bool sized() const { return sized_; }
+  void set_sized() { sized_ = true; }
 
  private:
   friend struct ZstdCompressPolicy;
   CountingAllocator allocator_;  // must outlive cctx_
   ZSTD_CCtx_s* cctx_ = nullptr;
+  bool sized_ = false;
 };
 
 class ZstdDecompressContext {

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <new>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "compression/counting_allocator.h"
@@ -194,6 +195,14 @@ int32_t CDictClass(const ZSTD_CDict* cdict) {
 
 }  // namespace
 
+// A new class context is sized once for the largest call of its class (a
+// compression of 2^source_log zero bytes, and for a raw dictionary one of
+// 2^dictionary_log - 1 bytes, with the call's level or CDict): otherwise it
+// would grow in steps, reallocating its whole workspace at each new largest
+// block (measured: db_bench zstd, 1 MB files, 10% of stock's bytes instead
+// of 2%). Classes above 1 MiB sources are left to grow.
+constexpr uint8_t kMaxSizedSourceLog = 20;
+
 template <typename Call>
 bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
                             size_t* result) noexcept {
@@ -202,7 +211,19 @@ bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
   try {
     absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress_blocks().Acquire(key);
     if (!lease.ok()) return false;
-    *result = call((*lease)->get());
+    ZstdCompressContext& context = **lease;
+    if (!context.sized()) {
+      context.set_sized();
+      if (key.source_log <= kMaxSizedSourceLog && key.dictionary_log <= kMaxSizedSourceLog) {
+        const std::string source(size_t{1} << key.source_log, '\0');
+        const std::string dictionary(
+            key.dictionary_log == 0 ? 0 : (size_t{1} << key.dictionary_log) - 1, '\0');
+        std::string out(ZSTD_compressBound(source.size()), '\0');
+        (void)call(context.get(), out.data(), out.size(), source.data(), source.size(),
+                   dictionary.empty() ? nullptr : dictionary.data(), dictionary.size());
+      }
+    }
+    *result = call(context.get(), nullptr, 0, nullptr, 0, nullptr, 0);
     return true;  // the lease goes back (reset) here
   } catch (...) {
     return false;
@@ -217,11 +238,16 @@ bool Runtime::CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
   key.source_log = CeilLog2(src_size);
   key.dictionary_log = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
   key.level = ClassLevel(level);
+  // Called with a null source: the real call; else a sizing call.
   return RouteCompress(
       cctx, key,
-      [&](ZSTD_CCtx* real_cctx) {
-        return real::ZSTD_compress_usingDict(real_cctx, dst, dst_capacity, src, src_size, dict,
-                                             dict_size, level);
+      [&](ZSTD_CCtx* real_cctx, void* d, size_t dc, const void* s, size_t n, const void* sd,
+          size_t sdn) {
+        if (s == nullptr) {
+          return real::ZSTD_compress_usingDict(real_cctx, dst, dst_capacity, src, src_size, dict,
+                                               dict_size, level);
+        }
+        return real::ZSTD_compress_usingDict(real_cctx, d, dc, s, n, sd, sdn, level);
       },
       result);
 }
@@ -236,8 +262,11 @@ bool Runtime::CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity
   key.level = CDictClass(cdict);
   return RouteCompress(
       cctx, key,
-      [&](ZSTD_CCtx* real_cctx) {
-        return real::ZSTD_compress_usingCDict(real_cctx, dst, dst_capacity, src, src_size, cdict);
+      [&](ZSTD_CCtx* real_cctx, void* d, size_t dc, const void* s, size_t n, const void*, size_t) {
+        if (s == nullptr) {
+          return real::ZSTD_compress_usingCDict(real_cctx, dst, dst_capacity, src, src_size, cdict);
+        }
+        return real::ZSTD_compress_usingCDict(real_cctx, d, dc, s, n, cdict);
       },
       result);
 }
