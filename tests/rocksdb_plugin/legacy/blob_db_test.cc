@@ -8,7 +8,7 @@
 // flushes, two full compactions with blob GC at age cutoff 1.0) runs stock
 // (pooling off) and pooled. Asserted: GC ran (BLOB_DB_GC_NUM_KEYS_RELOCATED >
 // 0); every key reads back; the blob files of both DBs are byte-identical;
-// every blob record (header, records, optional footer parsed here) holds a
+// every blob record (//tools/sst's blob file reader, CRCs verified) holds a
 // fresh-context compression of one version of its key's value with RocksDB's
 // blob options (default CompressionOptions, format version 2); the pool
 // served many blobs from a handful of contexts.
@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -32,6 +31,7 @@
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
 #include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
+#include "tools/sst/blob_file.h"
 
 namespace rockpool::legacy {
 namespace {
@@ -64,58 +64,6 @@ rocksdb::Options BlobOptions(const BlobCodec& codec) {
   o.disable_auto_compactions = true;
   o.statistics = rocksdb::CreateDBStatistics();
   return o;
-}
-
-uint64_t Fixed64(const std::string& s, size_t at) {
-  uint64_t v;
-  std::memcpy(&v, s.data() + at, 8);  // little-endian, as RocksDB writes
-  return v;
-}
-
-uint32_t Fixed32(const std::string& s, size_t at) {
-  uint32_t v;
-  std::memcpy(&v, s.data() + at, 4);
-  return v;
-}
-
-struct BlobRecord {
-  std::string key;
-  std::string value;  // as stored (compressed)
-};
-
-// Parses a 7.8.3 blob file (db/blob/blob_log_format.h): a 30-byte header
-// (magic 0x00248f37, version, column family, flags (has_ttl), compression,
-// expiration range), records (32-byte header: key size, value size,
-// expiration, two CRCs; then key and value), and a 32-byte footer that a
-// file still being written does not have.
-std::vector<BlobRecord> ParseBlobFile(const std::string& file, uint8_t want_type) {
-  constexpr uint32_t kMagic = 2395959;
-  const std::string data = plugin_test::ReadFile(file);
-  std::vector<BlobRecord> records;
-  if (data.size() < 30 || Fixed32(data, 0) != kMagic) {
-    ADD_FAILURE() << file << ": no blob file header";
-    return records;
-  }
-  EXPECT_EQ(static_cast<uint8_t>(data[13]), want_type) << file;  // after the flags byte
-  size_t at = 30;
-  while (at < data.size()) {
-    if (data.size() - at == 32 && Fixed32(data, at) == kMagic) break;  // footer
-    if (data.size() - at < 32) {
-      ADD_FAILURE() << file << ": truncated record header at " << at;
-      break;
-    }
-    const uint64_t key_size = Fixed64(data, at);
-    const uint64_t value_size = Fixed64(data, at + 8);
-    at += 32;
-    if (key_size > data.size() - at || value_size > data.size() - at - key_size) {
-      ADD_FAILURE() << file << ": record past the end at " << at;
-      break;
-    }
-    records.push_back(
-        BlobRecord{data.substr(at, key_size), data.substr(at + key_size, value_size)});
-    at += key_size + value_size;
-  }
-  return records;
 }
 
 std::vector<std::string> BlobFiles(const std::string& dir) {
@@ -226,9 +174,16 @@ TEST_P(BlobDbTest, BlobsIdenticalToFreshContextsAndPooledPerBlob) {
     EXPECT_EQ(plugin_test::ReadFile(plain.dir + "/" + name),
               plugin_test::ReadFile(pooled.dir + "/" + name))
         << name;
-    for (const BlobRecord& rec : ParseBlobFile(pooled.dir + "/" + name, codec.type)) {
+    // //tools/sst's blob file reader: header, records, footer, every CRC.
+    const std::string data = plugin_test::ReadFile(pooled.dir + "/" + name);
+    absl::StatusOr<sst::BlobFile> blob = sst::ParseBlobFile(data, name);
+    ASSERT_TRUE(blob.ok()) << blob.status();
+    EXPECT_EQ(blob->header.compression, static_cast<uint8_t>(codec.type)) << name;
+    EXPECT_TRUE(blob->footer.has_value()) << name;  // closed files
+    for (const sst::BlobRecord& rec : blob->records) {
       ++records;
-      const int key = std::stoi(rec.key.substr(rec.key.find_first_of("0123456789")));
+      const std::string key_text(rec.key);
+      const int key = std::stoi(key_text.substr(key_text.find_first_of("0123456789")));
       bool matched = false;
       for (int version = 0; version < kRounds && !matched; ++version) {
         std::string want;
@@ -241,7 +196,7 @@ TEST_P(BlobDbTest, BlobsIdenticalToFreshContextsAndPooledPerBlob) {
         ASSERT_TRUE(s.ok()) << s;
         matched = want == rec.value;
       }
-      EXPECT_TRUE(matched) << name << ": record of " << rec.key;
+      EXPECT_TRUE(matched) << name << ": record of " << key_text;
     }
   }
   EXPECT_GT(records, static_cast<size_t>(kKeysPerRound));
