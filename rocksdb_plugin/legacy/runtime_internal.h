@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
 #include "compression/compression_pools.h"
@@ -126,7 +126,10 @@ class LeaseTable {
   static constexpr size_t kShards = 16;
   struct Shard {
     absl::Mutex mu;
-    std::unordered_map<const void*, Entry> map ABSL_GUARDED_BY(mu);
+    // Open addressing: no allocation per lease once the table has grown
+    // (RocksDB 7.8.3 leases a context per blob and per zlib block; a node
+    // per lease was ~1% of BlobDB db_bench's process malloc).
+    absl::flat_hash_map<const void*, Entry> map ABSL_GUARDED_BY(mu);
   };
   Shard& ShardFor(const void* key) noexcept {
     const auto bits = reinterpret_cast<uintptr_t>(key);
