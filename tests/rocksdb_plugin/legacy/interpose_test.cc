@@ -3,7 +3,9 @@
 // depends on //rocksdb_plugin:legacy. Outputs are compared with the library's
 // own behaviour (pooling off = every call forwarded).
 #include <gtest/gtest.h>
+
 #include <zlib.h>
+#include <cstdio>
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_CCtx_getParameter, ZSTD_createCCtx_advanced
 #include <zstd.h>
 
@@ -801,6 +803,56 @@ TEST_F(InterposeTest, ManyThreads) {
   EXPECT_LE(s.deflate.created - before.deflate.created, 4u * params.size());
   EXPECT_GT(s.deflate.reused - before.deflate.reused, 200u);
   EXPECT_EQ(s.Total().in_use, 0u);
+}
+
+// The block-size mix of one SST file (DESIGN.md's probe): 300 blocks of
+// 4 KiB, then one 40 KB index block, per "file" on a kept context. Without
+// size classes zstd regrows the workspace for the big block and shrinks it
+// 128 small blocks later: every file reallocates. With them (the default)
+// the handle's calls run on per-class contexts that never resize, and the
+// output is a fresh context's.
+TEST_F(InterposeTest, ZstdBlockSizeMixDoesNotReallocate) {
+  const std::string small = TestData(4096, 31);
+  const std::string big = TestData(40000, 32);
+  Configure(Off());
+  ZSTD_CCtx* fresh = ZSTD_createCCtx();
+  const std::string want_small = ZstdRocksDBStyle(fresh, small, 3);
+  const std::string want_big = ZstdRocksDBStyle(fresh, big, 3);
+  ZSTD_freeCCtx(fresh);
+  auto file_bytes = [&](bool size_classes) {
+    SetZstdSizeClasses(size_classes);
+    std::vector<uint64_t> per_file;
+    for (int file = 0; file < 4; ++file) {
+      const uint64_t before = Stats().zstd_compress.library.bytes_allocated;
+      ZSTD_CCtx* cctx = ZSTD_createCCtx();  // a table builder's context
+      for (int block = 0; block < 300; ++block) {
+        EXPECT_EQ(ZstdRocksDBStyle(cctx, small, 3), want_small);
+      }
+      EXPECT_EQ(ZstdRocksDBStyle(cctx, big, 3), want_big);
+      ZSTD_freeCCtx(cctx);
+      per_file.push_back(Stats().zstd_compress.library.bytes_allocated - before);
+    }
+    SetZstdSizeClasses(true);
+    return per_file;
+  };
+  Configure(On());
+  const std::vector<uint64_t> unrouted = file_bytes(false);
+  TrimIdle();
+  const std::vector<uint64_t> routed = file_bytes(true);
+  Configure(Off());
+  for (int file = 0; file < 4; ++file) {
+    std::printf("file %d: zstd bytes without size classes %llu, with %llu\n", file,
+                static_cast<unsigned long long>(unrouted[file]),
+                static_cast<unsigned long long>(routed[file]));
+  }
+  // Without: every file after the first still reallocates.
+  EXPECT_GT(unrouted[2], 0u);
+  EXPECT_GT(unrouted[3], 0u);
+  // With: only the first file creates contexts (handle + 2 classes).
+  EXPECT_GT(routed[0], 0u);
+  EXPECT_EQ(routed[1], 0u);
+  EXPECT_EQ(routed[2], 0u);
+  EXPECT_EQ(routed[3], 0u);
 }
 
 }  // namespace
