@@ -5,6 +5,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -42,6 +43,35 @@ void Bypass(size_t* compressed_output_size, CompressionType* type) {
   *type = rocksdb::kNoCompression;
 }
 
+#if !ROCKPOOL_COMPRESS_INTO_BUFFER
+// RocksDB < 10.6 hands CompressBlock a std::string and judges the ratio
+// itself: compress into a buffer no block can overflow (varint32 prefix +
+// the larger of zstd's bound and deflate's bound for any parameters), then
+// trim. kNoCompression leaves the string empty, as the built-in does.
+template <typename CompressIntoBuffer>
+Status CompressToString(Slice input, std::string* output, CompressionType* type,
+                        CompressIntoBuffer&& compress_into) {
+  const size_t n = input.size();
+  const size_t deflate_bound = n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6;
+  const size_t capacity = 5 + std::max(ZSTD_compressBound(n), deflate_bound);
+  try {
+    output->resize(capacity);
+  } catch (...) {
+    output->clear();
+    *type = rocksdb::kNoCompression;  // no memory for the output: store it uncompressed
+    return Status::OK();
+  }
+  size_t size = capacity;
+  Status s = compress_into(output->data(), &size, type);
+  if (!s.ok() || *type == rocksdb::kNoCompression) {
+    output->clear();
+  } else {
+    output->resize(size);
+  }
+  return s;
+}
+#endif
+
 // A leased ZSTD_CCtx, as a Compressor::WorkingArea.
 struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
   explicit ZstdWorkingArea(ZstdCompressPool::Lease l) : lease(std::move(l)) {}
@@ -74,14 +104,17 @@ int SanitizeZstdLevel(int level) {
 
 std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                                     const rocksdb::CompressionOptions& opts,
-                                                    std::shared_ptr<CompressionPools> pools) {
+                                                    std::shared_ptr<CompressionPools> pools,
+                                                    std::unique_ptr<SstFileReport> report) {
   if (builtin == nullptr) return nullptr;
   try {
     switch (builtin->GetPreferredCompressionType()) {
       case rocksdb::kZSTD:
-        return std::make_unique<PooledZstdCompressor>(std::move(builtin), opts, std::move(pools));
+        return std::make_unique<PooledZstdCompressor>(std::move(builtin), opts, std::move(pools),
+                                                      std::move(report));
       case rocksdb::kZlibCompression:
-        return std::make_unique<PooledZlibCompressor>(std::move(builtin), opts, std::move(pools));
+        return std::make_unique<PooledZlibCompressor>(std::move(builtin), opts, std::move(pools),
+                                                      std::move(report));
       default:
         return builtin;
     }
@@ -94,8 +127,12 @@ std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Com
 
 PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                            const rocksdb::CompressionOptions& opts,
-                                           std::shared_ptr<CompressionPools> pools)
-    : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {
+                                           std::shared_ptr<CompressionPools> pools,
+                                           std::unique_ptr<SstFileReport> report)
+    : CompressorWrapper(std::move(builtin)),
+      report_(std::move(report)),
+      opts_(opts),
+      pools_(std::move(pools)) {
   const Slice dict = wrapped_->GetSerializedDict();
   if (!dict.empty()) {
     // As RocksDB's CompressionDict: digested once, at the sanitized level.
@@ -103,18 +140,44 @@ PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> 
   }
 }
 
-PooledZstdCompressor::~PooledZstdCompressor() { ZSTD_freeCDict(cdict_); }
+PooledZstdCompressor::~PooledZstdCompressor() {
+  ZSTD_freeCDict(cdict_);
+  if (report_ != nullptr) report_->Write();
+}
 
+#if ROCKPOOL_COMPRESSOR_CLONE
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
   return Rewrap<PooledZstdCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
 }
 
+#endif
+
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized(
-    rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
+    rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST {
   return Rewrap<PooledZstdCompressor>(
-      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config)); },
-      opts_, pools_);
+      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_args)); }, opts_,
+      pools_);
 }
+
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
+                         size_t* compressed_output_size,
+                         CompressionType* out_compression_type,
+                         ManagedWorkingArea* wa) {
+  return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
+                      out_compression_type, wa);
+}
+#else
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
+                         CompressionType* out_compression_type,
+                         ManagedWorkingArea* wa) {
+  return CompressToString(
+      uncompressed_data, compressed_output, out_compression_type,
+      [&](char* out, size_t* out_size, CompressionType* type) {
+        return CompressInto(uncompressed_data, out, out_size, type, wa);
+      });
+}
+#endif
 
 rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
   absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(ZstdKey{});
@@ -137,10 +200,10 @@ void PooledZstdCompressor::ReleaseWorkingArea(WorkingArea* wa) {
   delete static_cast<ZstdWorkingArea*>(wa);  // returns the context to the pool
 }
 
-Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                                           size_t* compressed_output_size,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea* wa) {
+Status PooledZstdCompressor::CompressInto(Slice uncompressed_data, char* compressed_output,
+                                          size_t* compressed_output_size,
+                                          CompressionType* out_compression_type,
+                                          ManagedWorkingArea* wa) {
   auto [alg_output, alg_max_output_size] =
       StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
   if (alg_max_output_size == 0) {
@@ -182,24 +245,55 @@ Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compre
 
 PooledZlibCompressor::PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                            const rocksdb::CompressionOptions& opts,
-                                           std::shared_ptr<CompressionPools> pools)
-    : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {}
+                                           std::shared_ptr<CompressionPools> pools,
+                                           std::unique_ptr<SstFileReport> report)
+    : CompressorWrapper(std::move(builtin)),
+      report_(std::move(report)),
+      opts_(opts),
+      pools_(std::move(pools)) {}
 
+PooledZlibCompressor::~PooledZlibCompressor() {
+  if (report_ != nullptr) report_->Write();
+}
+
+#if ROCKPOOL_COMPRESSOR_CLONE
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::Clone() const {
   return Rewrap<PooledZlibCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
 }
 
+#endif
+
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::MaybeCloneSpecialized(
-    rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
+    rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST {
   return Rewrap<PooledZlibCompressor>(
-      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config)); },
-      opts_, pools_);
+      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_args)); }, opts_,
+      pools_);
 }
 
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
 Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                                           size_t* compressed_output_size,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea*) {
+                         size_t* compressed_output_size,
+                         CompressionType* out_compression_type,
+                         ManagedWorkingArea* wa) {
+  return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
+                      out_compression_type, wa);
+}
+#else
+Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
+                         CompressionType* out_compression_type,
+                         ManagedWorkingArea* wa) {
+  return CompressToString(
+      uncompressed_data, compressed_output, out_compression_type,
+      [&](char* out, size_t* out_size, CompressionType* type) {
+        return CompressInto(uncompressed_data, out, out_size, type, wa);
+      });
+}
+#endif
+
+Status PooledZlibCompressor::CompressInto(Slice uncompressed_data, char* compressed_output,
+                                          size_t* compressed_output_size,
+                                          CompressionType* out_compression_type,
+                                          ManagedWorkingArea*) {
   auto [alg_output, alg_max_output_size] =
       StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
   if (alg_max_output_size == 0) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "rocksdb/convenience.h"
+#include "rocksdb/filter_policy.h"
 #include "rocksdb/utilities/object_registry.h"
 #include "rocksdb/utilities/options_type.h"
 #include "rocksdb_plugin/native/pooled_compressors.h"
@@ -59,8 +60,13 @@ const std::unordered_map<std::string, OptionTypeInfo>& OptionTypeMap() {
 
 RockpoolCompressionManager::RockpoolCompressionManager()
     : CompressionManagerWrapper(rocksdb::GetBuiltinV2CompressionManager()),
-      pools_(std::make_shared<CompressionPools>(options_.ToPoolOptions())) {
+      pools_(std::make_shared<CompressionPools>(options_.ToPoolOptions())),
+      reporter_(std::make_shared<ManagerReporter>()) {
   RegisterOptions("RockpoolOptions", &options_, &OptionTypeMap());
+}
+
+RockpoolCompressionManager::~RockpoolCompressionManager() {
+  AppendCloseReport(options_.mode(), *pools_);
 }
 
 rocksdb::Status RockpoolCompressionManager::ConfigureOptions(
@@ -86,9 +92,21 @@ rocksdb::Status RockpoolCompressionManager::PrepareOptions(
 std::unique_ptr<rocksdb::Compressor> RockpoolCompressionManager::GetCompressorForSST(
     const rocksdb::FilterBuildingContext& context, const rocksdb::CompressionOptions& opts,
     rocksdb::CompressionType preferred) {
+  reporter_->AnnounceOnce(context.info_log, options_);
   auto builtin = wrapped_->GetCompressorForSST(context, opts, preferred);
   if (!pooling()) return builtin;
-  return WrapCompressor(std::move(builtin), opts, pools_);
+  std::unique_ptr<SstFileReport> report;
+  if (context.info_log != nullptr) {
+    try {
+      report = std::make_unique<SstFileReport>(
+          reporter_, pools_, context.info_log,
+          SstFileHead(context.reason, context.column_family_name, context.level_at_creation),
+          options_.mode());
+    } catch (...) {
+      // Out of memory: this file goes unreported.
+    }
+  }
+  return WrapCompressor(std::move(builtin), opts, pools_, std::move(report));
 }
 
 std::unique_ptr<rocksdb::Compressor> RockpoolCompressionManager::GetCompressor(
@@ -122,22 +140,29 @@ std::shared_ptr<rocksdb::Decompressor> RockpoolCompressionManager::GetDecompress
   return Wrap(wrapped_->GetDecompressorForTypes(types_begin, types_end));
 }
 
-void RegisterRockpoolCompressionManager() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    rocksdb::ObjectLibrary::Default()->AddFactory<rocksdb::CompressionManager>(
+int RegisterRockpoolFactories(rocksdb::ObjectLibrary& library) {
+  try {
+    library.AddFactory<rocksdb::CompressionManager>(
         RockpoolCompressionManager::kClassName(),
         [](const std::string&, std::unique_ptr<rocksdb::CompressionManager>* guard,
-           std::string*) {
-          *guard = std::make_unique<RockpoolCompressionManager>();
-          return guard->get();
+           std::string* errmsg) -> rocksdb::CompressionManager* {
+          try {
+            *guard = std::make_unique<RockpoolCompressionManager>();
+            return guard->get();
+          } catch (...) {
+            *errmsg = "rockpool: out of memory creating the compression manager";
+            return nullptr;
+          }
         });
-  });
+    return 1;
+  } catch (...) {
+    return 0;
+  }
 }
 
-namespace {
-// Registration at load time: linking the library is enough.
-const bool registered = (RegisterRockpoolCompressionManager(), true);
-}  // namespace
+void RegisterRockpoolCompressionManager() {
+  static std::once_flag once;
+  std::call_once(once, [] { RegisterRockpoolFactories(*rocksdb::ObjectLibrary::Default()); });
+}
 
 }  // namespace rockpool::native

@@ -32,3 +32,49 @@ def native_face_tests():
             "@rocksdb",
         ],
     )
+
+def native_plugin_tests():
+    if not ROCKSDB_NATIVE_API:
+        return
+    native.cc_test(
+        name = "log_report_test",
+        size = "medium",
+        srcs = ["log_report_test.cc"],
+        deps = [
+            "//rocksdb_plugin/native",
+            "//tests/compression:test_data",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
+
+    # The plugin build's objects (no RTTI, RocksDB's warnings) and entry
+    # point, without load-time registration.
+    native.cc_test(
+        name = "plugin_test",
+        size = "medium",
+        srcs = ["plugin_test.cc"],
+        deps = [
+            "//rocksdb_plugin/native:plugin_nortti",
+            "//tests/compression:test_data",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
+
+    # rockpool.mk's source list against the Bazel build.
+    native.genquery(
+        name = "plugin_source_labels",
+        expression = 'filter("\\.cc$", kind("source file", deps(//rocksdb_plugin/native:plugin)))',
+        scope = ["//rocksdb_plugin/native:plugin"],
+    )
+    native.cc_test(
+        name = "plugin_sources_test",
+        size = "small",
+        srcs = ["plugin_sources_test.cc"],
+        data = [
+            ":plugin_source_labels",
+            "//rocksdb_plugin/native:plugin_dir",
+        ],
+        deps = ["@gtest_main"],
+    )
