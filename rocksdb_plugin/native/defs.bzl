@@ -19,7 +19,9 @@ _HDRS = [
 
 _DEPS = [
     "//compression:block_codecs",
+    "//compression:block_format",
     "//compression:context_pool",
+    "//rocksdb_plugin:option_glue",
     "//rocksdb_plugin:options",
     "//rocksdb_plugin:report",
     "@absl",

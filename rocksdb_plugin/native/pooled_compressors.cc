@@ -12,10 +12,23 @@
 #include <string>
 #include <utility>
 
+#include "compression/coding.h"
+#include "compression/compression_type.h"
 #include "compression/zlib_block_codec.h"
+#include "compression/zstd_level.h"
 
 namespace rockpool::native {
 namespace {
+
+// RocksDB's enum and rockpool's one spelling of the type byte
+// (compression/compression_type.h) are the same values.
+static_assert(rocksdb::kNoCompression == compression_type::kNone);
+static_assert(rocksdb::kZlibCompression == compression_type::kZlib);
+static_assert(rocksdb::kZSTD == compression_type::kZSTD);
+static_assert(rocksdb::CompressionOptions::kDefaultCompressionLevel == kRocksDbDefaultLevel);
+
+// The level RocksDB >= 10.4 hands zstd (compression/zstd_level.h).
+int ZstdLevel(int level) { return ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV10); }
 
 using rocksdb::CompressionType;
 using rocksdb::Slice;
@@ -28,14 +41,10 @@ std::pair<char*, size_t> StartBlock(Slice input, char* output, size_t output_siz
   if (input.size() > std::numeric_limits<uint32_t>::max() || output_size <= 5) {
     return {nullptr, 0};
   }
-  uint32_t v = static_cast<uint32_t>(input.size());
-  char* p = output;
-  while (v >= 0x80) {
-    *p++ = static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return {p, output_size - static_cast<size_t>(p - output)};
+  std::string prefix;  // at most 5 bytes: no allocation (small-string buffer)
+  PutVarint32(&prefix, static_cast<uint32_t>(input.size()));
+  std::memcpy(output, prefix.data(), prefix.size());
+  return {output + prefix.size(), output_size - prefix.size()};
 }
 
 void Bypass(size_t* compressed_output_size, CompressionType* type) {
@@ -96,12 +105,6 @@ std::unique_ptr<rocksdb::Compressor> Rewrap(MakeBuiltin make_builtin,
 
 }  // namespace
 
-int SanitizeZstdLevel(int level) {
-  if (level == rocksdb::CompressionOptions::kDefaultCompressionLevel) return 3;
-  if (level == 0) return -1;  // avoid the library's discontinuity at 0
-  return level;
-}
-
 std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                                     const rocksdb::CompressionOptions& opts,
                                                     std::shared_ptr<CompressionPools> pools,
@@ -136,7 +139,7 @@ PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> 
   const Slice dict = wrapped_->GetSerializedDict();
   if (!dict.empty()) {
     // As RocksDB's CompressionDict: digested once, at the sanitized level.
-    cdict_ = ZSTD_createCDict(dict.data(), dict.size(), SanitizeZstdLevel(opts_.level));
+    cdict_ = ZSTD_createCDict(dict.data(), dict.size(), ZstdLevel(opts_.level));
   }
 }
 
@@ -185,7 +188,7 @@ rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea(
   ZSTD_CCtx* cctx = (*lease)->get();
   // The built-in's sticky parameters, on a context the pool reset.
   if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
-                                          SanitizeZstdLevel(opts_.level)))) {
+                                          ZstdLevel(opts_.level)))) {
     return {};
   }
   if (opts_.checksum && ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1))) {

@@ -40,9 +40,6 @@ std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Com
                                                     std::shared_ptr<CompressionPools> pools,
                                                     std::unique_ptr<SstFileReport> report = nullptr);
 
-// RocksDB >= 10's zstd level mapping (kDefaultCompressionLevel -> 3, 0 -> -1).
-int SanitizeZstdLevel(int level);
-
 class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
  public:
   PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,

@@ -44,6 +44,8 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
       rocksdb::CompressionType preferred) override;
   std::unique_ptr<rocksdb::Compressor> GetCompressor(const rocksdb::CompressionOptions& opts,
                                                      rocksdb::CompressionType type) override;
+  std::shared_ptr<rocksdb::CompressionManager> FindCompatibleCompressionManager(
+      rocksdb::Slice compatibility_name) override;
   std::shared_ptr<rocksdb::Decompressor> GetDecompressor() override;
   std::shared_ptr<rocksdb::Decompressor> GetDecompressorOptimizeFor(
       rocksdb::CompressionType optimize_for_type) override;
@@ -53,7 +55,8 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
 
   const RockpoolOptions& options() const { return options_; }
   // An unknown option name is InvalidArgument naming it (RocksDB's own
-  // message would name only "compression_manager").
+  // message would name only "compression_manager"); names may carry a
+  // "rockpool." prefix (rocksdb_plugin/option_glue.h).
   rocksdb::Status ConfigureOptions(
       const rocksdb::ConfigOptions& config_options,
       const std::unordered_map<std::string, std::string>& opts_map,

@@ -36,6 +36,20 @@ def native_face_tests():
 def native_plugin_tests():
     if not ROCKSDB_NATIVE_API:
         return
+
+    # The option glue both faces share (//tests/rocksdb_plugin:option_glue_test),
+    # here against the upstream RocksDB the native face runs on.
+    native.cc_test(
+        name = "option_glue_test",
+        size = "small",
+        srcs = ["//tests/rocksdb_plugin:option_glue_test.cc"],
+        deps = [
+            "//rocksdb_plugin:option_glue",
+            "@absl",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
     native.cc_test(
         name = "log_report_test",
         size = "medium",
