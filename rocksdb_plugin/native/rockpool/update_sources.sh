@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../../.."
 root=$PWD
 plugin=rocksdb_plugin/native/rockpool
 labels=$(bazel "$@" query --repo_env=ROCKPOOL_ROCKSDB_PREFIX="$prefix" \
-  'filter("\.cc$", kind("source file", deps(//rocksdb_plugin/native:plugin)))' 2>/dev/null |
+  --noimplicit_deps 'filter("\.cc$", kind("source file", deps(//rocksdb_plugin/native:plugin)))' 2>/dev/null |
   grep '^//' | sort)
 rm -rf "$plugin/src"
 sources=()

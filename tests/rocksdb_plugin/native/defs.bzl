@@ -80,6 +80,7 @@ def native_plugin_tests():
     native.genquery(
         name = "plugin_source_labels",
         expression = 'filter("\\.cc$", kind("source file", deps(//rocksdb_plugin/native:plugin)))',
+        opts = ["--noimplicit_deps"],
         scope = ["//rocksdb_plugin/native:plugin"],
     )
     native.cc_test(
