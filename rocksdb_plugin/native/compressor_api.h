@@ -4,7 +4,7 @@
 // same features (pooled contexts, dictionaries, parallel compression).
 //
 //   10.6  CompressBlock writes into the caller's buffer (char*, size_t*)
-//         instead of a std::string.
+//         instead of a std::string; Compressor::GetOptimizedDecompressor().
 //   10.9  Compressor::Clone(); MaybeCloneSpecialized() is const.
 //   11.0  MaybeCloneSpecialized() takes DictConfigArgs (samples or a
 //         predefined dictionary) instead of DictSampleArgs.
@@ -18,6 +18,7 @@
   (ROCKSDB_MAJOR > (major) || (ROCKSDB_MAJOR == (major) && ROCKSDB_MINOR >= (minor)))
 
 #define ROCKPOOL_COMPRESS_INTO_BUFFER ROCKPOOL_ROCKSDB_AT_LEAST(10, 6)
+#define ROCKPOOL_OPTIMIZED_DECOMPRESSOR ROCKPOOL_ROCKSDB_AT_LEAST(10, 6)
 #define ROCKPOOL_COMPRESSOR_CLONE ROCKPOOL_ROCKSDB_AT_LEAST(10, 9)
 #define ROCKPOOL_DICT_CONFIG_ARGS ROCKPOOL_ROCKSDB_AT_LEAST(11, 0)
 

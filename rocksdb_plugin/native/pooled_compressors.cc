@@ -16,6 +16,7 @@
 #include "compression/compression_type.h"
 #include "compression/zlib_block_codec.h"
 #include "compression/zstd_level.h"
+#include "rocksdb_plugin/native/pooled_decompressor.h"
 
 namespace rockpool::native {
 namespace {
@@ -103,6 +104,21 @@ std::unique_ptr<rocksdb::Compressor> Rewrap(MakeBuiltin make_builtin,
   }
 }
 
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+// The built-in compressor's optimized decompressor, on rockpool's pools
+// (null stays null: RocksDB then asks the manager, which is rockpool).
+std::shared_ptr<rocksdb::Decompressor> PooledOptimizedDecompressor(
+    const rocksdb::Compressor& builtin, const std::shared_ptr<CompressionPools>& pools) {
+  std::shared_ptr<rocksdb::Decompressor> decompressor = builtin.GetOptimizedDecompressor();
+  if (decompressor == nullptr) return nullptr;
+  try {
+    return std::make_shared<PooledDecompressor>(std::move(decompressor), pools);
+  } catch (...) {
+    return nullptr;
+  }
+}
+#endif
+
 }  // namespace
 
 std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
@@ -147,6 +163,12 @@ PooledZstdCompressor::~PooledZstdCompressor() {
   ZSTD_freeCDict(cdict_);
   if (report_ != nullptr) report_->Write();
 }
+
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+std::shared_ptr<rocksdb::Decompressor> PooledZstdCompressor::GetOptimizedDecompressor() const {
+  return PooledOptimizedDecompressor(*wrapped_, pools_);
+}
+#endif
 
 #if ROCKPOOL_COMPRESSOR_CLONE
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
@@ -258,6 +280,12 @@ PooledZlibCompressor::PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> 
 PooledZlibCompressor::~PooledZlibCompressor() {
   if (report_ != nullptr) report_->Write();
 }
+
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+std::shared_ptr<rocksdb::Decompressor> PooledZlibCompressor::GetOptimizedDecompressor() const {
+  return PooledOptimizedDecompressor(*wrapped_, pools_);
+}
+#endif
 
 #if ROCKPOOL_COMPRESSOR_CLONE
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::Clone() const {

@@ -49,6 +49,12 @@ class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
   ~PooledZstdCompressor() override;
 
   const char* Name() const override { return "RockpoolZstdCompressor"; }
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+  // The built-in's decompressor for this compressor's output, pooled: the
+  // table builder verifies blocks (verify_compression) and warms dictionary
+  // blocks in the block cache with it.
+  std::shared_ptr<rocksdb::Decompressor> GetOptimizedDecompressor() const override;
+#endif
 #if ROCKPOOL_COMPRESSOR_CLONE
   std::unique_ptr<rocksdb::Compressor> Clone() const override;
 #endif
@@ -89,6 +95,12 @@ class PooledZlibCompressor final : public rocksdb::CompressorWrapper {
   ~PooledZlibCompressor() override;
 
   const char* Name() const override { return "RockpoolZlibCompressor"; }
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+  // The built-in's decompressor for this compressor's output, pooled: the
+  // table builder verifies blocks (verify_compression) and warms dictionary
+  // blocks in the block cache with it.
+  std::shared_ptr<rocksdb::Decompressor> GetOptimizedDecompressor() const override;
+#endif
 #if ROCKPOOL_COMPRESSOR_CLONE
   std::unique_ptr<rocksdb::Compressor> Clone() const override;
 #endif

@@ -93,3 +93,23 @@ def native_plugin_tests():
         ],
         deps = ["@gtest_main"],
     )
+
+def native_interpose_tests():
+    if not ROCKSDB_NATIVE_API:
+        return
+
+    # The legacy face's interposition against upstream RocksDB (static
+    # librocksdb.a), alone and together with the native face.
+    native.cc_test(
+        name = "interpose_test",
+        size = "large",
+        srcs = ["interpose_test.cc"],
+        linkstatic = True,
+        deps = [
+            "//rocksdb_plugin:legacy",
+            "//rocksdb_plugin/native",
+            "//tests/compression:test_data",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
