@@ -5,7 +5,7 @@
 #   make ROCKSDB_PLUGINS=rockpool static_lib db_bench ...
 #
 # RocksDB's Makefile includes this file and prefixes every source with
-# plugin/rockpool/; its CMakeLists.txt reads the single-line "SOURCES", "FUNC"
+# plugin/rockpool/, and its CMakeLists.txt reads the single-line "SOURCES", "FUNC"
 # and "LIBS" assignments below with regular expressions (keep each on one
 # line). The sources are symlinks in src/ to the repository's own files (a
 # path with .. would resolve against the symlink's target, not RocksDB's
@@ -23,7 +23,7 @@ ifeq ($(ROCKPOOL_SOURCE_DIR),)
 ROCKPOOL_SOURCE_DIR := $(realpath $(realpath $(dir $(lastword $(MAKEFILE_LIST))))/../../..)
 endif
 ifeq ($(wildcard $(ROCKPOOL_SOURCE_DIR)/compression/context_pool.h),)
-$(error rockpool: cannot find the rockpool sources (got "$(ROCKPOOL_SOURCE_DIR)"); link plugin/rockpool to rocksdb_plugin/native/rockpool or set ROCKPOOL_SOURCE_DIR)
+$(error rockpool: cannot find the rockpool sources (got "$(ROCKPOOL_SOURCE_DIR)"). Link plugin/rockpool to rocksdb_plugin/native/rockpool or set ROCKPOOL_SOURCE_DIR)
 endif
 
 rockpool_CXXFLAGS = -I$(ROCKPOOL_SOURCE_DIR)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "rocksdb/advanced_compression.h"
+#include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"

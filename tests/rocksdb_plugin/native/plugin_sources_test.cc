@@ -44,7 +44,7 @@ std::string LabelToPath(const std::string& label) {
 // What rockpool.mk must list, from the Bazel query of the plugin's sources.
 std::set<std::string> ExpectedSources() {
   std::set<std::string> expected;
-  std::istringstream in(Read(Runfile("tests/rocksdb_plugin/native/plugin_source_labels.txt")));
+  std::istringstream in(Read(Runfile("tests/rocksdb_plugin/native/plugin_source_labels")));
   for (std::string label; std::getline(in, label);) {
     if (label.rfind("//", 0) != 0 || label.size() < 3 ||
         label.compare(label.size() - 3, 3, ".cc") != 0) {

@@ -13,10 +13,12 @@
 #include <memory>
 #include <string>
 
+#include "rocksdb/advanced_compression.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/object_registry.h"
+#include "rocksdb/utilities/options_util.h"
 #include "tests/compression/test_data.h"
 
 extern "C" int RegisterRockpoolPlugin(ROCKSDB_NAMESPACE::ObjectLibrary& library,
