@@ -89,16 +89,18 @@ struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
 };
 
 // Wraps the built-in compressor `make_builtin` returns (null stays null:
-// "no specialization") in a pooled compressor of type T, without letting an
-// exception escape into RocksDB.
-template <typename T, typename MakeBuiltin>
+// "no specialization") in a pooled compressor of type T (constructed with
+// `extra...` after the pools), without letting an exception escape into
+// RocksDB.
+template <typename T, typename MakeBuiltin, typename... Extra>
 std::unique_ptr<rocksdb::Compressor> Rewrap(MakeBuiltin make_builtin,
                                             const rocksdb::CompressionOptions& opts,
-                                            const std::shared_ptr<CompressionPools>& pools) {
+                                            const std::shared_ptr<CompressionPools>& pools,
+                                            Extra... extra) {
   try {
     std::unique_ptr<rocksdb::Compressor> builtin = make_builtin();
     if (builtin == nullptr) return nullptr;
-    return std::make_unique<T>(std::move(builtin), opts, pools);
+    return std::make_unique<T>(std::move(builtin), opts, pools, std::move(extra)...);
   } catch (...) {
     return nullptr;
   }
@@ -147,11 +149,15 @@ std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Com
 PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                            const rocksdb::CompressionOptions& opts,
                                            std::shared_ptr<CompressionPools> pools,
-                                           std::unique_ptr<SstFileReport> report)
+                                           std::unique_ptr<SstFileReport> report,
+                                           std::optional<ZstdBlockClass> block_class)
     : CompressorWrapper(std::move(builtin)),
       report_(std::move(report)),
       opts_(opts),
-      pools_(std::move(pools)) {
+      pools_(std::move(pools)),
+      block_class_(block_class.value_or(wrapped_->GetSerializedDict().empty()
+                                            ? ZstdBlockClass::kData
+                                            : ZstdBlockClass::kDictData)) {
   const Slice dict = wrapped_->GetSerializedDict();
   if (!dict.empty()) {
     // As RocksDB's CompressionDict: digested once, at the sanitized level.
@@ -172,16 +178,34 @@ std::shared_ptr<rocksdb::Decompressor> PooledZstdCompressor::GetOptimizedDecompr
 
 #if ROCKPOOL_COMPRESSOR_CLONE
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
-  return Rewrap<PooledZstdCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
+  return Rewrap<PooledZstdCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_,
+                                      std::unique_ptr<SstFileReport>(),
+                                      std::optional<ZstdBlockClass>(block_class_));
 }
 
 #endif
 
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized(
     rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST {
-  return Rewrap<PooledZstdCompressor>(
+  std::unique_ptr<rocksdb::Compressor> specialized = Rewrap<PooledZstdCompressor>(
       [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_args)); }, opts_,
       pools_);
+  if (specialized != nullptr || block_type != rocksdb::CacheEntryRole::kIndexBlock ||
+      block_class_ != ZstdBlockClass::kData) {
+    return specialized;
+  }
+  // The built-in has nothing to specialize for index blocks; rockpool does:
+  // the same compression (no dictionary), on contexts sized for index blocks.
+  return Rewrap<PooledZstdCompressor>(
+      [&]() -> std::unique_ptr<rocksdb::Compressor> {
+#if ROCKPOOL_COMPRESSOR_CLONE
+        return wrapped_->Clone();
+#else
+        return rocksdb::GetBuiltinV2CompressionManager()->GetCompressor(opts_, rocksdb::kZSTD);
+#endif
+      },
+      opts_, pools_, std::unique_ptr<SstFileReport>(),
+      std::optional<ZstdBlockClass>(ZstdBlockClass::kIndex));
 }
 
 #if ROCKPOOL_COMPRESS_INTO_BUFFER
@@ -205,7 +229,10 @@ Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, std::string*
 #endif
 
 rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
-  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(ZstdKey{});
+  ZstdKey key;
+  key.kind = static_cast<uint8_t>(block_class_);
+  key.level = ZstdLevel(opts_.level);
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(key);
   if (!lease.ok()) return {};
   ZSTD_CCtx* cctx = (*lease)->get();
   // The built-in's sticky parameters, on a context the pool reset.

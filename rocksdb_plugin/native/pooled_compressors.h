@@ -18,7 +18,9 @@
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "compression/compression_pools.h"
@@ -40,12 +42,28 @@ std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Com
                                                     std::shared_ptr<CompressionPools> pools,
                                                     std::unique_ptr<SstFileReport> report = nullptr);
 
+// Which contexts a zstd compressor leases (ZstdKey::kind, with the level;
+// compression/zstd_contexts.h): RocksDB >= 10.4 gives each SST file one
+// working area for its index blocks and one for its data blocks, and their
+// sizes differ by 3x and more (a 4 MiB file's index block is ~45 KiB, its
+// data blocks 4 KiB), so one context serving both in turn would have zstd
+// shrink and regrow its workspace for every file. Dictionary compression
+// sizes the workspace by the digested dictionary: a class of its own.
+enum class ZstdBlockClass : uint8_t {
+  kData = ZstdKey::kDataBlocks,
+  kIndex = ZstdKey::kIndexBlocks,
+  kDictData = ZstdKey::kDictDataBlocks,
+};
+
 class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
  public:
+  // `block_class` defaults to kData, or kDictData if `builtin` has a
+  // dictionary.
   PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                        const rocksdb::CompressionOptions& opts,
                        std::shared_ptr<CompressionPools> pools,
-                       std::unique_ptr<SstFileReport> report = nullptr);
+                       std::unique_ptr<SstFileReport> report = nullptr,
+                       std::optional<ZstdBlockClass> block_class = std::nullopt);
   ~PooledZstdCompressor() override;
 
   const char* Name() const override { return "RockpoolZstdCompressor"; }
@@ -60,8 +78,11 @@ class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
 #endif
   std::unique_ptr<rocksdb::Compressor> MaybeCloneSpecialized(
       rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST override;
+  // Index blocks get a compressor of their own (kIndex); the built-in
+  // decides everything else (dictionaries).
   ManagedWorkingArea ObtainWorkingArea() override;
   void ReleaseWorkingArea(WorkingArea* wa) override;
+  ZstdBlockClass block_class() const { return block_class_; }
 #if ROCKPOOL_COMPRESS_INTO_BUFFER
   rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
                                 size_t* compressed_output_size,
@@ -83,6 +104,7 @@ class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
   const std::unique_ptr<SstFileReport> report_;  // null for clones
   const rocksdb::CompressionOptions opts_;
   const std::shared_ptr<CompressionPools> pools_;
+  const ZstdBlockClass block_class_;
   ZSTD_CDict_s* cdict_ = nullptr;  // digested once per compressor (file)
 };
 
