@@ -210,16 +210,17 @@ std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized
 
 #if ROCKPOOL_COMPRESS_INTO_BUFFER
 Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                         size_t* compressed_output_size,
-                         CompressionType* out_compression_type,
-                         ManagedWorkingArea* wa) {
+                                           size_t* compressed_output_size,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
   return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
                       out_compression_type, wa);
 }
 #else
-Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
-                         CompressionType* out_compression_type,
-                         ManagedWorkingArea* wa) {
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data,
+                                           std::string* compressed_output,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
   return CompressToString(
       uncompressed_data, compressed_output, out_compression_type,
       [&](char* out, size_t* out_size, CompressionType* type) {
@@ -330,16 +331,17 @@ std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::MaybeCloneSpecialized
 
 #if ROCKPOOL_COMPRESS_INTO_BUFFER
 Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                         size_t* compressed_output_size,
-                         CompressionType* out_compression_type,
-                         ManagedWorkingArea* wa) {
+                                           size_t* compressed_output_size,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
   return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
                       out_compression_type, wa);
 }
 #else
-Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
-                         CompressionType* out_compression_type,
-                         ManagedWorkingArea* wa) {
+Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data,
+                                           std::string* compressed_output,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
   return CompressToString(
       uncompressed_data, compressed_output, out_compression_type,
       [&](char* out, size_t* out_size, CompressionType* type) {

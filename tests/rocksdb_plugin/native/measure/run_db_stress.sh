@@ -58,13 +58,18 @@ for cfg in $CONFIGS; do
   "$DB_STRESS" --options_file="$opts" --compression_manager=none --db="$db" \
     --threads=4 --reopen=5 --ops_per_thread="$OPS" --max_key=100000 --column_families=4 \
     --clear_column_family_one_in=0 --flush_one_in=1000 --compact_range_one_in=2000 \
-    --verify_db_one_in=5000 --destroy_db_initially=1 >"$WORK/$cfg.out" 2>&1 || rc=$?
-  reports=$(cat "$db"/LOG* 2>/dev/null | grep -c 'rockpool report: ' || true)
-  leases=$(cat "$db"/LOG* 2>/dev/null | sed -n 's/.*| since_last: leases=\([0-9]*\) created=\([0-9]*\).*/\1/p' |
+    --verify_db_one_in=5000 --destroy_db_initially=1 \
+    --read_fault_one_in=0 --metadata_read_fault_one_in=0 --metadata_write_fault_one_in=0 \
+    --write_fault_one_in=0 --open_metadata_write_fault_one_in=0 --open_read_fault_one_in=0 \
+    --open_write_fault_one_in=0 --open_metadata_read_fault_one_in=0 \
+    >"$WORK/$cfg.out" 2>&1 || rc=$?
+  logs=$(cat "$db"/LOG* 2>/dev/null || true)
+  reports=$(grep -c 'rockpool report: ' <<<"$logs" || true)
+  leases=$(sed -n 's/.*| since_last: leases=\([0-9]*\) created=\([0-9]*\).*/\1/p' <<<"$logs" |
     awk '{s+=$1} END {print s+0}')
-  created=$(cat "$db"/LOG* 2>/dev/null | sed -n 's/.*| since_last: leases=\([0-9]*\) created=\([0-9]*\).*/\2/p' |
+  created=$(sed -n 's/.*| since_last: leases=\([0-9]*\) created=\([0-9]*\).*/\2/p' <<<"$logs" |
     awk '{s+=$1} END {print s+0}')
-  active=$(cat "$db"/LOG* 2>/dev/null | grep -c 'rockpool active: ' || true)
+  active=$(grep -c 'rockpool active: ' <<<"$logs" || true)
   verified=$(grep -c 'Verification successful' "$WORK/$cfg.out" || true)
   printf '%-15s %4s %8s %8s %10s %10s %s\n' "$cfg" "$rc" "$active" "$reports" "$leases" "$created" \
     "$verified x 'Verification successful'"
