@@ -91,6 +91,9 @@ def native_face_targets():
     # The plugin directory as RocksDB's make and CMake builds see it.
     native.filegroup(
         name = "plugin_dir",
-        srcs = native.glob(["rockpool/**"]),
+        srcs = native.glob(
+            ["rockpool/**"],
+            exclude = ["rockpool/**/*.o", "rockpool/**/*.d"],
+        ),
         visibility = ["//visibility:public"],
     )
