@@ -56,7 +56,7 @@ for cfg in $CONFIGS; do
   opts=$(options_for "$cfg")
   rc=0
   "$DB_STRESS" --options_file="$opts" --compression_manager=none --db="$db" \
-    --threads=4 --reopen=5 --ops_per_thread="$OPS" --max_key=100000 --column_families=4 \
+    --threads=4 --reopen=5 --ops_per_thread="$OPS" --max_key=30000 --column_families=4 \
     --clear_column_family_one_in=0 --flush_one_in=1000 --compact_range_one_in=2000 \
     --verify_db_one_in=5000 --destroy_db_initially=1 \
     --read_fault_one_in=0 --metadata_read_fault_one_in=0 --metadata_write_fault_one_in=0 \
