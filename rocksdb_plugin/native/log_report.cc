@@ -36,8 +36,8 @@ const char* ReasonName(rocksdb::TableFileCreationReason reason) {
 }
 
 std::string ActiveLine(const RockpoolOptions& options) {
-  return absl::StrCat("rockpool active: ", options.ToString(), " mode=",
-                      legacy::ModeName(options.mode()),
+  return absl::StrCat("rockpool active: ", options.ToString(),
+                      " mode=", legacy::ModeName(options.mode()),
                       "; native face: compression_manager=rockpool (compatibility name BuiltinV2), "
                       "RocksDB ",
                       ROCKSDB_MAJOR, ".", ROCKSDB_MINOR, ".", ROCKSDB_PATCH);
@@ -63,8 +63,8 @@ void ManagerReporter::AnnounceOnce(rocksdb::Logger* log, const RockpoolOptions& 
   }
 }
 
-void ManagerReporter::Report(rocksdb::Logger* log, std::string_view head, RockpoolOptions::Mode mode,
-                             const CompressionPools& pools) noexcept {
+void ManagerReporter::Report(rocksdb::Logger* log, std::string_view head,
+                             RockpoolOptions::Mode mode, const CompressionPools& pools) noexcept {
   try {
     AnnotatedMutexLock lock(&mu_);
     const CompressionPoolsStats now = pools.stats();

@@ -217,15 +217,13 @@ Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compre
                       out_compression_type, wa);
 }
 #else
-Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data,
-                                           std::string* compressed_output,
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
                                            CompressionType* out_compression_type,
                                            ManagedWorkingArea* wa) {
-  return CompressToString(
-      uncompressed_data, compressed_output, out_compression_type,
-      [&](char* out, size_t* out_size, CompressionType* type) {
-        return CompressInto(uncompressed_data, out, out_size, type, wa);
-      });
+  return CompressToString(uncompressed_data, compressed_output, out_compression_type,
+                          [&](char* out, size_t* out_size, CompressionType* type) {
+                            return CompressInto(uncompressed_data, out, out_size, type, wa);
+                          });
 }
 #endif
 
@@ -237,8 +235,7 @@ rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea(
   if (!lease.ok()) return {};
   ZSTD_CCtx* cctx = (*lease)->get();
   // The built-in's sticky parameters, on a context the pool reset.
-  if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
-                                          ZstdLevel(opts_.level)))) {
+  if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZstdLevel(opts_.level)))) {
     return {};
   }
   if (opts_.checksum && ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1))) {
@@ -338,15 +335,13 @@ Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compre
                       out_compression_type, wa);
 }
 #else
-Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data,
-                                           std::string* compressed_output,
+Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
                                            CompressionType* out_compression_type,
                                            ManagedWorkingArea* wa) {
-  return CompressToString(
-      uncompressed_data, compressed_output, out_compression_type,
-      [&](char* out, size_t* out_size, CompressionType* type) {
-        return CompressInto(uncompressed_data, out, out_size, type, wa);
-      });
+  return CompressToString(uncompressed_data, compressed_output, out_compression_type,
+                          [&](char* out, size_t* out_size, CompressionType* type) {
+                            return CompressInto(uncompressed_data, out, out_size, type, wa);
+                          });
 }
 #endif
 

@@ -37,10 +37,9 @@ namespace rockpool::native {
 // `pools` outlives every compressor through the shared_ptr. A compressor
 // given a `report` (the one RocksDB gets for an SST file) writes it when it
 // is destroyed; its clones do not.
-std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
-                                                    const rocksdb::CompressionOptions& opts,
-                                                    std::shared_ptr<CompressionPools> pools,
-                                                    std::unique_ptr<SstFileReport> report = nullptr);
+std::unique_ptr<rocksdb::Compressor> WrapCompressor(
+    std::unique_ptr<rocksdb::Compressor> builtin, const rocksdb::CompressionOptions& opts,
+    std::shared_ptr<CompressionPools> pools, std::unique_ptr<SstFileReport> report = nullptr);
 
 // Which contexts a zstd compressor leases (ZstdKey::kind, with the level;
 // compression/zstd_contexts.h): RocksDB >= 10.4 gives each SST file one

@@ -21,8 +21,8 @@
 
 #include "compression/compression_pools.h"
 #include "rocksdb/advanced_compression.h"
-#include "rocksdb_plugin/native/log_report.h"
 #include "rocksdb/utilities/object_registry.h"
+#include "rocksdb_plugin/native/log_report.h"
 #include "rocksdb_plugin/options.h"
 
 namespace rockpool::native {

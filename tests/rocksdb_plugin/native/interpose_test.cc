@@ -72,8 +72,8 @@ rocksdb::Options OptionsFor(const Codec& c, bool blobs, bool native) {
   }
   if (native) cf_text += ";compression_manager={id=rockpool;max_idle_per_key=8}";
   rocksdb::ColumnFamilyOptions cf;
-  rocksdb::Status s =
-      rocksdb::GetColumnFamilyOptionsFromString(config, rocksdb::ColumnFamilyOptions(), cf_text, &cf);
+  rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(
+      config, rocksdb::ColumnFamilyOptions(), cf_text, &cf);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return rocksdb::Options(db, cf);
 }
@@ -119,8 +119,8 @@ TEST_P(InterposeTest, InterposedPoolsServeBlobFilesAndSstBlocks) {
   ASSERT_TRUE(where.zstd && where.zlib) << where.ToString();
   const PoolStats before = Interposed();
   const std::string dir = TempDir("interpose_blobs_" + c.name);
-  ASSERT_NO_FATAL_FAILURE(FillCompactRead(dir, OptionsFor(c, /*blobs=*/true, /*native=*/false),
-                                          4000, 2048));
+  ASSERT_NO_FATAL_FAILURE(
+      FillCompactRead(dir, OptionsFor(c, /*blobs=*/true, /*native=*/false), 4000, 2048));
   const PoolStats d = Minus(Interposed(), before);
   std::printf("%s interposition alone (SST + blobs): %llu leases, %llu created\n", c.name.c_str(),
               static_cast<unsigned long long>(Leases(d)),
@@ -147,7 +147,8 @@ TEST_P(InterposeTest, NativeFaceForSstsInterpositionForBlobsInOneProcess) {
   {
     const PoolStats before = Interposed();
     rocksdb::Options options = OptionsFor(c, /*blobs=*/false, /*native=*/true);
-    auto* native = static_cast<native::RockpoolCompressionManager*>(options.compression_manager.get());
+    auto* native =
+        static_cast<native::RockpoolCompressionManager*>(options.compression_manager.get());
     ASSERT_NE(native, nullptr);
     ASSERT_STREQ(native->Name(), "rockpool");
     ASSERT_NO_FATAL_FAILURE(FillCompactRead(TempDir("both_sst_" + c.name), options, 6000, 100));
@@ -163,14 +164,15 @@ TEST_P(InterposeTest, NativeFaceForSstsInterpositionForBlobsInOneProcess) {
   {
     const PoolStats before = Interposed();
     rocksdb::Options options = OptionsFor(c, /*blobs=*/true, /*native=*/true);
-    auto* native = static_cast<native::RockpoolCompressionManager*>(options.compression_manager.get());
+    auto* native =
+        static_cast<native::RockpoolCompressionManager*>(options.compression_manager.get());
     ASSERT_NO_FATAL_FAILURE(FillCompactRead(TempDir("both_blobs_" + c.name), options, 4000, 2048));
     const PoolStats d = Minus(Interposed(), before);
     const uint64_t native_leases = Leases(native->pools()->stats().Total());
-    std::printf("%s native SSTs + interposed blobs: native %llu leases, interposed %llu (%llu created)\n",
-                c.name.c_str(), static_cast<unsigned long long>(native_leases),
-                static_cast<unsigned long long>(Leases(d)),
-                static_cast<unsigned long long>(d.created));
+    std::printf(
+        "%s native SSTs + interposed blobs: native %llu leases, interposed %llu (%llu created)\n",
+        c.name.c_str(), static_cast<unsigned long long>(native_leases),
+        static_cast<unsigned long long>(Leases(d)), static_cast<unsigned long long>(d.created));
     EXPECT_GT(native_leases, 0u);
     EXPECT_GT(Leases(d), 0u) << "blob records are compressed by the built-in, interposed";
     if (c.type == rocksdb::kZlibCompression) {
@@ -227,7 +229,9 @@ TEST_P(InterposeTest, CompressedSecondaryCacheEntriesUseInterposedContexts) {
 INSTANTIATE_TEST_SUITE_P(Codecs, InterposeTest,
                          ::testing::Values(Codec{"zstd", rocksdb::kZSTD},
                                            Codec{"zlib", rocksdb::kZlibCompression}),
-                         [](const ::testing::TestParamInfo<Codec>& info) { return info.param.name; });
+                         [](const ::testing::TestParamInfo<Codec>& info) {
+                           return info.param.name;
+                         });
 
 }  // namespace
 }  // namespace rockpool

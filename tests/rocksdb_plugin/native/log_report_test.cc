@@ -36,7 +36,8 @@ std::string TempDir(const std::string& name) {
 
 std::shared_ptr<rocksdb::CompressionManager> Manager(const std::string& text) {
   std::shared_ptr<rocksdb::CompressionManager> m;
-  rocksdb::Status s = rocksdb::CompressionManager::CreateFromString(rocksdb::ConfigOptions(), text, &m);
+  rocksdb::Status s =
+      rocksdb::CompressionManager::CreateFromString(rocksdb::ConfigOptions(), text, &m);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return m;
 }
@@ -79,7 +80,8 @@ std::vector<std::string> RunAndReadLog(const std::string& dir, rocksdb::Compress
   return lines;
 }
 
-std::vector<std::string> Containing(const std::vector<std::string>& lines, const std::string& what) {
+std::vector<std::string> Containing(const std::vector<std::string>& lines,
+                                    const std::string& what) {
   std::vector<std::string> out;
   for (const std::string& l : lines) {
     if (l.find(what) != std::string::npos) out.push_back(l);
@@ -111,7 +113,8 @@ TEST(NativeLogReportTest, EverySstFileIsReportedWithTheLegacyFacesCounters) {
               std::string::npos)
         << active[0];
 
-    auto flushes = Containing(lines, "rockpool report: event=flush cf=default level=0 mode=pool | ");
+    auto flushes =
+        Containing(lines, "rockpool report: event=flush cf=default level=0 mode=pool | ");
     auto compactions = Containing(lines, "rockpool report: event=compaction cf=default level=");
     ASSERT_FALSE(flushes.empty());
     ASSERT_FALSE(compactions.empty());
@@ -142,8 +145,8 @@ TEST(NativeLogReportTest, PoolingOffOrAnUnpooledCodecShowsOnlyTheActiveLine) {
     EXPECT_TRUE(Containing(lines, "rockpool report: ").empty());
   }
   {
-    auto lines = RunAndReadLog(TempDir("native_log_lz4"), rocksdb::kLZ4Compression,
-                               Manager("rockpool"));
+    auto lines =
+        RunAndReadLog(TempDir("native_log_lz4"), rocksdb::kLZ4Compression, Manager("rockpool"));
     EXPECT_EQ(Containing(lines, "rockpool active: ").size(), 1u);
     EXPECT_TRUE(Containing(lines, "rockpool report: ").empty())
         << "LZ4 stays the built-in's: nothing pooled to report";

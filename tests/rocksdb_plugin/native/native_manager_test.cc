@@ -273,11 +273,11 @@ INSTANTIATE_TEST_SUITE_P(
 // (idle_seconds=0: nothing expires between rounds) and load (one background
 // compaction thread, no overlapping jobs after the fill).
 struct CompactionSeries {
-  AllocationCounts builtin_setup;           // built-in, open + fill + flushes
-  AllocationCounts pooled_setup;            // rockpool, open + fill + flushes
-  std::vector<AllocationCounts> builtin;    // built-in library bytes per round
-  std::vector<AllocationCounts> pooled;     // rockpool library bytes per round
-  std::vector<PoolStats> zstd_c, zstd_d;    // rockpool pool counters per round
+  AllocationCounts builtin_setup;         // built-in, open + fill + flushes
+  AllocationCounts pooled_setup;          // rockpool, open + fill + flushes
+  std::vector<AllocationCounts> builtin;  // built-in library bytes per round
+  std::vector<AllocationCounts> pooled;   // rockpool library bytes per round
+  std::vector<PoolStats> zstd_c, zstd_d;  // rockpool pool counters per round
 };
 
 PoolStats PoolDelta(const PoolStats& a, const PoolStats& b) {
@@ -341,10 +341,9 @@ TEST(NativeManagerTest, SteadyStateCompactionLibraryBytesAtLeast95PercentBelowBu
   // zstd_1k: 1 KiB data blocks make the index blocks (~45 KiB per file) far
   // bigger than the data blocks: contexts serving both in turn would shrink
   // and regrow their workspace for every file (ZstdBlockClass).
-  for (const CodecCase& c :
-       {CodecCase{"zstd", rocksdb::kZSTD, 3},
-        CodecCase{"zstd_1k", rocksdb::kZSTD, 3, -14, 0, 0, 0, 1, 1024},
-        CodecCase{"zlib", rocksdb::kZlibCompression}}) {
+  for (const CodecCase& c : {CodecCase{"zstd", rocksdb::kZSTD, 3},
+                             CodecCase{"zstd_1k", rocksdb::kZSTD, 3, -14, 0, 0, 0, 1, 1024},
+                             CodecCase{"zlib", rocksdb::kZlibCompression}}) {
     SCOPED_TRACE(c.name);
     const CompactionSeries builtin =
         RepeatedCompactions(TempDir("builtin_" + c.name), c, nullptr, kRounds);
@@ -356,30 +355,36 @@ TEST(NativeManagerTest, SteadyStateCompactionLibraryBytesAtLeast95PercentBelowBu
     ASSERT_EQ(pooled.pooled.size(), static_cast<size_t>(kRounds));
     for (int r = 0; r < kRounds; ++r) {
       std::printf(
-          "%s round %d: built-in %llu B (%llu calls); rockpool %llu B (%llu calls) + built-in %llu B"
+          "%s round %d: built-in %llu B (%llu calls); rockpool %llu B (%llu calls) + built-in %llu "
+          "B"
           " | zstd_c created %llu reused %llu %llu B | zstd_d created %llu reused %llu %llu B\n",
-          c.name.c_str(), r, U(builtin.builtin[r].bytes_allocated), U(builtin.builtin[r].allocations),
-          U(pooled.pooled[r].bytes_allocated), U(pooled.pooled[r].allocations),
-          U(pooled.builtin[r].bytes_allocated), U(pooled.zstd_c[r].created),
-          U(pooled.zstd_c[r].reused), U(pooled.zstd_c[r].library.bytes_allocated),
-          U(pooled.zstd_d[r].created), U(pooled.zstd_d[r].reused),
-          U(pooled.zstd_d[r].library.bytes_allocated));
+          c.name.c_str(), r, U(builtin.builtin[r].bytes_allocated),
+          U(builtin.builtin[r].allocations), U(pooled.pooled[r].bytes_allocated),
+          U(pooled.pooled[r].allocations), U(pooled.builtin[r].bytes_allocated),
+          U(pooled.zstd_c[r].created), U(pooled.zstd_c[r].reused),
+          U(pooled.zstd_c[r].library.bytes_allocated), U(pooled.zstd_d[r].created),
+          U(pooled.zstd_d[r].reused), U(pooled.zstd_d[r].library.bytes_allocated));
     }
     const AllocationCounts stock = Sum(builtin.builtin, 1);
     AllocationCounts ours = Sum(pooled.pooled, 1);
-    ours.bytes_allocated += Sum(pooled.builtin, 1).bytes_allocated;  // nothing may leak to the built-in
+    ours.bytes_allocated +=
+        Sum(pooled.builtin, 1).bytes_allocated;  // nothing may leak to the built-in
     ours.allocations += Sum(pooled.builtin, 1).allocations;
-    std::printf("%s steady state (rounds 1-%d): built-in %llu B (%llu calls), rockpool %llu B (%llu calls)\n",
-                c.name.c_str(), kRounds - 1, U(stock.bytes_allocated), U(stock.allocations),
-                U(ours.bytes_allocated), U(ours.allocations));
     std::printf(
-        "%s cold start (fill + round 0): built-in %llu B (%llu calls), rockpool %llu B (%llu calls)\n",
+        "%s steady state (rounds 1-%d): built-in %llu B (%llu calls), rockpool %llu B (%llu "
+        "calls)\n",
+        c.name.c_str(), kRounds - 1, U(stock.bytes_allocated), U(stock.allocations),
+        U(ours.bytes_allocated), U(ours.allocations));
+    std::printf(
+        "%s cold start (fill + round 0): built-in %llu B (%llu calls), rockpool %llu B (%llu "
+        "calls)\n",
         c.name.c_str(),
         U(builtin.builtin_setup.bytes_allocated + builtin.builtin[0].bytes_allocated),
         U(builtin.builtin_setup.allocations + builtin.builtin[0].allocations),
         U(pooled.pooled_setup.bytes_allocated + pooled.pooled[0].bytes_allocated),
         U(pooled.pooled_setup.allocations + pooled.pooled[0].allocations));
-    EXPECT_GT(stock.bytes_allocated, 0u) << "the built-in compressors' allocations were not counted";
+    EXPECT_GT(stock.bytes_allocated, 0u)
+        << "the built-in compressors' allocations were not counted";
     EXPECT_LE(ours.bytes_allocated * 20, stock.bytes_allocated) << "less than a 95% reduction";
   }
 }
@@ -411,7 +416,8 @@ TEST(NativeManagerTest, VerifyCompressionDecompressesOnPooledContexts) {
     EXPECT_GT(d.created + d.reused, 0u) << "verification did not use rockpool's decompressor";
     const AllocationCounts builtin =
         Delta(builtin_before, rockpool::testing::BuiltinLibraryCounts());
-    EXPECT_EQ(builtin.allocations, 0u) << "the built-in allocated contexts: " << builtin.bytes_allocated;
+    EXPECT_EQ(builtin.allocations, 0u)
+        << "the built-in allocated contexts: " << builtin.bytes_allocated;
     ASSERT_TRUE(db->Close().ok());
   }
 }

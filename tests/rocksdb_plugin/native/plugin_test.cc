@@ -44,8 +44,8 @@ rocksdb::ConfigOptions WithPlugin() {
 
 TEST(PluginTest, NothingIsRegisteredUntilRocksDbCallsThePluginFunction) {
   std::shared_ptr<rocksdb::CompressionManager> m;
-  rocksdb::Status s = rocksdb::CompressionManager::CreateFromString(rocksdb::ConfigOptions(),
-                                                                    "rockpool", &m);
+  rocksdb::Status s =
+      rocksdb::CompressionManager::CreateFromString(rocksdb::ConfigOptions(), "rockpool", &m);
   EXPECT_TRUE(!s.ok() || m == nullptr) << "registered at load time: " << s.ToString();
 
   rocksdb::ObjectLibrary library("rockpool");
