@@ -32,7 +32,8 @@ namespace rockpool {
 
 // ZstdKey{} (all zero): the general class, for contexts handed out whole
 // (RocksDB's ZSTD_createCCtx, the codecs). Other keys are the size classes of
-// the legacy face's routed compress calls (rocksdb_plugin/legacy/runtime.cc):
+// the legacy face's routed compress calls (rocksdb_plugin/legacy/runtime.cc)
+// and the native face's working areas (rocksdb_plugin/native):
 // zstd sizes a context's workspace from the parameters it derives from
 // (level, source size, dictionary size), regrows it when a call needs more and
 // shrinks it when it stayed 3x oversized for 128 calls, so one context that
@@ -41,11 +42,25 @@ struct ZstdKey {
   // kTraining: contexts libzstd's dictionary trainer creates (through the
   // interposed ZSTD_createCCtx) and then uses with calls rockpool does not
   // see; kept apart so they never grow the general class.
-  enum Kind : uint8_t { kGeneral = 0, kRawDict = 1, kDigestedDict = 2, kTraining = 3 };
+  //
+  // The native face leases a context per working area, i.e. for all data
+  // blocks or all index blocks of one SST file (RocksDB >= 10.4 keeps one of
+  // each per file), so it keys by that role and the level: index blocks are
+  // 3x and more the size of data blocks, and a context alternating between
+  // the two would shrink and regrow its workspace for every file.
+  enum Kind : uint8_t {
+    kGeneral = 0,
+    kRawDict = 1,
+    kDigestedDict = 2,
+    kTraining = 3,
+    kDataBlocks = 4,      // native: an SST file's data blocks
+    kIndexBlocks = 5,     // native: an SST file's index (and other non-data) blocks
+    kDictDataBlocks = 6,  // native: data blocks with a dictionary (sized by the CDict)
+  };
   uint8_t kind = kGeneral;
   uint8_t source_log = 0;      // ceil(log2(source size))
   uint8_t dictionary_log = 0;  // ceil(log2(raw dictionary size + 1))
-  int32_t level = 0;           // kRawDict: zstd level; kDigestedDict: CDict size class
+  int32_t level = 0;  // kRawDict and native kinds: zstd level; kDigestedDict: CDict size class
   auto operator<=>(const ZstdKey&) const = default;
 };
 

@@ -2,29 +2,98 @@
 
 load("@rocksdb//:defs.bzl", "ROCKSDB_NATIVE_API")
 
+_SRCS = [
+    "log_report.cc",
+    "pooled_compressors.cc",
+    "pooled_decompressor.cc",
+    "rockpool_compression_manager.cc",
+]
+
+_HDRS = [
+    "compressor_api.h",
+    "log_report.h",
+    "pooled_compressors.h",
+    "pooled_decompressor.h",
+    "rockpool_compression_manager.h",
+]
+
+_DEPS = [
+    "//compression:block_codecs",
+    "//compression:block_format",
+    "//compression:context_pool",
+    "//rocksdb_plugin:option_glue",
+    "//rocksdb_plugin:options",
+    "//rocksdb_plugin:report",
+    "@absl",
+    "@rocksdb",
+    "@zlib",
+    "@zstd",
+]
+
+# The flags a RocksDB make release build compiles plugin sources with
+# (Makefile: WARNING_FLAGS, and -fno-rtti unless USE_RTTI=1).
+ROCKSDB_PLUGIN_COPTS = [
+    "-fno-rtti",
+    "-W",
+    "-Wextra",
+    "-Wall",
+    "-Wsign-compare",
+    "-Wshadow",
+    "-Wunused-parameter",
+    "-Werror",
+]
+
 def native_face_targets():
     if not ROCKSDB_NATIVE_API:
         return
+
+    # The compression manager, its compressors, decompressor and LOG lines.
+    native.cc_library(
+        name = "core",
+        srcs = _SRCS,
+        hdrs = _HDRS,
+        visibility = ["//visibility:public"],
+        deps = _DEPS,
+    )
+
+    # For programs that link upstream RocksDB with Bazel: registers
+    # compression_manager=rockpool with ObjectLibrary::Default() at load time.
     native.cc_library(
         name = "native",
-        srcs = [
-            "pooled_compressors.cc",
-            "pooled_decompressor.cc",
-            "rockpool_compression_manager.cc",
-        ],
-        hdrs = [
-            "pooled_compressors.h",
-            "pooled_decompressor.h",
-            "rockpool_compression_manager.h",
-        ],
+        srcs = ["load_registration.cc"],
         alwayslink = 1,
         visibility = ["//visibility:public"],
-        deps = [
-            "//compression:block_codecs",
-            "//rocksdb_plugin:options",
-            "@absl",
-            "@rocksdb",
-            "@zlib",
-            "@zstd",
-        ],
+        deps = [":core"],
+    )
+
+    # What a RocksDB built with ROCKSDB_PLUGINS=rockpool links
+    # (rockpool/rockpool.mk): the core and the plugin entry point
+    # RegisterRockpoolPlugin, nothing registered at load time.
+    native.cc_library(
+        name = "plugin",
+        srcs = ["rockpool/rockpool_plugin.cc"],
+        visibility = ["//visibility:public"],
+        deps = [":core"],
+    )
+
+    # The same sources compiled as RocksDB's make release build compiles
+    # them (no RTTI, RocksDB's warnings, -Werror); linked by
+    # //tests/rocksdb_plugin/native:plugin_test.
+    native.cc_library(
+        name = "plugin_nortti",
+        srcs = _SRCS + ["rockpool/rockpool_plugin.cc"],
+        hdrs = _HDRS,
+        copts = ROCKSDB_PLUGIN_COPTS,
+        visibility = ["//visibility:public"],
+        deps = _DEPS,
+    )
+
+    # The plugin directory as RocksDB's make and CMake builds see it.
+    native.filegroup(
+        name = "plugin_dir",
+        srcs = native.glob(
+            ["rockpool/**"],
+            exclude = ["rockpool/**/*.o", "rockpool/**/*.d"],
+        ),
+        visibility = ["//visibility:public"],
     )

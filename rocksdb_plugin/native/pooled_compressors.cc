@@ -5,16 +5,31 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <new>
 #include <string>
 #include <utility>
 
+#include "compression/coding.h"
+#include "compression/compression_type.h"
 #include "compression/zlib_block_codec.h"
+#include "compression/zstd_level.h"
+#include "rocksdb_plugin/native/pooled_decompressor.h"
 
 namespace rockpool::native {
 namespace {
+
+// RocksDB's enum and rockpool's one spelling of the type byte
+// (compression/compression_type.h) are the same values.
+static_assert(rocksdb::kNoCompression == compression_type::kNone);
+static_assert(rocksdb::kZlibCompression == compression_type::kZlib);
+static_assert(rocksdb::kZSTD == compression_type::kZSTD);
+static_assert(rocksdb::CompressionOptions::kDefaultCompressionLevel == kRocksDbDefaultLevel);
+
+// The level RocksDB >= 10.4 hands zstd (compression/zstd_level.h).
+int ZstdLevel(int level) { return ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV10); }
 
 using rocksdb::CompressionType;
 using rocksdb::Slice;
@@ -27,20 +42,45 @@ std::pair<char*, size_t> StartBlock(Slice input, char* output, size_t output_siz
   if (input.size() > std::numeric_limits<uint32_t>::max() || output_size <= 5) {
     return {nullptr, 0};
   }
-  uint32_t v = static_cast<uint32_t>(input.size());
-  char* p = output;
-  while (v >= 0x80) {
-    *p++ = static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return {p, output_size - static_cast<size_t>(p - output)};
+  std::string prefix;  // at most 5 bytes: no allocation (small-string buffer)
+  PutVarint32(&prefix, static_cast<uint32_t>(input.size()));
+  std::memcpy(output, prefix.data(), prefix.size());
+  return {output + prefix.size(), output_size - prefix.size()};
 }
 
 void Bypass(size_t* compressed_output_size, CompressionType* type) {
   *compressed_output_size = 0;
   *type = rocksdb::kNoCompression;
 }
+
+#if !ROCKPOOL_COMPRESS_INTO_BUFFER
+// RocksDB < 10.6 hands CompressBlock a std::string and judges the ratio
+// itself: compress into a buffer no block can overflow (varint32 prefix +
+// the larger of zstd's bound and deflate's bound for any parameters), then
+// trim. kNoCompression leaves the string empty, as the built-in does.
+template <typename CompressIntoBuffer>
+Status CompressToString(Slice input, std::string* output, CompressionType* type,
+                        CompressIntoBuffer&& compress_into) {
+  const size_t n = input.size();
+  const size_t deflate_bound = n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6;
+  const size_t capacity = 5 + std::max(ZSTD_compressBound(n), deflate_bound);
+  try {
+    output->resize(capacity);
+  } catch (...) {
+    output->clear();
+    *type = rocksdb::kNoCompression;  // no memory for the output: store it uncompressed
+    return Status::OK();
+  }
+  size_t size = capacity;
+  Status s = compress_into(output->data(), &size, type);
+  if (!s.ok() || *type == rocksdb::kNoCompression) {
+    output->clear();
+  } else {
+    output->resize(size);
+  }
+  return s;
+}
+#endif
 
 // A leased ZSTD_CCtx, as a Compressor::WorkingArea.
 struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
@@ -49,39 +89,53 @@ struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
 };
 
 // Wraps the built-in compressor `make_builtin` returns (null stays null:
-// "no specialization") in a pooled compressor of type T, without letting an
-// exception escape into RocksDB.
-template <typename T, typename MakeBuiltin>
+// "no specialization") in a pooled compressor of type T (constructed with
+// `extra...` after the pools), without letting an exception escape into
+// RocksDB.
+template <typename T, typename MakeBuiltin, typename... Extra>
 std::unique_ptr<rocksdb::Compressor> Rewrap(MakeBuiltin make_builtin,
                                             const rocksdb::CompressionOptions& opts,
-                                            const std::shared_ptr<CompressionPools>& pools) {
+                                            const std::shared_ptr<CompressionPools>& pools,
+                                            Extra... extra) {
   try {
     std::unique_ptr<rocksdb::Compressor> builtin = make_builtin();
     if (builtin == nullptr) return nullptr;
-    return std::make_unique<T>(std::move(builtin), opts, pools);
+    return std::make_unique<T>(std::move(builtin), opts, pools, std::move(extra)...);
   } catch (...) {
     return nullptr;
   }
 }
 
-}  // namespace
-
-int SanitizeZstdLevel(int level) {
-  if (level == rocksdb::CompressionOptions::kDefaultCompressionLevel) return 3;
-  if (level == 0) return -1;  // avoid the library's discontinuity at 0
-  return level;
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+// The built-in compressor's optimized decompressor, on rockpool's pools
+// (null stays null: RocksDB then asks the manager, which is rockpool).
+std::shared_ptr<rocksdb::Decompressor> PooledOptimizedDecompressor(
+    const rocksdb::Compressor& builtin, const std::shared_ptr<CompressionPools>& pools) {
+  std::shared_ptr<rocksdb::Decompressor> decompressor = builtin.GetOptimizedDecompressor();
+  if (decompressor == nullptr) return nullptr;
+  try {
+    return std::make_shared<PooledDecompressor>(std::move(decompressor), pools);
+  } catch (...) {
+    return nullptr;
+  }
 }
+#endif
+
+}  // namespace
 
 std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                                     const rocksdb::CompressionOptions& opts,
-                                                    std::shared_ptr<CompressionPools> pools) {
+                                                    std::shared_ptr<CompressionPools> pools,
+                                                    std::unique_ptr<SstFileReport> report) {
   if (builtin == nullptr) return nullptr;
   try {
     switch (builtin->GetPreferredCompressionType()) {
       case rocksdb::kZSTD:
-        return std::make_unique<PooledZstdCompressor>(std::move(builtin), opts, std::move(pools));
+        return std::make_unique<PooledZstdCompressor>(std::move(builtin), opts, std::move(pools),
+                                                      std::move(report));
       case rocksdb::kZlibCompression:
-        return std::make_unique<PooledZlibCompressor>(std::move(builtin), opts, std::move(pools));
+        return std::make_unique<PooledZlibCompressor>(std::move(builtin), opts, std::move(pools),
+                                                      std::move(report));
       default:
         return builtin;
     }
@@ -94,35 +148,94 @@ std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Com
 
 PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                            const rocksdb::CompressionOptions& opts,
-                                           std::shared_ptr<CompressionPools> pools)
-    : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {
+                                           std::shared_ptr<CompressionPools> pools,
+                                           std::unique_ptr<SstFileReport> report,
+                                           std::optional<ZstdBlockClass> block_class)
+    : CompressorWrapper(std::move(builtin)),
+      report_(std::move(report)),
+      opts_(opts),
+      pools_(std::move(pools)),
+      block_class_(block_class.value_or(wrapped_->GetSerializedDict().empty()
+                                            ? ZstdBlockClass::kData
+                                            : ZstdBlockClass::kDictData)) {
   const Slice dict = wrapped_->GetSerializedDict();
   if (!dict.empty()) {
     // As RocksDB's CompressionDict: digested once, at the sanitized level.
-    cdict_ = ZSTD_createCDict(dict.data(), dict.size(), SanitizeZstdLevel(opts_.level));
+    cdict_ = ZSTD_createCDict(dict.data(), dict.size(), ZstdLevel(opts_.level));
   }
 }
 
-PooledZstdCompressor::~PooledZstdCompressor() { ZSTD_freeCDict(cdict_); }
-
-std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
-  return Rewrap<PooledZstdCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
+PooledZstdCompressor::~PooledZstdCompressor() {
+  ZSTD_freeCDict(cdict_);
+  if (report_ != nullptr) report_->Write();
 }
+
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+std::shared_ptr<rocksdb::Decompressor> PooledZstdCompressor::GetOptimizedDecompressor() const {
+  return PooledOptimizedDecompressor(*wrapped_, pools_);
+}
+#endif
+
+#if ROCKPOOL_COMPRESSOR_CLONE
+std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::Clone() const {
+  return Rewrap<PooledZstdCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_,
+                                      std::unique_ptr<SstFileReport>(),
+                                      std::optional<ZstdBlockClass>(block_class_));
+}
+
+#endif
 
 std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized(
-    rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
+    rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST {
+  std::unique_ptr<rocksdb::Compressor> specialized = Rewrap<PooledZstdCompressor>(
+      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_args)); }, opts_,
+      pools_);
+  if (specialized != nullptr || block_type != rocksdb::CacheEntryRole::kIndexBlock ||
+      block_class_ != ZstdBlockClass::kData) {
+    return specialized;
+  }
+  // The built-in has nothing to specialize for index blocks; rockpool does:
+  // the same compression (no dictionary), on contexts sized for index blocks.
   return Rewrap<PooledZstdCompressor>(
-      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config)); },
-      opts_, pools_);
+      [&]() -> std::unique_ptr<rocksdb::Compressor> {
+#if ROCKPOOL_COMPRESSOR_CLONE
+        return wrapped_->Clone();
+#else
+        return rocksdb::GetBuiltinV2CompressionManager()->GetCompressor(opts_, rocksdb::kZSTD);
+#endif
+      },
+      opts_, pools_, std::unique_ptr<SstFileReport>(),
+      std::optional<ZstdBlockClass>(ZstdBlockClass::kIndex));
 }
 
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
+                                           size_t* compressed_output_size,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
+  return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
+                      out_compression_type, wa);
+}
+#else
+Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
+  return CompressToString(uncompressed_data, compressed_output, out_compression_type,
+                          [&](char* out, size_t* out_size, CompressionType* type) {
+                            return CompressInto(uncompressed_data, out, out_size, type, wa);
+                          });
+}
+#endif
+
 rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
-  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(ZstdKey{});
+  ZstdKey key;
+  key.kind = static_cast<uint8_t>(block_class_);
+  key.level = ZstdLevel(opts_.level);
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(key);
   if (!lease.ok()) return {};
   ZSTD_CCtx* cctx = (*lease)->get();
   // The built-in's sticky parameters, on a context the pool reset.
-  if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel,
-                                          SanitizeZstdLevel(opts_.level)))) {
+  if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZstdLevel(opts_.level)))) {
     return {};
   }
   if (opts_.checksum && ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1))) {
@@ -137,10 +250,10 @@ void PooledZstdCompressor::ReleaseWorkingArea(WorkingArea* wa) {
   delete static_cast<ZstdWorkingArea*>(wa);  // returns the context to the pool
 }
 
-Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                                           size_t* compressed_output_size,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea* wa) {
+Status PooledZstdCompressor::CompressInto(Slice uncompressed_data, char* compressed_output,
+                                          size_t* compressed_output_size,
+                                          CompressionType* out_compression_type,
+                                          ManagedWorkingArea* wa) {
   auto [alg_output, alg_max_output_size] =
       StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
   if (alg_max_output_size == 0) {
@@ -182,24 +295,60 @@ Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compre
 
 PooledZlibCompressor::PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                            const rocksdb::CompressionOptions& opts,
-                                           std::shared_ptr<CompressionPools> pools)
-    : CompressorWrapper(std::move(builtin)), opts_(opts), pools_(std::move(pools)) {}
+                                           std::shared_ptr<CompressionPools> pools,
+                                           std::unique_ptr<SstFileReport> report)
+    : CompressorWrapper(std::move(builtin)),
+      report_(std::move(report)),
+      opts_(opts),
+      pools_(std::move(pools)) {}
 
+PooledZlibCompressor::~PooledZlibCompressor() {
+  if (report_ != nullptr) report_->Write();
+}
+
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+std::shared_ptr<rocksdb::Decompressor> PooledZlibCompressor::GetOptimizedDecompressor() const {
+  return PooledOptimizedDecompressor(*wrapped_, pools_);
+}
+#endif
+
+#if ROCKPOOL_COMPRESSOR_CLONE
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::Clone() const {
   return Rewrap<PooledZlibCompressor>([&] { return wrapped_->Clone(); }, opts_, pools_);
 }
 
+#endif
+
 std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::MaybeCloneSpecialized(
-    rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const {
+    rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST {
   return Rewrap<PooledZlibCompressor>(
-      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_config)); },
-      opts_, pools_);
+      [&] { return wrapped_->MaybeCloneSpecialized(block_type, std::move(dict_args)); }, opts_,
+      pools_);
 }
 
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
 Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
                                            size_t* compressed_output_size,
                                            CompressionType* out_compression_type,
-                                           ManagedWorkingArea*) {
+                                           ManagedWorkingArea* wa) {
+  return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
+                      out_compression_type, wa);
+}
+#else
+Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
+                                           CompressionType* out_compression_type,
+                                           ManagedWorkingArea* wa) {
+  return CompressToString(uncompressed_data, compressed_output, out_compression_type,
+                          [&](char* out, size_t* out_size, CompressionType* type) {
+                            return CompressInto(uncompressed_data, out, out_size, type, wa);
+                          });
+}
+#endif
+
+Status PooledZlibCompressor::CompressInto(Slice uncompressed_data, char* compressed_output,
+                                          size_t* compressed_output_size,
+                                          CompressionType* out_compression_type,
+                                          ManagedWorkingArea*) {
   auto [alg_output, alg_max_output_size] =
       StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
   if (alg_max_output_size == 0) {

@@ -18,46 +18,92 @@
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_POOLED_COMPRESSORS_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "compression/compression_pools.h"
 #include "rocksdb/advanced_compression.h"
+#include "rocksdb_plugin/native/compressor_api.h"
+#include "rocksdb_plugin/native/log_report.h"
 
 struct ZSTD_CDict_s;
 
 namespace rockpool::native {
 
 // Wraps `builtin` if it is a zstd or zlib compressor; returns it unchanged
-// otherwise (other codecs stay built-in). `pools` outlives every compressor
-// through the shared_ptr.
-std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
-                                                    const rocksdb::CompressionOptions& opts,
-                                                    std::shared_ptr<CompressionPools> pools);
+// otherwise (other codecs stay built-in, and `report` is dropped unwritten).
+// `pools` outlives every compressor through the shared_ptr. A compressor
+// given a `report` (the one RocksDB gets for an SST file) writes it when it
+// is destroyed; its clones do not.
+std::unique_ptr<rocksdb::Compressor> WrapCompressor(
+    std::unique_ptr<rocksdb::Compressor> builtin, const rocksdb::CompressionOptions& opts,
+    std::shared_ptr<CompressionPools> pools, std::unique_ptr<SstFileReport> report = nullptr);
 
-// RocksDB >= 10's zstd level mapping (kDefaultCompressionLevel -> 3, 0 -> -1).
-int SanitizeZstdLevel(int level);
+// Which contexts a zstd compressor leases (ZstdKey::kind, with the level;
+// compression/zstd_contexts.h): RocksDB >= 10.4 gives each SST file one
+// working area for its index blocks and one for its data blocks, and their
+// sizes differ by 3x and more (a 4 MiB file's index block is ~45 KiB, its
+// data blocks 4 KiB), so one context serving both in turn would have zstd
+// shrink and regrow its workspace for every file. Dictionary compression
+// sizes the workspace by the digested dictionary: a class of its own.
+enum class ZstdBlockClass : uint8_t {
+  kData = ZstdKey::kDataBlocks,
+  kIndex = ZstdKey::kIndexBlocks,
+  kDictData = ZstdKey::kDictDataBlocks,
+};
 
 class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
  public:
+  // `block_class` defaults to kData, or kDictData if `builtin` has a
+  // dictionary.
   PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                        const rocksdb::CompressionOptions& opts,
-                       std::shared_ptr<CompressionPools> pools);
+                       std::shared_ptr<CompressionPools> pools,
+                       std::unique_ptr<SstFileReport> report = nullptr,
+                       std::optional<ZstdBlockClass> block_class = std::nullopt);
   ~PooledZstdCompressor() override;
 
   const char* Name() const override { return "RockpoolZstdCompressor"; }
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+  // The built-in's decompressor for this compressor's output, pooled: the
+  // table builder verifies blocks (verify_compression) and warms dictionary
+  // blocks in the block cache with it.
+  std::shared_ptr<rocksdb::Decompressor> GetOptimizedDecompressor() const override;
+#endif
+#if ROCKPOOL_COMPRESSOR_CLONE
   std::unique_ptr<rocksdb::Compressor> Clone() const override;
+#endif
   std::unique_ptr<rocksdb::Compressor> MaybeCloneSpecialized(
-      rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const override;
+      rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST override;
+  // Index blocks get a compressor of their own (kIndex); the built-in
+  // decides everything else (dictionaries).
   ManagedWorkingArea ObtainWorkingArea() override;
   void ReleaseWorkingArea(WorkingArea* wa) override;
+  ZstdBlockClass block_class() const { return block_class_; }
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
   rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
                                 size_t* compressed_output_size,
                                 rocksdb::CompressionType* out_compression_type,
                                 ManagedWorkingArea* working_area) override;
+#else
+  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, std::string* compressed_output,
+                                rocksdb::CompressionType* out_compression_type,
+                                ManagedWorkingArea* working_area) override;
+#endif
 
  private:
+  // One block into the caller's buffer: RocksDB >= 10.6's CompressBlock.
+  rocksdb::Status CompressInto(rocksdb::Slice uncompressed_data, char* compressed_output,
+                               size_t* compressed_output_size,
+                               rocksdb::CompressionType* out_compression_type,
+                               ManagedWorkingArea* working_area);
+
+  const std::unique_ptr<SstFileReport> report_;  // null for clones
   const rocksdb::CompressionOptions opts_;
   const std::shared_ptr<CompressionPools> pools_;
+  const ZstdBlockClass block_class_;
   ZSTD_CDict_s* cdict_ = nullptr;  // digested once per compressor (file)
 };
 
@@ -65,18 +111,41 @@ class PooledZlibCompressor final : public rocksdb::CompressorWrapper {
  public:
   PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                        const rocksdb::CompressionOptions& opts,
-                       std::shared_ptr<CompressionPools> pools);
+                       std::shared_ptr<CompressionPools> pools,
+                       std::unique_ptr<SstFileReport> report = nullptr);
+  ~PooledZlibCompressor() override;
 
   const char* Name() const override { return "RockpoolZlibCompressor"; }
+#if ROCKPOOL_OPTIMIZED_DECOMPRESSOR
+  // The built-in's decompressor for this compressor's output, pooled: the
+  // table builder verifies blocks (verify_compression) and warms dictionary
+  // blocks in the block cache with it.
+  std::shared_ptr<rocksdb::Decompressor> GetOptimizedDecompressor() const override;
+#endif
+#if ROCKPOOL_COMPRESSOR_CLONE
   std::unique_ptr<rocksdb::Compressor> Clone() const override;
+#endif
   std::unique_ptr<rocksdb::Compressor> MaybeCloneSpecialized(
-      rocksdb::CacheEntryRole block_type, DictConfigArgs&& dict_config) const override;
+      rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST override;
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
   rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
                                 size_t* compressed_output_size,
                                 rocksdb::CompressionType* out_compression_type,
                                 ManagedWorkingArea* working_area) override;
+#else
+  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, std::string* compressed_output,
+                                rocksdb::CompressionType* out_compression_type,
+                                ManagedWorkingArea* working_area) override;
+#endif
 
  private:
+  // One block into the caller's buffer: RocksDB >= 10.6's CompressBlock.
+  rocksdb::Status CompressInto(rocksdb::Slice uncompressed_data, char* compressed_output,
+                               size_t* compressed_output_size,
+                               rocksdb::CompressionType* out_compression_type,
+                               ManagedWorkingArea* working_area);
+
+  const std::unique_ptr<SstFileReport> report_;  // null for clones
   const rocksdb::CompressionOptions opts_;
   const std::shared_ptr<CompressionPools> pools_;
 };

@@ -21,6 +21,8 @@
 
 #include "compression/compression_pools.h"
 #include "rocksdb/advanced_compression.h"
+#include "rocksdb/utilities/object_registry.h"
+#include "rocksdb_plugin/native/log_report.h"
 #include "rocksdb_plugin/options.h"
 
 namespace rockpool::native {
@@ -30,6 +32,9 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
   static const char* kClassName() { return "rockpool"; }
 
   RockpoolCompressionManager();
+  // With ROCKPOOL_NATIVE_STATS set, appends this manager's close report
+  // (log_report.h) if it leased any context.
+  ~RockpoolCompressionManager() override;
 
   const char* Name() const override { return kClassName(); }
   rocksdb::Status PrepareOptions(const rocksdb::ConfigOptions& config_options) override;
@@ -39,6 +44,8 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
       rocksdb::CompressionType preferred) override;
   std::unique_ptr<rocksdb::Compressor> GetCompressor(const rocksdb::CompressionOptions& opts,
                                                      rocksdb::CompressionType type) override;
+  std::shared_ptr<rocksdb::CompressionManager> FindCompatibleCompressionManager(
+      rocksdb::Slice compatibility_name) override;
   std::shared_ptr<rocksdb::Decompressor> GetDecompressor() override;
   std::shared_ptr<rocksdb::Decompressor> GetDecompressorOptimizeFor(
       rocksdb::CompressionType optimize_for_type) override;
@@ -48,7 +55,8 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
 
   const RockpoolOptions& options() const { return options_; }
   // An unknown option name is InvalidArgument naming it (RocksDB's own
-  // message would name only "compression_manager").
+  // message would name only "compression_manager"); names may carry a
+  // "rockpool." prefix (rocksdb_plugin/option_glue.h).
   rocksdb::Status ConfigureOptions(
       const rocksdb::ConfigOptions& config_options,
       const std::unordered_map<std::string, std::string>& opts_map,
@@ -62,10 +70,19 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
 
   RockpoolOptions options_;
   std::shared_ptr<CompressionPools> pools_;
+  std::shared_ptr<ManagerReporter> reporter_;
 };
 
-// Registers the "rockpool" factory with ObjectLibrary::Default() (once).
-// Linking //rocksdb_plugin:native calls this at load time.
+// Adds the "rockpool" CompressionManager factory to `library`; returns the
+// number of factories added (1, or 0 if out of memory). RocksDB's plugin
+// entry point (rockpool/rockpool_plugin.cc) calls it with the plugin's own
+// library.
+int RegisterRockpoolFactories(rocksdb::ObjectLibrary& library);
+
+// Registers the factory with ObjectLibrary::Default(), once. Linking
+// //rocksdb_plugin/native (load_registration.cc) calls this at load time;
+// a RocksDB built with ROCKSDB_PLUGINS=rockpool registers through
+// RegisterRockpoolPlugin instead.
 void RegisterRockpoolCompressionManager();
 
 }  // namespace rockpool::native

@@ -32,3 +32,84 @@ def native_face_tests():
             "@rocksdb",
         ],
     )
+
+def native_plugin_tests():
+    if not ROCKSDB_NATIVE_API:
+        return
+
+    # The option glue both faces share (//tests/rocksdb_plugin:option_glue_test),
+    # here against the upstream RocksDB the native face runs on.
+    native.cc_test(
+        name = "option_glue_test",
+        size = "small",
+        srcs = ["//tests/rocksdb_plugin:option_glue_test.cc"],
+        deps = [
+            "//rocksdb_plugin:option_glue",
+            "@absl",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
+    native.cc_test(
+        name = "log_report_test",
+        size = "medium",
+        srcs = ["log_report_test.cc"],
+        deps = [
+            "//rocksdb_plugin/native",
+            "//tests/compression:test_data",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
+
+    # The plugin build's objects (no RTTI, RocksDB's warnings) and entry
+    # point, without load-time registration.
+    native.cc_test(
+        name = "plugin_test",
+        size = "medium",
+        srcs = ["plugin_test.cc"],
+        deps = [
+            "//rocksdb_plugin/native:plugin_nortti",
+            "//tests/compression:test_data",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )
+
+    # rockpool.mk's source list against the Bazel build.
+    native.genquery(
+        name = "plugin_source_labels",
+        expression = 'filter("\\.cc$", kind("source file", deps(//rocksdb_plugin/native:plugin)))',
+        opts = ["--noimplicit_deps"],
+        scope = ["//rocksdb_plugin/native:plugin"],
+    )
+    native.cc_test(
+        name = "plugin_sources_test",
+        size = "small",
+        srcs = ["plugin_sources_test.cc"],
+        data = [
+            ":plugin_source_labels",
+            "//rocksdb_plugin/native:plugin_dir",
+        ],
+        deps = ["@gtest_main"],
+    )
+
+def native_interpose_tests():
+    if not ROCKSDB_NATIVE_API:
+        return
+
+    # The legacy face's interposition against upstream RocksDB (static
+    # librocksdb.a), alone and together with the native face.
+    native.cc_test(
+        name = "interpose_test",
+        size = "large",
+        srcs = ["interpose_test.cc"],
+        linkstatic = True,
+        deps = [
+            "//rocksdb_plugin:legacy",
+            "//rocksdb_plugin/native",
+            "//tests/compression:test_data",
+            "@gtest_main",
+            "@rocksdb",
+        ],
+    )

@@ -1,0 +1,1 @@
+../../../../../compression/block_format.cc

@@ -1,0 +1,1 @@
+../../../../../compression/compression_type.cc

@@ -1,0 +1,1 @@
+../../../../../compression/context_pool.cc

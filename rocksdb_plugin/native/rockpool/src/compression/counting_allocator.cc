@@ -1,0 +1,1 @@
+../../../../../compression/counting_allocator.cc

@@ -1,0 +1,1 @@
+../../../../../compression/zlib_block_codec.cc

@@ -1,0 +1,1 @@
+../../../../../compression/zlib_contexts.cc

@@ -1,0 +1,1 @@
+../../../../../compression/zstd_block_codec.cc

@@ -1,0 +1,1 @@
+../../../../pooled_decompressor.cc

@@ -1,0 +1,1 @@
+../../../../rockpool_compression_manager.cc
