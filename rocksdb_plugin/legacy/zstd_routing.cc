@@ -1,0 +1,140 @@
+// Runtime's zstd call routing (interpose_zstd.cc's ZSTD_compress_usingDict /
+// ZSTD_compress_usingCDict): each one-shot compress call on a leased CCtx
+// runs on a context of its size class. Why, with numbers: below.
+#define ZSTD_STATIC_LINKING_ONLY
+
+#include <string>
+#include <utility>
+
+#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/runtime_internal.h"
+
+namespace rockpool::legacy::internal {
+
+// Why the compress calls are routed (measured, tests/rocksdb_plugin/legacy/
+// zstd_churn_test.cc, RocksDB 7.8.3, libzstd 1.5.4): RocksDB compresses every
+// block of an SST file with the one ZSTD_CCtx of its table builder, through
+// ZSTD_compress_usingDict / ZSTD_compress_usingCDict. zstd derives the
+// parameters, and so the workspace, from each call's level, source size and
+// dictionary: ~4 KiB data blocks need a small one, the index and filter
+// blocks at the end of a file (tens of KiB) a larger one, a dictionary or a
+// CDict copied into the context larger still. A call that needs more than
+// the workspace has reallocates it; a workspace 3x larger than needed for 128
+// calls is freed and reallocated smaller (ZSTD_WORKSPACETOOLARGE_*). So a
+// kept context that serves mixed shapes keeps reallocating: in the churn
+// test, without routing, 99.9% of the pooled CCtxs' library bytes were
+// allocated inside these two calls, not by creating or resetting contexts
+// (README: rocksdb_plugin/README.md, "zstd inside pooled contexts").
+//
+// RocksDB's ZSTD_CCtx* is only a handle it passes back to these calls. The
+// handle stays a real pooled context (so every other call on it still works),
+// but each one-shot call runs on a context leased for that call from the
+// size-class pool (ZstdKey): one class per (level, ceil(log2(source size)),
+// ceil(log2(dictionary size))) or, for a CDict, per (CDict size class, source
+// class). Inside a class the needed workspace differs by less than 2x, so it
+// only grows to the class's largest need and never shrinks. The output does
+// not depend on which context runs a one-shot call (zstd derives everything
+// from the arguments and clears the context's history), so it stays
+// byte-identical to stock.
+namespace {
+
+uint8_t CeilLog2(size_t n) {
+  uint8_t log = 0;
+  while (log < 63 && (size_t{1} << log) < n) ++log;
+  return log;
+}
+
+int ClassLevel(int level) {
+  if (level == 0) return ZSTD_CLEVEL_DEFAULT;  // zstd's meaning of 0
+  return level > ZSTD_maxCLevel() ? ZSTD_maxCLevel() : level;
+}
+
+// A CDict's size reflects the table sizes of its parameters (its level and
+// dictionary size): log2 with three mantissa bits separates CDicts whose
+// sizes differ by more than ~12%.
+int32_t CDictClass(const ZSTD_CDict* cdict) {
+  const size_t size = ZSTD_sizeof_CDict(cdict);
+  const uint8_t log = CeilLog2(size);
+  const int32_t mantissa = log >= 3 ? static_cast<int32_t>((size >> (log - 3)) & 7) : 0;
+  return log * 8 + mantissa;
+}
+
+}  // namespace
+
+// A new class context is sized once for the largest call of its class (a
+// compression of 2^source_log zero bytes, and for a raw dictionary one of
+// 2^dictionary_log - 1 bytes, with the call's level or CDict): otherwise it
+// would grow in steps, reallocating its whole workspace at each new largest
+// block (measured: db_bench zstd, 1 MB files, 10% of stock's bytes instead
+// of 2%). Classes above 1 MiB sources are left to grow.
+constexpr uint8_t kMaxSizedSourceLog = 20;
+
+template <typename Call>
+bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
+                            size_t* result) noexcept {
+  if (!cctx_.With(cctx, [](ZstdCEntry&) {})) return false;
+  InsideRockpool inside;
+  try {
+    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress_blocks().Acquire(key);
+    if (!lease.ok()) return false;
+    ZstdCompressContext& context = **lease;
+    if (!context.sized()) {
+      context.set_sized();
+      if (key.source_log <= kMaxSizedSourceLog && key.dictionary_log <= kMaxSizedSourceLog) {
+        const std::string source(size_t{1} << key.source_log, '\0');
+        const std::string dictionary(
+            key.dictionary_log == 0 ? 0 : (size_t{1} << key.dictionary_log) - 1, '\0');
+        std::string out(ZSTD_compressBound(source.size()), '\0');
+        (void)call(context.get(), out.data(), out.size(), source.data(), source.size(),
+                   dictionary.empty() ? nullptr : dictionary.data(), dictionary.size());
+      }
+    }
+    *result = call(context.get(), nullptr, 0, nullptr, 0, nullptr, 0);
+    return true;  // the lease goes back (reset) here
+  } catch (...) {
+    return false;
+  }
+}
+
+bool Runtime::CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                size_t src_size, const void* dict, size_t dict_size, int level,
+                                size_t* result) noexcept {
+  ZstdKey key;
+  key.kind = ZstdKey::kRawDict;
+  key.source_log = CeilLog2(src_size);
+  key.dictionary_log = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
+  key.level = ClassLevel(level);
+  // Called with a null source: the real call; else a sizing call.
+  return RouteCompress(
+      cctx, key,
+      [&](ZSTD_CCtx* real_cctx, void* d, size_t dc, const void* s, size_t n, const void* sd,
+          size_t sdn) {
+        if (s == nullptr) {
+          return real::ZSTD_compress_usingDict(real_cctx, dst, dst_capacity, src, src_size, dict,
+                                               dict_size, level);
+        }
+        return real::ZSTD_compress_usingDict(real_cctx, d, dc, s, n, sd, sdn, level);
+      },
+      result);
+}
+
+bool Runtime::CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+                                 size_t src_size, const ZSTD_CDict* cdict,
+                                 size_t* result) noexcept {
+  if (cdict == nullptr) return false;  // zstd's own error
+  ZstdKey key;
+  key.kind = ZstdKey::kDigestedDict;
+  key.source_log = CeilLog2(src_size);
+  key.level = CDictClass(cdict);
+  return RouteCompress(
+      cctx, key,
+      [&](ZSTD_CCtx* real_cctx, void* d, size_t dc, const void* s, size_t n, const void*, size_t) {
+        if (s == nullptr) {
+          return real::ZSTD_compress_usingCDict(real_cctx, dst, dst_capacity, src, src_size, cdict);
+        }
+        return real::ZSTD_compress_usingCDict(real_cctx, d, dc, s, n, cdict);
+      },
+      result);
+}
+
+}  // namespace rockpool::legacy::internal
