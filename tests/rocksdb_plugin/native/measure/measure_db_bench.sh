@@ -10,15 +10,19 @@
 #   both        native + interpose in one process
 #
 # Workloads: fill = fillrandom,compact (whole-process malloc bytes/calls from
-# libmalloc_counter.so, CPU = user+sys seconds); read = readrandom on a DB
-# filled once with the built-in, 1 MiB block cache (CPU); blob = fill with
+# libmalloc_counter.so, CPU = user+sys seconds) with db_bench's default
+# options (64 MiB memtables and files); fill4m = the same with 4 MiB
+# memtables and SST files (many files); read = readrandom on a DB
+# filled once with the built-in, 1 MiB block cache (CPU); readsec = the same
+# with a 32 MiB compressed secondary cache of the codec behind the block
+# cache (RocksDB compresses its entries with the built-in manager); blob = fill with
 # integrated BlobDB (enable_blob_files, min_blob_size=512, 2 KiB values,
 # blob_compression_type = the codec).
 #
 # Usage (repository root, bazel pointed at the same upstream install):
 #   DB_BENCH=/path/to/plugin-build/db_bench \
 #   BAZEL="bazel --output_base=... " BAZEL_FLAGS="--repo_env=ROCKPOOL_ROCKSDB_PREFIX=..." \
-#   tests/rocksdb_plugin/native/measure/measure_db_bench.sh [workload=fill|read|blob] [runs=5] [num=200000] [modes="builtin native"] [codecs="zstd zlib"]
+#   tests/rocksdb_plugin/native/measure/measure_db_bench.sh [workload=fill|fill4m|read|readsec|blob] [runs=5] [num=200000] [modes="builtin native"] [codecs="zstd zlib"]
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 unset ROCKPOOL_OPTIONS ROCKPOOL_STATS ROCKPOOL_STATS_SECONDS ROCKPOOL_NATIVE_STATS
@@ -52,6 +56,10 @@ options_for() { # codec mode -> path
   local src out=$WORK/OPTIONS_${WORKLOAD}_${codec}_$mode
   src=$(ls "$base"/OPTIONS-* | sort -V | tail -1)
   cp "$src" "$out"
+  if [ "$WORKLOAD" = fill4m ]; then
+    sed -i -e 's/^  write_buffer_size=.*/  write_buffer_size=4194304/' \
+      -e 's/^  target_file_size_base=.*/  target_file_size_base=4194304/' "$out"
+  fi
   if [ "$WORKLOAD" = blob ]; then
     sed -i -e 's/^  enable_blob_files=.*/  enable_blob_files=true/' \
       -e 's/^  min_blob_size=.*/  min_blob_size=512/' \
@@ -75,17 +83,23 @@ run_one() { # codec mode run -> prints "malloc_bytes malloc_calls cpu_s leases"
   local out=$WORK/out_${WORKLOAD}_${codec}_${mode}_$run
   rm -f "$out".malloc "$out".stats "$out".native
   case $WORKLOAD in
-    fill | blob)
+    fill | fill4m | blob)
       rm -rf "$db"
       args=(--benchmarks=fillrandom,compact --num=$NUM --value_size=$([ $WORKLOAD = blob ] && echo 2048 || echo 200) --db="$db")
       ;;
     read)
       args=(--benchmarks=readrandom --use_existing_db=1 --num=$NUM --reads=$NUM --cache_size=1048576 --db="$db")
       ;;
+    readsec)
+      args=(--benchmarks=readrandom --use_existing_db=1 --num=$NUM --reads=$NUM --cache_size=1048576
+        --use_compressed_secondary_cache=1 --compressed_secondary_cache_size=33554432
+        --compressed_secondary_cache_compression_type=$codec --db="$db")
+      ;;
   esac
-  MALLOC_COUNTER_OUT=$out.malloc ROCKPOOL_NATIVE_STATS=$out.native \
-    ROCKPOOL_OPTIONS=$([ "$pre" = "$COUNTER" ] || echo max_idle_per_key=8) ROCKPOOL_STATS=$out.stats \
-    LD_PRELOAD="$pre" /usr/bin/time -f "%U %S" -o "$out".time \
+  # time(1) runs without the preloads; env(1) execs db_bench with them.
+  /usr/bin/time -f "%U %S" -o "$out".time env MALLOC_COUNTER_OUT="$out".malloc \
+    ROCKPOOL_NATIVE_STATS="$out".native ROCKPOOL_STATS="$out".stats \
+    ROCKPOOL_OPTIONS="$([ "$pre" = "$COUNTER" ] || echo max_idle_per_key=8)" LD_PRELOAD="$pre" \
     "$DB_BENCH" "${args[@]}" --options_file="$opts" --statistics=0 >"$out".log 2>&1 ||
     { echo "db_bench failed: $out.log" >&2; exit 1; }
   local mb mc cpu leases=0 line
@@ -104,10 +118,10 @@ run_one() { # codec mode run -> prints "malloc_bytes malloc_calls cpu_s leases"
 echo "db_bench $WORKLOAD, --num=$NUM, median of $RUNS alternating runs ($DB_BENCH)"
 printf '%-5s %-10s %14s %12s %8s %12s %12s\n' codec mode malloc_MB malloc_calls cpu_s native_leases interp_leases
 for codec in $CODECS; do
-  if [ "$WORKLOAD" = read ]; then  # one DB, filled once with the built-in
-    rm -rf "$WORK/db_read_$codec"
+  if [ "$WORKLOAD" = read ] || [ "$WORKLOAD" = readsec ]; then  # one DB, filled once (built-in)
+    rm -rf "$WORK/db_${WORKLOAD}_$codec"
     "$DB_BENCH" --benchmarks=fillrandom,compact --num=$NUM --value_size=200 --compression_type=$codec \
-      --db="$WORK/db_read_$codec" >/dev/null 2>&1
+      --db="$WORK/db_${WORKLOAD}_$codec" >/dev/null 2>&1
   fi
   declare -A MB MC CPU NL IL
   for mode in $MODES; do MB[$mode]=""; MC[$mode]=""; CPU[$mode]=""; NL[$mode]=""; IL[$mode]=""; done
