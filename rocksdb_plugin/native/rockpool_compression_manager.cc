@@ -47,7 +47,11 @@ RockpoolCompressionManager::FindCompatibleCompressionManager(rocksdb::Slice comp
   // Files this manager wrote record the built-in's name: read them with
   // rockpool's decompressors too (RocksDB < 11 wrappers defer to the wrapped
   // manager here).
-  if (compatibility_name == rocksdb::Slice(CompatibilityName())) return shared_from_this();
+  if (compatibility_name == rocksdb::Slice(CompatibilityName())) {
+    // weak_from_this: no bad_weak_ptr exception for a manager that no
+    // shared_ptr owns (RocksDB always holds one; a caller might not).
+    if (std::shared_ptr<rocksdb::CompressionManager> self = weak_from_this().lock()) return self;
+  }
   return wrapped_->FindCompatibleCompressionManager(compatibility_name);
 }
 

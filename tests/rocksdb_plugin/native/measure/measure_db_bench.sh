@@ -9,7 +9,8 @@
 #               (ROCKPOOL_OPTIONS=max_idle_per_key=8): zstd/zlib interposed
 #   both        native + interpose in one process
 #
-# Workloads: fill = fillrandom,compact (whole-process malloc bytes/calls from
+# Workloads: fill = fillrandom,compact with automatic compactions off (the
+# same flushes and one full compaction in every run; whole-process malloc bytes/calls from
 # libmalloc_counter.so, CPU = user+sys seconds) with db_bench's default
 # options (64 MiB memtables and files); fill4m = the same with 4 MiB
 # memtables and SST files (many files); read = readrandom on a DB
@@ -60,6 +61,14 @@ options_for() { # codec mode -> path
     sed -i -e 's/^  write_buffer_size=.*/  write_buffer_size=4194304/' \
       -e 's/^  target_file_size_base=.*/  target_file_size_base=4194304/' "$out"
   fi
+  case $WORKLOAD in
+    fill | fill4m | blob)
+      # Flushes only, then db_bench's compact: the same work in every run
+      # (background compactions during the fill depend on timing, and so
+      # would the LSM shape, malloc and CPU).
+      sed -i 's/^  disable_auto_compactions=.*/  disable_auto_compactions=true/' "$out"
+      ;;
+  esac
   if [ "$WORKLOAD" = blob ]; then
     sed -i -e 's/^  enable_blob_files=.*/  enable_blob_files=true/' \
       -e 's/^  min_blob_size=.*/  min_blob_size=512/' \
