@@ -53,35 +53,6 @@ void Bypass(size_t* compressed_output_size, CompressionType* type) {
   *type = rocksdb::kNoCompression;
 }
 
-#if !ROCKPOOL_COMPRESS_INTO_BUFFER
-// RocksDB < 10.6 hands CompressBlock a std::string and judges the ratio
-// itself: compress into a buffer no block can overflow (varint32 prefix +
-// the larger of zstd's bound and deflate's bound for any parameters), then
-// trim. kNoCompression leaves the string empty, as the built-in does.
-template <typename CompressIntoBuffer>
-Status CompressToString(Slice input, std::string* output, CompressionType* type,
-                        CompressIntoBuffer&& compress_into) {
-  const size_t n = input.size();
-  const size_t deflate_bound = n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6;
-  const size_t capacity = 5 + std::max(ZSTD_compressBound(n), deflate_bound);
-  try {
-    output->resize(capacity);
-  } catch (...) {
-    output->clear();
-    *type = rocksdb::kNoCompression;  // no memory for the output: store it uncompressed
-    return Status::OK();
-  }
-  size_t size = capacity;
-  Status s = compress_into(output->data(), &size, type);
-  if (!s.ok() || *type == rocksdb::kNoCompression) {
-    output->clear();
-  } else {
-    output->resize(size);
-  }
-  return s;
-}
-#endif
-
 // A leased ZSTD_CCtx, as a Compressor::WorkingArea.
 struct ZstdWorkingArea : rocksdb::Compressor::WorkingArea {
   explicit ZstdWorkingArea(ZstdCompressPool::Lease l) : lease(std::move(l)) {}
@@ -123,6 +94,30 @@ std::shared_ptr<rocksdb::Decompressor> PooledOptimizedDecompressor(
 
 }  // namespace
 
+#if !ROCKPOOL_COMPRESS_INTO_BUFFER
+Status CompressToString(Slice input, std::string* output, CompressionType* type,
+                        absl::FunctionRef<Status(char*, size_t*, CompressionType*)> compress_into) {
+  const size_t n = input.size();
+  const size_t deflate_bound = n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6;
+  const size_t capacity = 5 + std::max(ZSTD_compressBound(n), deflate_bound);
+  try {
+    output->resize(capacity);
+  } catch (...) {
+    output->clear();
+    *type = rocksdb::kNoCompression;  // no memory for the output: store it uncompressed
+    return Status::OK();
+  }
+  size_t size = capacity;
+  Status s = compress_into(output->data(), &size, type);
+  if (!s.ok() || *type == rocksdb::kNoCompression) {
+    output->clear();
+  } else {
+    output->resize(size);
+  }
+  return s;
+}
+#endif
+
 std::unique_ptr<rocksdb::Compressor> WrapCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                                                     const rocksdb::CompressionOptions& opts,
                                                     std::shared_ptr<CompressionPools> pools,
@@ -151,7 +146,7 @@ PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> 
                                            std::shared_ptr<CompressionPools> pools,
                                            std::unique_ptr<SstFileReport> report,
                                            std::optional<ZstdBlockClass> block_class)
-    : CompressorWrapper(std::move(builtin)),
+    : IntoBufferCompressor(std::move(builtin)),
       report_(std::move(report)),
       opts_(opts),
       pools_(std::move(pools)),
@@ -207,25 +202,6 @@ std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized
       opts_, pools_, std::unique_ptr<SstFileReport>(),
       std::optional<ZstdBlockClass>(ZstdBlockClass::kIndex));
 }
-
-#if ROCKPOOL_COMPRESS_INTO_BUFFER
-Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                                           size_t* compressed_output_size,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea* wa) {
-  return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
-                      out_compression_type, wa);
-}
-#else
-Status PooledZstdCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea* wa) {
-  return CompressToString(uncompressed_data, compressed_output, out_compression_type,
-                          [&](char* out, size_t* out_size, CompressionType* type) {
-                            return CompressInto(uncompressed_data, out, out_size, type, wa);
-                          });
-}
-#endif
 
 rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
   ZstdKey key;
@@ -297,7 +273,7 @@ PooledZlibCompressor::PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> 
                                            const rocksdb::CompressionOptions& opts,
                                            std::shared_ptr<CompressionPools> pools,
                                            std::unique_ptr<SstFileReport> report)
-    : CompressorWrapper(std::move(builtin)),
+    : IntoBufferCompressor(std::move(builtin)),
       report_(std::move(report)),
       opts_(opts),
       pools_(std::move(pools)) {}
@@ -326,25 +302,6 @@ std::unique_ptr<rocksdb::Compressor> PooledZlibCompressor::MaybeCloneSpecialized
       pools_);
 }
 
-#if ROCKPOOL_COMPRESS_INTO_BUFFER
-Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, char* compressed_output,
-                                           size_t* compressed_output_size,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea* wa) {
-  return CompressInto(uncompressed_data, compressed_output, compressed_output_size,
-                      out_compression_type, wa);
-}
-#else
-Status PooledZlibCompressor::CompressBlock(Slice uncompressed_data, std::string* compressed_output,
-                                           CompressionType* out_compression_type,
-                                           ManagedWorkingArea* wa) {
-  return CompressToString(uncompressed_data, compressed_output, out_compression_type,
-                          [&](char* out, size_t* out_size, CompressionType* type) {
-                            return CompressInto(uncompressed_data, out, out_size, type, wa);
-                          });
-}
-#endif
-
 Status PooledZlibCompressor::CompressInto(Slice uncompressed_data, char* compressed_output,
                                           size_t* compressed_output_size,
                                           CompressionType* out_compression_type,
@@ -368,9 +325,8 @@ Status PooledZlibCompressor::CompressInto(Slice uncompressed_data, char* compres
   }
   z_stream* stream = (*lease)->get();
   const Slice dict = wrapped_->GetSerializedDict();
-  if (!dict.empty() &&
-      deflateSetDictionary(stream, reinterpret_cast<const Bytef*>(dict.data()),
-                           static_cast<unsigned int>(dict.size())) != Z_OK) {
+  if (!dict.empty() && deflateSetDictionary(stream, reinterpret_cast<const Bytef*>(dict.data()),
+                                            static_cast<unsigned int>(dict.size())) != Z_OK) {
     Bypass(compressed_output_size, out_compression_type);
     return Status::OK();
   }

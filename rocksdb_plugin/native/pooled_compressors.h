@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/functional/function_ref.h"
 #include "compression/compression_pools.h"
 #include "rocksdb/advanced_compression.h"
 #include "rocksdb_plugin/native/compressor_api.h"
@@ -54,7 +55,47 @@ enum class ZstdBlockClass : uint8_t {
   kDictData = ZstdKey::kDictDataBlocks,
 };
 
-class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
+#if !ROCKPOOL_COMPRESS_INTO_BUFFER
+// RocksDB < 10.6 hands CompressBlock a std::string and judges the ratio
+// itself: compress into a buffer no block can overflow (varint32 prefix +
+// the larger of zstd's bound and deflate's bound for any parameters), then
+// trim. kNoCompression leaves the string empty, as the built-in does.
+rocksdb::Status CompressToString(
+    rocksdb::Slice input, std::string* output, rocksdb::CompressionType* type,
+    absl::FunctionRef<rocksdb::Status(char*, size_t*, rocksdb::CompressionType*)> compress_into);
+#endif
+
+// Both pooled compressors compress a block into the caller's buffer
+// (CompressInto, RocksDB >= 10.6's CompressBlock). This base adapts
+// CompressBlock to the RocksDB it is compiled against, once for both.
+template <typename Derived>
+class IntoBufferCompressor : public rocksdb::CompressorWrapper {
+ public:
+  using rocksdb::CompressorWrapper::CompressorWrapper;
+
+#if ROCKPOOL_COMPRESS_INTO_BUFFER
+  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
+                                size_t* compressed_output_size,
+                                rocksdb::CompressionType* out_compression_type,
+                                ManagedWorkingArea* working_area) override {
+    return static_cast<Derived*>(this)->CompressInto(uncompressed_data, compressed_output,
+                                                     compressed_output_size, out_compression_type,
+                                                     working_area);
+  }
+#else
+  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, std::string* compressed_output,
+                                rocksdb::CompressionType* out_compression_type,
+                                ManagedWorkingArea* working_area) override {
+    return CompressToString(uncompressed_data, compressed_output, out_compression_type,
+                            [&](char* out, size_t* out_size, rocksdb::CompressionType* type) {
+                              return static_cast<Derived*>(this)->CompressInto(
+                                  uncompressed_data, out, out_size, type, working_area);
+                            });
+  }
+#endif
+};
+
+class PooledZstdCompressor final : public IntoBufferCompressor<PooledZstdCompressor> {
  public:
   // `block_class` defaults to kData, or kDictData if `builtin` has a
   // dictionary.
@@ -82,18 +123,9 @@ class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
   ManagedWorkingArea ObtainWorkingArea() override;
   void ReleaseWorkingArea(WorkingArea* wa) override;
   ZstdBlockClass block_class() const { return block_class_; }
-#if ROCKPOOL_COMPRESS_INTO_BUFFER
-  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
-                                size_t* compressed_output_size,
-                                rocksdb::CompressionType* out_compression_type,
-                                ManagedWorkingArea* working_area) override;
-#else
-  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, std::string* compressed_output,
-                                rocksdb::CompressionType* out_compression_type,
-                                ManagedWorkingArea* working_area) override;
-#endif
 
  private:
+  friend class IntoBufferCompressor<PooledZstdCompressor>;
   // One block into the caller's buffer: RocksDB >= 10.6's CompressBlock.
   rocksdb::Status CompressInto(rocksdb::Slice uncompressed_data, char* compressed_output,
                                size_t* compressed_output_size,
@@ -107,7 +139,7 @@ class PooledZstdCompressor final : public rocksdb::CompressorWrapper {
   ZSTD_CDict_s* cdict_ = nullptr;  // digested once per compressor (file)
 };
 
-class PooledZlibCompressor final : public rocksdb::CompressorWrapper {
+class PooledZlibCompressor final : public IntoBufferCompressor<PooledZlibCompressor> {
  public:
   PooledZlibCompressor(std::unique_ptr<rocksdb::Compressor> builtin,
                        const rocksdb::CompressionOptions& opts,
@@ -127,18 +159,9 @@ class PooledZlibCompressor final : public rocksdb::CompressorWrapper {
 #endif
   std::unique_ptr<rocksdb::Compressor> MaybeCloneSpecialized(
       rocksdb::CacheEntryRole block_type, DictArgs&& dict_args) ROCKPOOL_MAYBE_CLONE_CONST override;
-#if ROCKPOOL_COMPRESS_INTO_BUFFER
-  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, char* compressed_output,
-                                size_t* compressed_output_size,
-                                rocksdb::CompressionType* out_compression_type,
-                                ManagedWorkingArea* working_area) override;
-#else
-  rocksdb::Status CompressBlock(rocksdb::Slice uncompressed_data, std::string* compressed_output,
-                                rocksdb::CompressionType* out_compression_type,
-                                ManagedWorkingArea* working_area) override;
-#endif
 
  private:
+  friend class IntoBufferCompressor<PooledZlibCompressor>;
   // One block into the caller's buffer: RocksDB >= 10.6's CompressBlock.
   rocksdb::Status CompressInto(rocksdb::Slice uncompressed_data, char* compressed_output,
                                size_t* compressed_output_size,
