@@ -1,6 +1,7 @@
 #include "compression/zlib_contexts.h"
 
 #include <cstring>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 
@@ -77,7 +78,8 @@ InflateContext::~InflateContext() {
 absl::StatusOr<std::unique_ptr<DeflateContext>> DeflatePolicy::Create(const DeflateKey& key,
                                                                       AllocationStats* stats) {
   if (absl::Status s = ValidateDeflateKey(key); !s.ok()) return s;
-  auto context = std::make_unique<DeflateContext>(stats);
+  std::unique_ptr<DeflateContext> context(new (std::nothrow) DeflateContext(stats));
+  if (context == nullptr) return absl::ResourceExhaustedError("DeflateContext: out of memory");
   const int rc = deflateInit2(context->get(), key.level, Z_DEFLATED, key.window_bits, key.mem_level,
                               key.strategy);
   if (rc != Z_OK) return ZlibError("deflateInit2", rc, *context->get());
@@ -96,7 +98,8 @@ size_t DeflatePolicy::BytesHeld(const DeflateContext& context) { return LibraryB
 absl::StatusOr<std::unique_ptr<InflateContext>> InflatePolicy::Create(const InflateKey& key,
                                                                       AllocationStats* stats) {
   if (absl::Status s = ValidateInflateKey(key); !s.ok()) return s;
-  auto context = std::make_unique<InflateContext>(stats);
+  std::unique_ptr<InflateContext> context(new (std::nothrow) InflateContext(stats));
+  if (context == nullptr) return absl::ResourceExhaustedError("InflateContext: out of memory");
   const int rc = inflateInit2(context->get(), key.window_bits);
   if (rc != Z_OK) return ZlibError("inflateInit2", rc, *context->get());
   context->initialised_ = true;

@@ -3,6 +3,8 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem, ZSTD_create*_advanced
 #include <zstd.h>
 
+#include <new>
+
 #include "absl/strings/str_cat.h"
 
 namespace rockpool {
@@ -36,7 +38,8 @@ absl::Status EnforceSingleThreaded(ZSTD_CCtx* cctx) {
 
 absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
-  auto context = std::make_unique<ZstdCompressContext>(stats);
+  std::unique_ptr<ZstdCompressContext> context(new (std::nothrow) ZstdCompressContext(stats));
+  if (context == nullptr) return absl::ResourceExhaustedError("ZstdCompressContext: out of memory");
   context->cctx_ = ZSTD_createCCtx_advanced(CustomMem(&context->allocator_));
   if (context->cctx_ == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot allocate a compression context");
@@ -51,7 +54,16 @@ absl::Status ZstdCompressPolicy::Reset(ZstdCompressContext& context) {
     return absl::InternalError(
         absl::StrCat("zstd: resetting a compression context: ", ZSTD_getErrorName(r)));
   }
-  return EnforceSingleThreaded(context.cctx_);
+  // The reset restored every parameter's default, nbWorkers = 0 among them;
+  // reading it back (no set) keeps the concurrency-1 check on every reuse.
+  int workers = 0;
+  if (ZSTD_isError(ZSTD_CCtx_getParameter(context.cctx_, ZSTD_c_nbWorkers, &workers))) {
+    return absl::OkStatus();  // a single-threaded libzstd has no such parameter
+  }
+  if (workers != 0) {
+    return absl::InternalError(absl::StrCat("zstd: nbWorkers is ", workers, " after reset"));
+  }
+  return absl::OkStatus();
 }
 
 size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) {
@@ -60,7 +72,9 @@ size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) {
 
 absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
-  auto context = std::make_unique<ZstdDecompressContext>(stats);
+  std::unique_ptr<ZstdDecompressContext> context(new (std::nothrow) ZstdDecompressContext(stats));
+  if (context == nullptr)
+    return absl::ResourceExhaustedError("ZstdDecompressContext: out of memory");
   context->dctx_ = ZSTD_createDCtx_advanced(CustomMem(&context->allocator_));
   if (context->dctx_ == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot allocate a decompression context");

@@ -157,8 +157,12 @@ TEST(ContextPoolTest, ContextsIdleLongerThanTheTimeoutAreFreed) {
   fake_now = absl::UnixEpoch();
   ProbePool pool(Options(8, absl::Seconds(60)));
   { auto a = pool.Acquire(1); }  // idle since t=0
+  // A return reads no clock: it is stamped with the sweep epoch, and a sweep
+  // ends the epoch. This one dates a's return to "before t=0".
+  EXPECT_EQ(pool.ReleaseExpired(), 0u);
   fake_now += absl::Seconds(30);
-  { auto b = pool.Acquire(2); }   // idle since t=30
+  { auto b = pool.Acquire(2); }  // idle since t=30
+  EXPECT_EQ(pool.ReleaseExpired(), 0u);
   fake_now += absl::Seconds(31);  // t=61: key 1 expired, key 2 not
   EXPECT_EQ(pool.ReleaseExpired(), 1u);
   EXPECT_EQ(pool.stats().idle, 1u);
@@ -166,6 +170,70 @@ TEST(ContextPoolTest, ContextsIdleLongerThanTheTimeoutAreFreed) {
   // Lazy expiry: an unrelated Acquire also collects the expired context.
   auto c = pool.Acquire(9);
   EXPECT_EQ(pool.stats().idle, 0u);
+  EXPECT_EQ(pool.stats().destroyed, 2u);
+}
+
+TEST(ContextPoolTest, ExpiryIsNeverEarly) {
+  fake_now = absl::UnixEpoch();
+  ProbePool pool(Options(8, absl::Seconds(60)));
+  fake_now += absl::Seconds(50);
+  { auto a = pool.Acquire(1); }   // returned at t=50, in an epoch begun at t=0
+  fake_now += absl::Seconds(20);  // t=70: the epoch began 70 s ago, a is 20 s idle
+  EXPECT_EQ(pool.ReleaseExpired(), 0u);
+  fake_now += absl::Seconds(59);  // t=129: still under 60 s since that sweep
+  EXPECT_EQ(pool.ReleaseExpired(), 0u);
+  fake_now += absl::Seconds(1);  // t=130: idle at least 60 s for certain
+  EXPECT_EQ(pool.ReleaseExpired(), 1u);
+}
+
+TEST(ContextPoolTest, SweepingInALoopStillExpiresOldContexts) {
+  fake_now = absl::UnixEpoch();
+  ProbePool pool(Options(8, absl::Seconds(60)));
+  { auto a = pool.Acquire(1); }
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(pool.ReleaseExpired(), 0u);  // more than the epochs kept
+  fake_now += absl::Seconds(61);
+  EXPECT_EQ(pool.ReleaseExpired(), 1u);
+}
+
+TEST(ContextPoolTest, TheFastPathSweepsEveryMaintenanceLeases) {
+  fake_now = absl::UnixEpoch();
+  ProbePool pool(Options(8, absl::Seconds(60)));
+  { auto a = pool.Acquire(1); }
+  { auto b = pool.Acquire(2); }  // b in the slot, a in its list
+  EXPECT_EQ(pool.ReleaseExpired(), 0u);
+  fake_now += absl::Seconds(61);
+  // Slot hits only (key 2); one of every kMaintenanceLeases looks at the clock.
+  for (uint64_t i = 0; i < ProbePool::kMaintenanceLeases; ++i) {
+    auto b = pool.Acquire(2);
+  }
+  EXPECT_EQ(pool.stats().idle, 1u) << "a should have expired on the fast path's sweep";
+  EXPECT_EQ(pool.stats().destroyed, 1u);
+}
+
+TEST(ContextPoolTest, ALeasedContextKeepsItsPlaceUnderTheCap) {
+  ProbeContext::live = 0;
+  ProbePool pool(Options(1));
+  { auto a = pool.Acquire(1); }  // retained: the key's one place
+  auto a = pool.Acquire(1);      // from the slot; keeps the place
+  auto b = pool.Acquire(1);      // new
+  const int ida = (*a)->id;
+  b->reset();  // the key is full: destroyed
+  EXPECT_EQ(pool.stats().destroyed, 1u);
+  a->reset();  // comes back without a count
+  auto again = pool.Acquire(1);
+  EXPECT_EQ((*again)->id, ida);
+  EXPECT_EQ(pool.stats().created, 2u);
+}
+
+TEST(ContextPoolTest, ShrinkingTheCapShedsRetainedContextsAsTheyComeBack) {
+  ProbePool pool(Options(3));
+  std::vector<ProbePool::Lease> leases;
+  for (int i = 0; i < 3; ++i) leases.push_back(*pool.Acquire(1));
+  leases.clear();  // three retained
+  for (int i = 0; i < 3; ++i) leases.push_back(*pool.Acquire(1));
+  pool.SetOptions(Options(1));
+  leases.clear();
+  EXPECT_EQ(pool.stats().idle, 1u);
   EXPECT_EQ(pool.stats().destroyed, 2u);
 }
 
