@@ -63,6 +63,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -75,6 +76,7 @@
 #include "compression/counting_allocator.h"
 #include "compression/pool/idle_entry.h"
 #include "compression/pool/idle_lists.h"
+#include "compression/pool/parkable.h"
 #include "compression/pool/shard_counters.h"
 #include "compression/pool/stripe_front.h"
 #include "compression/pool/sweep_epochs.h"
@@ -162,6 +164,27 @@ class ContextPool {
       if (!front_.PutBack(shard, entry)) PushIdle(entry);  // another key's
     }
     return AcquireSlow(shard, key);
+  }
+
+  // For Parkable contexts (compression/pool/parkable.h): the lease's
+  // context as a bare pointer, still leased; Unpark() gives the lease back.
+  Context* Park(Lease lease) {
+    static_assert(std::is_base_of_v<Parkable, Context>, "Park() needs a Parkable context");
+    Context* context = lease.release();
+    if (context != nullptr) {
+      context->parked_ = true;
+      context->discard_ = false;
+    }
+    return context;
+  }
+
+  // The lease of a context Park() returned; an empty lease if `context` is
+  // not parked, or not this pool's.
+  Lease Unpark(Context* context) {
+    static_assert(std::is_base_of_v<Parkable, Context>, "Unpark() needs a Parkable context");
+    if (context == nullptr || !context->parked_ || context->pool_ != this) return Lease();
+    context->parked_ = false;
+    return Lease(context, Returner(this, static_cast<EntryT*>(context->entry_)));
   }
 
   // Destroys a leased context instead of returning it: for a context its
@@ -271,6 +294,10 @@ class ContextPool {
     if (entry == nullptr) return absl::ResourceExhaustedError("context pool: out of memory");
     entry->context = *std::move(created);
     entry->key_state = key_state;
+    if constexpr (std::is_base_of_v<Parkable, Context>) {
+      entry->context->entry_ = entry;
+      entry->context->pool_ = this;
+    }
     counters_.Add(shard, Counter::kCreated, 1);
     return LeaseOutSlow(shard, entry);
   }

@@ -63,6 +63,16 @@ class CountingAllocator {
   uint64_t bytes_allocated() const { return bytes_allocated_; }
   uint64_t allocations() const { return allocations_; }
 
+  // Who embeds this allocator, so code that sees only a library's opaque
+  // pointer (a z_stream's opaque, a zstd context's customMem) can get back
+  // to the context. `kind` tells the owner's type: owner(kind) is null when
+  // asked for another kind.
+  void set_owner(const void* kind, void* owner) {
+    owner_kind_ = kind;
+    owner_ = owner;
+  }
+  void* owner(const void* kind) const { return owner_kind_ == kind ? owner_ : nullptr; }
+
   // C callbacks in the shapes the libraries expect; `opaque` is the
   // CountingAllocator.
   static void* ZstdAlloc(void* opaque, size_t size);
@@ -72,6 +82,8 @@ class CountingAllocator {
 
  private:
   AllocationStats* const stats_;
+  const void* owner_kind_ = nullptr;
+  void* owner_ = nullptr;
   int64_t bytes_live_ = 0;
   uint64_t bytes_allocated_ = 0;
   uint64_t allocations_ = 0;

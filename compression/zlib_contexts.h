@@ -29,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "compression/context_pool.h"
 #include "compression/counting_allocator.h"
+#include "compression/pool/parkable.h"
 
 namespace rockpool {
 
@@ -53,7 +54,7 @@ DeflateKey NormalizeDeflateKey(DeflateKey key);
 
 // A z_stream initialised for deflate or inflate. Not copyable or movable:
 // zlib's internal state points back at the z_stream.
-class ZlibStream {
+class ZlibStream : public Parkable {
  public:
   explicit ZlibStream(AllocationStats* stats);
   ZlibStream(const ZlibStream&) = delete;
@@ -63,28 +64,55 @@ class ZlibStream {
   const CountingAllocator& allocator() const { return allocator_; }
 
  protected:
+  // The context of type T whose allocator `stream` allocates with, if any.
+  template <typename T>
+  static T* FromStream(const z_stream& stream) {
+    if (stream.zalloc != &CountingAllocator::ZlibAlloc || stream.opaque == nullptr) return nullptr;
+    return static_cast<T*>(static_cast<CountingAllocator*>(stream.opaque)->owner(&T::kOwnerKind));
+  }
+
   CountingAllocator allocator_;
   z_stream stream_;
 };
 
 class DeflateContext : public ZlibStream {
  public:
-  using ZlibStream::ZlibStream;
+  explicit DeflateContext(AllocationStats* stats) : ZlibStream(stats) {
+    allocator_.set_owner(&kOwnerKind, this);
+  }
   ~DeflateContext();
+  // The context whose state `stream` holds (moved there by the legacy
+  // face's transplant, allocating through this context's allocator), if
+  // any; else null.
+  static DeflateContext* FromStream(const z_stream& stream) {
+    return ZlibStream::FromStream<DeflateContext>(stream);
+  }
 
  private:
   friend struct DeflatePolicy;
+  friend class ZlibStream;
+  static constexpr char kOwnerKind = 'd';
   bool initialised_ = false;
 };
 
 class InflateContext : public ZlibStream {
  public:
-  using ZlibStream::ZlibStream;
+  explicit InflateContext(AllocationStats* stats) : ZlibStream(stats) {
+    allocator_.set_owner(&kOwnerKind, this);
+  }
   ~InflateContext();
+  // The context whose state `stream` holds (moved there by the legacy
+  // face's transplant, allocating through this context's allocator), if
+  // any; else null.
+  static InflateContext* FromStream(const z_stream& stream) {
+    return ZlibStream::FromStream<InflateContext>(stream);
+  }
   int window_bits() const { return window_bits_; }
 
  private:
   friend struct InflatePolicy;
+  friend class ZlibStream;
+  static constexpr char kOwnerKind = 'i';
   bool initialised_ = false;
   int window_bits_ = 0;  // the key's: restored on every reset
 };

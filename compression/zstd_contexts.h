@@ -24,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "compression/context_pool.h"
 #include "compression/counting_allocator.h"
+#include "compression/pool/parkable.h"
 
 struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
@@ -64,9 +65,19 @@ struct ZstdKey {
   auto operator<=>(const ZstdKey&) const = default;
 };
 
-class ZstdCompressContext {
+class ZstdCompressContext : public Parkable {
  public:
-  explicit ZstdCompressContext(AllocationStats* stats) : allocator_(stats) {}
+  explicit ZstdCompressContext(AllocationStats* stats) : allocator_(stats) {
+    allocator_.set_owner(&kOwnerKind, this);
+  }
+  // The context whose allocator a zstd customMem {alloc, free, opaque}
+  // names, if it is one of these; else null. (The legacy face reads the
+  // customMem out of a ZSTD_CCtx RocksDB hands back.)
+  static ZstdCompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
+    if (alloc != &CountingAllocator::ZstdAlloc || opaque == nullptr) return nullptr;
+    return static_cast<ZstdCompressContext*>(
+        static_cast<CountingAllocator*>(opaque)->owner(&kOwnerKind));
+  }
   ~ZstdCompressContext();
   ZstdCompressContext(const ZstdCompressContext&) = delete;
   ZstdCompressContext& operator=(const ZstdCompressContext&) = delete;
@@ -80,14 +91,25 @@ class ZstdCompressContext {
 
  private:
   friend struct ZstdCompressPolicy;
+  static constexpr char kOwnerKind = 'C';
   CountingAllocator allocator_;  // must outlive cctx_
   ZSTD_CCtx_s* cctx_ = nullptr;
   bool sized_ = false;
 };
 
-class ZstdDecompressContext {
+class ZstdDecompressContext : public Parkable {
  public:
-  explicit ZstdDecompressContext(AllocationStats* stats) : allocator_(stats) {}
+  explicit ZstdDecompressContext(AllocationStats* stats) : allocator_(stats) {
+    allocator_.set_owner(&kOwnerKind, this);
+  }
+  // The context whose allocator a zstd customMem {alloc, free, opaque}
+  // names, if it is one of these; else null. (The legacy face reads the
+  // customMem out of a ZSTD_DCtx RocksDB hands back.)
+  static ZstdDecompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
+    if (alloc != &CountingAllocator::ZstdAlloc || opaque == nullptr) return nullptr;
+    return static_cast<ZstdDecompressContext*>(
+        static_cast<CountingAllocator*>(opaque)->owner(&kOwnerKind));
+  }
   ~ZstdDecompressContext();
   ZstdDecompressContext(const ZstdDecompressContext&) = delete;
   ZstdDecompressContext& operator=(const ZstdDecompressContext&) = delete;
@@ -97,6 +119,7 @@ class ZstdDecompressContext {
 
  private:
   friend struct ZstdDecompressPolicy;
+  static constexpr char kOwnerKind = 'D';
   CountingAllocator allocator_;
   ZSTD_DCtx_s* dctx_ = nullptr;
 };

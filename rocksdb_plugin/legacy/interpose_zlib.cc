@@ -35,7 +35,9 @@
 namespace {
 
 using rockpool::DeflateKey;
-using rockpool::legacy::internal::g_zlib_outstanding;
+using rockpool::InflateKey;
+using rockpool::legacy::internal::DeflateSide;
+using rockpool::legacy::internal::InflateSide;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
@@ -52,11 +54,17 @@ bool Poolable(z_streamp strm, const char* version, int stream_size) {
 
 // The runtime, if a call on `strm` may concern one of our states.
 Runtime* ForStream(z_streamp strm) {
-  if (strm == nullptr || strm->state == Z_NULL || InsideRockpool::active() ||
-      g_zlib_outstanding.load(std::memory_order_relaxed) <= 0) {
-    return nullptr;
-  }
+  if (strm == nullptr || strm->state == Z_NULL || InsideRockpool::active()) return nullptr;
   return Runtime::Get();
+}
+
+// Marks strm's state, if ours, to be destroyed instead of pooled when it
+// ends: its user changed it in a way a reset cannot undo.
+template <typename Side>
+void DiscardLater(z_streamp strm) {
+  if (Runtime* rt = ForStream(strm)) {
+    if (auto* context = rt->LeasedZlib<Side>(strm)) context->set_discard_when_unparked();
+  }
 }
 
 // zlib's default allocator (zcalloc/zcfree are not exported).
@@ -75,13 +83,13 @@ bool TryDeflate(z_streamp strm, int level, int method, int window_bits, int mem_
   key.window_bits = window_bits;
   key.mem_level = mem_level;
   key.strategy = strategy;
-  return rt->LeaseDeflate(strm, rockpool::NormalizeDeflateKey(key));
+  return rt->LeaseZlib<DeflateSide>(strm, rockpool::NormalizeDeflateKey(key));
 }
 
 bool TryInflate(z_streamp strm, int window_bits, const char* version, int stream_size) {
   if (!ShouldPool() || !Poolable(strm, version, stream_size)) return false;
   Runtime* rt = Runtime::Get();
-  return rt != nullptr && rt->LeaseInflate(strm, window_bits);
+  return rt != nullptr && rt->LeaseZlib<InflateSide>(strm, InflateKey{window_bits});
 }
 
 // Runs a copy with plain malloc/free in `source` so `dest` gets them.
@@ -124,24 +132,24 @@ int deflateInit_(z_streamp strm, int level, const char* version, int stream_size
 int deflateEnd(z_streamp strm) {
   if (Runtime* rt = ForStream(strm)) {
     int rc;
-    if (rt->EndDeflate(strm, &rc)) return rc;
+    if (rt->EndZlib<DeflateSide>(strm, &rc)) return rc;
   }
   return real::deflateEnd(strm);
 }
 
 int deflateParams(z_streamp strm, int level, int strategy) {
-  if (Runtime* rt = ForStream(strm)) rt->DiscardDeflateLater(strm);
+  DiscardLater<DeflateSide>(strm);
   return real::deflateParams(strm, level, strategy);
 }
 
 int deflateSetHeader(z_streamp strm, gz_headerp head) {
-  if (Runtime* rt = ForStream(strm)) rt->DiscardDeflateLater(strm);
+  DiscardLater<DeflateSide>(strm);
   return real::deflateSetHeader(strm, head);
 }
 
 int deflateCopy(z_streamp dest, z_streamp source) {
   if (dest != nullptr) {
-    if (Runtime* rt = ForStream(source); rt != nullptr && rt->OwnsDeflate(source)) {
+    if (Runtime* rt = ForStream(source); rt != nullptr && rt->LeasedZlib<DeflateSide>(source)) {
       return CopyWithPlainAllocator(dest, source, &real::deflateCopy);
     }
   }
@@ -161,27 +169,28 @@ int inflateInit_(z_streamp strm, const char* version, int stream_size) {
 int inflateEnd(z_streamp strm) {
   if (Runtime* rt = ForStream(strm)) {
     int rc;
-    if (rt->EndInflate(strm, &rc)) return rc;
+    if (rt->EndZlib<InflateSide>(strm, &rc)) return rc;
   }
   return real::inflateEnd(strm);
 }
 
 int inflateReset2(z_streamp strm, int windowBits) {
   if (Runtime* rt = ForStream(strm)) {
-    std::optional<int> leased = rt->InflateWindowBits(strm);
-    if (leased && *leased != windowBits) rt->DiscardInflateLater(strm);
+    rockpool::InflateContext* leased = rt->LeasedZlib<InflateSide>(strm);
+    if (leased != nullptr && leased->window_bits() != windowBits)
+      leased->set_discard_when_unparked();
   }
   return real::inflateReset2(strm, windowBits);
 }
 
 int inflateValidate(z_streamp strm, int check) {
-  if (Runtime* rt = ForStream(strm)) rt->DiscardInflateLater(strm);
+  DiscardLater<InflateSide>(strm);
   return real::inflateValidate(strm, check);
 }
 
 int inflateCopy(z_streamp dest, z_streamp source) {
   if (dest != nullptr) {
-    if (Runtime* rt = ForStream(source); rt != nullptr && rt->OwnsInflate(source)) {
+    if (Runtime* rt = ForStream(source); rt != nullptr && rt->LeasedZlib<InflateSide>(source)) {
       return CopyWithPlainAllocator(dest, source, &real::inflateCopy);
     }
   }

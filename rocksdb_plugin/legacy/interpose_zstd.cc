@@ -37,7 +37,6 @@ using rockpool::AllocationSite;
 using rockpool::RockpoolOptions;
 using rockpool::ScopedAllocationSite;
 using rockpool::legacy::internal::g_mode;
-using rockpool::legacy::internal::g_zstd_outstanding;
 using rockpool::legacy::internal::InsideDictionaryTraining;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
@@ -50,17 +49,14 @@ Runtime* ForRouting() {
       !rockpool::legacy::internal::g_zstd_size_classes.load(std::memory_order_relaxed)) {
     return nullptr;
   }
-  if (InsideRockpool::active() || g_zstd_outstanding.load(std::memory_order_relaxed) <= 0) {
-    return nullptr;
-  }
+  if (InsideRockpool::active()) return nullptr;
   return Runtime::Get();
 }
 
-// The runtime, if a free call may concern one of our contexts.
+// The runtime, if a free call may concern one of our contexts (the runtime
+// then tells from the context itself: zstd_leases.cc).
 Runtime* ForFree() {
-  if (InsideRockpool::active() || g_zstd_outstanding.load(std::memory_order_relaxed) <= 0) {
-    return nullptr;
-  }
+  if (InsideRockpool::active()) return nullptr;
   return Runtime::Get();
 }
 

@@ -86,6 +86,7 @@ struct Interposition {
   bool zstd = false;         // ZSTD_createCCtx & co. bind to rockpool
   bool zlib = false;         // deflateInit2_ & co. bind to rockpool
   bool zlib_layout = false;  // zlib streams can be pooled (else forwarded)
+  bool zstd_layout = false;  // zstd contexts can be pooled (else forwarded)
   std::string detail;        // why not, if something is false
   std::string ToString() const;
 };

@@ -72,7 +72,7 @@ constexpr uint8_t kMaxSizedSourceLog = 20;
 template <typename Call>
 bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
                             size_t* result) noexcept {
-  if (!cctx_.With(cctx, [](ZstdCEntry&) {})) return false;
+  if (LeasedCCtx(cctx) == nullptr) return false;
   InsideRockpool inside;
   try {
     absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress_blocks().Acquire(key);

@@ -21,6 +21,7 @@
 
 #include "compression/block_codecs.h"
 #include "compression/counting_allocator.h"
+#include "compression/zstd_contexts.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
 
@@ -160,6 +161,7 @@ TEST_F(InterposeTest, SymbolsBindToRockpool) {
   EXPECT_TRUE(i.zstd) << i.ToString();
   EXPECT_TRUE(i.zlib) << i.ToString();
   EXPECT_TRUE(i.zlib_layout) << i.ToString();
+  EXPECT_TRUE(i.zstd_layout) << i.ToString();
 }
 
 TEST_F(InterposeTest, EverythingForwardsWhenOff) {
@@ -673,6 +675,28 @@ TEST_F(InterposeTest, ZstdWorkersAreNeverPooled) {
   ZSTD_CCtx_getParameter(next, ZSTD_c_nbWorkers, &workers);
   EXPECT_EQ(workers, 0);
   ZSTD_freeCCtx(next);
+}
+
+TEST_F(InterposeTest, AnotherPoolsContextIsNeverTakenForOurs) {
+  // Found without a table, through the customMem inside the context: a
+  // context of another pool (same allocator callbacks) must not be claimed.
+  ZstdCompressPool other;
+  absl::StatusOr<ZstdCompressPool::Lease> lease = other.Acquire(ZstdKey{});
+  ASSERT_TRUE(lease.ok());
+  ZstdCompressContext* context = other.Park(*std::move(lease));
+  const size_t r = ZSTD_CCtx_setParameter(context->get(), ZSTD_c_nbWorkers, 0);
+  EXPECT_FALSE(ZSTD_isError(r));
+  ASSERT_FALSE(ZSTD_isError(ZSTD_CCtx_setParameter(context->get(), ZSTD_c_nbWorkers, 2)) &&
+               context->discard_when_unparked())
+      << "the runtime marked another pool's context";
+  ZSTD_CCtx_setParameter(context->get(), ZSTD_c_nbWorkers, 0);
+  const OutstandingLeases before = Outstanding();
+  ZstdCompressPool::Lease back = other.Unpark(context);
+  ASSERT_NE(back, nullptr);
+  back.reset();
+  EXPECT_EQ(other.stats().reused + other.stats().created, 1u);
+  EXPECT_EQ(other.stats().idle, 1u);
+  EXPECT_EQ(Outstanding().zstd_compress, before.zstd_compress);
 }
 
 TEST_F(InterposeTest, ZstdDecompressionContexts) {

@@ -1,0 +1,44 @@
+// Where libzstd keeps a context's customMem, so the legacy face can tell its
+// own ZSTD_CCtx/ZSTD_DCtx from any other without a lookup table.
+//
+// rockpool creates every pooled context with ZSTD_create*Ctx_advanced and a
+// customMem of {CountingAllocator::ZstdAlloc, ZstdFree, the context's
+// allocator}; libzstd stores that customMem inside the ZSTD_CCtx/ZSTD_DCtx
+// struct (zstd_compress_internal.h, zstd_decompress_internal.h), at an offset
+// its public headers do not give. FindCustomMem() finds the offset once on
+// real contexts of the libzstd this process runs with: it creates a context
+// with a customMem of marker values, checks that the struct is the first
+// allocation (so its size is known) and that the marker appears in it exactly
+// once. A free call then reads three pointers inside the context it was
+// given (valid memory for any ZSTD_CCtx, ours or not) and compares them.
+// If the check fails, zstd pooling stays off (every call forwards).
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
+
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem
+#include <zstd.h>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+namespace rockpool::legacy::zstd_layout {
+
+struct CustomMemOffsets {
+  bool ok = false;
+  size_t cctx = 0;  // offset of customMem in ZSTD_CCtx
+  size_t dctx = 0;  // offset of customMem in ZSTD_DCtx
+};
+
+// Runs the check (through libzstd's own functions); on failure says why.
+CustomMemOffsets FindCustomMem(std::string* detail);
+
+inline ZSTD_customMem CustomMemAt(const void* context, size_t offset) {
+  ZSTD_customMem mem;
+  std::memcpy(&mem, static_cast<const char*>(context) + offset, sizeof(mem));
+  return mem;
+}
+
+}  // namespace rockpool::legacy::zstd_layout
+
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
