@@ -1,6 +1,7 @@
 #include "tools/sst_replay/blob_inputs.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,14 +63,47 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
   return data;
 }
 
+absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": offset 0: cannot open"));
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: cannot stat"));
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  void* addr = nullptr;
+  if (size > 0) {
+    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      const int err = errno;
+      ::close(fd);
+      return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: cannot map"));
+    }
+  }
+  ::close(fd);  // the mapping stays valid
+  return MappedFile(addr, size);
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept : addr_(other.addr_), size_(other.size_) {
+  other.addr_ = nullptr;
+  other.size_ = 0;
+}
+
+MappedFile::~MappedFile() {
+  if (addr_ != nullptr) ::munmap(addr_, size_);
+}
+
 absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
-  absl::StatusOr<std::string> data = ReadWholeFile(path);
-  if (!data.ok()) return data.status();
-  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(*data, path);
+  absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
+  if (!mapped.ok()) return mapped.status();
+  const std::string_view data = mapped->data();
+  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(data, path);
   if (!parsed.ok()) return parsed.status();
   BlobInput in;
   in.path = path;
-  in.file_size = data->size();
+  in.file_size = data.size();
   in.file_number = FileNumber(path);
   in.column_family_id = parsed->header.column_family_id;
   in.compression = parsed->header.compression;

@@ -264,9 +264,9 @@ class Replayer {
   // (zstd: the per-core DCtx; zlib: inflateInit2 per blob). Each compressed
   // blob is decompressed again and must equal the value.
   absl::Status ReplayBlobFile(uint32_t index, const BlocksFile& bf) {
-    absl::StatusOr<std::string> data = ReadWholeFile(bf.path);
-    if (!data.ok()) return data.status();
-    absl::StatusOr<sst::BlobFile> file = sst::ParseBlobFile(*data, bf.path);
+    absl::StatusOr<MappedFile> mapped = MappedFile::Open(bf.path);
+    if (!mapped.ok()) return mapped.status();
+    absl::StatusOr<sst::BlobFile> file = sst::ParseBlobFile(mapped->data(), bf.path);
     if (!file.ok()) return file.status();
     const uint8_t stored_type = file->header.compression;
     const bool zstd = bf.codec.type == rockpool::compression_type::kZSTD;

@@ -549,6 +549,11 @@ class Session {
                                 "creates and frees every context as always, counted); pooled = "
                                 "listeners={id=rockpool;max_idle_per_key=",
                                 replay_.max_idle_per_key, ";idle_seconds=60}"));
+    if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
+      m.notes.push_back(
+          "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
+          "own options");
+    }
     m.notes.push_back(
         "the DB has blob files: copied whole for every run (outside the measured window) and "
         "compacted with enable_blob_garbage_collection=true, "

@@ -165,6 +165,13 @@ TEST_F(BlobReplayTest, BadBlobFilesNameFileAndOffset) {
   ASSERT_FALSE(in.ok());
   EXPECT_EQ(std::string(in.status().message()),
             absl::StrCat(junk, ": offset 0: not a blob file: bad magic number"));
+  // Empty (nothing to map).
+  const std::string empty = dir + "/000010.blob";
+  std::ofstream(empty, std::ios::binary).close();
+  in = ScanBlobFile(empty);
+  ASSERT_FALSE(in.ok());
+  EXPECT_THAT(std::string(in.status().message()),
+              HasSubstr(absl::StrCat(empty, ": offset 0: not a blob file: 0 bytes")));
   EXPECT_EQ(ReadAll(source), data) << "input modified";
 }
 
