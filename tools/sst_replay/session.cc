@@ -365,10 +365,12 @@ class Session {
     BlocksRuns runs(this, std::move(plan.job), plan.file_names);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    m.notes.push_back(
-        "stock creates a zstd CCtx per file, a deflate stream per block and an inflate stream "
-        "per block read, and reuses one zstd DCtx (RocksDB 7.8.3's per-core cache), all "
-        "through the counting allocator");
+    if (files > 0) {
+      m.notes.push_back(
+          "stock creates a zstd CCtx per file, a deflate stream per block and an inflate stream "
+          "per block read, and reuses one zstd DCtx (RocksDB 7.8.3's per-core cache), all "
+          "through the counting allocator");
+    }
     if (blob_files > 0) {
       m.notes.push_back(
           "blobs: stock creates a compression context per blob written (a zstd CCtx or a "
@@ -382,20 +384,24 @@ class Session {
     std::vector<std::string> blob_codecs;
     for (const auto& [name, n] : plan.blob_per_codec)
       blob_codecs.push_back(absl::StrCat(n, " ", name));
-    const std::string blob_text =
-        blob_files == 0
-            ? std::string()
-            : absl::StrFormat(", %d blob files (%s), %s blobs", blob_files,
-                              absl::StrJoin(blob_codecs, ", "), FormatCount(metric("blobs")));
+    std::vector<std::string> parts;
+    if (files > 0) {
+      parts.push_back(absl::StrFormat(
+          "%d SST files (%s), %s data blocks%s", files, absl::StrJoin(codecs, ", "),
+          FormatCount(metric("source_blocks")),
+          replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
+                                                " of ", replay_.block_size, " B")
+                                 : ""));
+    }
+    if (blob_files > 0) {
+      parts.push_back(absl::StrFormat("%d blob files (%s), %s blobs", blob_files,
+                                      absl::StrJoin(blob_codecs, ", "),
+                                      FormatCount(metric("blobs"))));
+    }
+    if (plan.skipped > 0) parts.push_back(absl::StrCat(plan.skipped, " inputs skipped"));
     m.description = absl::StrFormat(
-        "%d SST files (%s%s), %s data blocks%s%s, %s uncompressed -> %s (%.2fx)%s%s", files,
-        absl::StrJoin(codecs, ", "),
-        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
-        FormatCount(metric("source_blocks")),
-        replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
-                                              " of ", replay_.block_size, " B")
-                               : "",
-        blob_text, FormatBytes(metric("uncompressed_bytes")), FormatBytes(metric("stored_bytes")),
+        "%s, %s uncompressed -> %s (%.2fx)%s%s", absl::StrJoin(parts, ", "),
+        FormatBytes(metric("uncompressed_bytes")), FormatBytes(metric("stored_bytes")),
         MetricValue(first, "ratio"),
         replay_.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay_.codec)) : "",
         replay_.level.has_value() ? absl::StrCat(", --level=", *replay_.level) : "");
@@ -421,6 +427,7 @@ class Session {
     if (plan.groups.empty()) {
       std::fprintf(stderr,
                    "sst_replay: compaction mode: no file with zstd or zlib data to compact\n");
+      notes_only_.push_back(std::move(m));  // why each input was skipped
       units_done_ += 2.0 * replay_.repeat;
       return 0;
     }

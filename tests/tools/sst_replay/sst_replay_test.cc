@@ -426,6 +426,7 @@ TEST_F(SstReplayTest, CompactionModeSkipsABlobFileWithoutItsDb) {
   Outcome o = Replay({"--mode=compaction", "--repeat=1", zstd_blobs_->blob_files[0]});
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_THAT(o.err, HasSubstr("no file with zstd or zlib data to compact"));
+  EXPECT_THAT(o.out, HasSubstr("a blob file is compacted with its DB (pass the DB directory)"));
 }
 
 TEST_F(SstReplayTest, CompactionModeOnABlobDbWithABadBlobExitsTwo) {
@@ -436,7 +437,7 @@ TEST_F(SstReplayTest, CompactionModeOnABlobDbWithABadBlobExitsTwo) {
   }
   const std::string blob = db + "/" + fs::path(zstd_blobs_->blob_files[1]).filename().string();
   const uint64_t offset = BlobRecordOffset(blob, 3);
-  PatchFile(blob, offset + 50, "");
+  PatchFile(blob, offset + 50, "\x01\x02");
   const Snapshot before = Take(db);
   Outcome o = Replay({"--mode=compaction", "--repeat=1", db});
   EXPECT_EQ(o.code, 2) << o.out << o.err;
