@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "tools/sst/blob_file.h"
+#include "tools/sst/errors.h"
 
 namespace rockpool::replay {
 namespace {
@@ -111,6 +112,23 @@ absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
   for (const sst::BlobRecord& r : parsed->records) in.stored_value_bytes += r.value.size();
   in.has_footer = parsed->footer.has_value();
   return in;
+}
+
+absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs) {
+  absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
+  if (!mapped.ok()) return mapped.status();
+  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(mapped->data(), path);
+  if (!parsed.ok()) return parsed.status();
+  const uint8_t type = parsed->header.compression;
+  if (type == 0) return absl::OkStatus();
+  std::string value;
+  for (const sst::BlobRecord& r : parsed->records) {
+    if (absl::Status s = codecs.Decompress(type, r.value, nullptr, &value); !s.ok()) {
+      return sst::CorruptionError(
+          path, r.offset, absl::StrCat("blob does not decompress: ", std::string(s.message())));
+    }
+  }
+  return absl::OkStatus();
 }
 
 bool IsDbDirectory(const std::string& dir) {

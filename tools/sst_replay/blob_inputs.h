@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compression/block_codecs.h"
 
 namespace rockpool::replay {
 
@@ -35,6 +36,12 @@ struct BlobInput {
 // CRC, the footer if present). Errors: "<path>: offset <N>: <what>", with
 // InvalidArgument (not a blob file), DataLoss (corrupt) or NotFound codes.
 absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path);
+
+// Decompresses every blob of a (compressed) blob file: a blob whose CRCs
+// hold but whose payload does not decompress is bad input too, and
+// compaction mode must report it before RocksDB reads it. DataLoss,
+// "<path>: offset <record>: blob does not decompress: ...".
+absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs);
 
 // The whole file's bytes; errors name the file (offset 0).
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path);

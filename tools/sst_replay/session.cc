@@ -546,6 +546,12 @@ class Session {
       } else {
         ++blob_files;
         job.total_stored_bytes += blob_inputs_[i - inputs_.size()].stored_value_bytes;
+        if (!replay_.blocks) {
+          bar_.Update(units_done_, absl::StrCat("verifying ", paths[i]));
+          if (absl::Status s = VerifyBlobValues(paths[i], codecs_); !s.ok()) {
+            return Fail(2, s.message());
+          }
+        }
       }
     }
     CompactionRuns runs(this, std::move(job), &m);

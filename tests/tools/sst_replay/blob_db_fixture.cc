@@ -1,6 +1,7 @@
 #include "tests/tools/sst_replay/blob_db_fixture.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -9,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "rocksdb/db.h"
+#include "tools/sst/blob_file.h"
+#include "tools/sst/crc32c.h"
 
 namespace rockpool::replay_testing {
 
@@ -61,6 +64,28 @@ absl::StatusOr<BlobDb> WriteBlobDb(const std::string& dir,
   std::sort(out.blob_files.begin(), out.blob_files.end());
   std::sort(out.sst_files.begin(), out.sst_files.end());
   return out;
+}
+
+uint64_t CorruptBlobPayload(const std::string& blob_file, size_t n) {
+  std::string data;
+  {
+    std::ifstream in(blob_file, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    data = ss.str();
+  }
+  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(data, blob_file);
+  if (!parsed.ok() || parsed->records.size() <= n) return 0;
+  const sst::BlobRecord r = parsed->records[n];
+  const size_t key_at = r.offset + sst::kBlobRecordHeaderSize;
+  const size_t value_at = key_at + r.key.size();
+  for (size_t i = 2; i < r.value.size(); ++i) data[value_at + i] = static_cast<char>(0xff);
+  const uint32_t crc =
+      sst::crc32c::Mask(sst::crc32c::Extend(sst::crc32c::Value(data.data() + key_at, r.key.size()),
+                                            data.data() + value_at, r.value.size()));
+  std::memcpy(&data[r.offset + 28], &crc, sizeof(crc));
+  std::ofstream(blob_file, std::ios::binary | std::ios::trunc) << data;
+  return r.offset;
 }
 
 std::string CopyWithoutFooter(const std::string& blob_file, const std::string& to) {

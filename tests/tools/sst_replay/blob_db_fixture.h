@@ -31,6 +31,12 @@ absl::StatusOr<BlobDb> WriteBlobDb(const std::string& dir,
 // being written looks like.
 std::string CopyWithoutFooter(const std::string& blob_file, const std::string& to);
 
+// Overwrites the payload of record `n` of `blob_file` (in place) with bytes
+// that do not decompress, after its 2-byte size prefix, and recomputes its
+// blob CRC: the file still parses, only decompression fails. Returns the
+// record's offset.
+uint64_t CorruptBlobPayload(const std::string& blob_file, size_t n);
+
 }  // namespace rockpool::replay_testing
 
 #endif  // ROCKPOOL_TESTS_TOOLS_SST_REPLAY_BLOB_DB_FIXTURE_H_

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compression/block_codecs.h"
+#include "compression/compression_pools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/tools/sst_replay/blob_db_fixture.h"
@@ -173,6 +175,35 @@ TEST_F(BlobReplayTest, BadBlobFilesNameFileAndOffset) {
   EXPECT_THAT(std::string(in.status().message()),
               HasSubstr(absl::StrCat(empty, ": offset 0: not a blob file: 0 bytes")));
   EXPECT_EQ(ReadAll(source), data) << "input modified";
+}
+
+// A blob whose CRCs hold but whose payload is not valid deflate data: bad
+// input found by decompressing, named by file and record offset, in the
+// parent's check (compaction mode) and in blocks mode's replay alike.
+TEST_F(BlobReplayTest, BlobThatDoesNotDecompressIsBadInput) {
+  const std::string source = zlib_->blob_files[0];
+  const std::string bad = TempDir() + "/000021.blob";
+  fs::copy_file(source, bad);
+  const uint64_t offset = replay_testing::CorruptBlobPayload(bad, 1);
+  ASSERT_GT(offset, 0u);
+  ASSERT_TRUE(ScanBlobFile(bad).ok()) << "CRCs must still hold";
+
+  CompressionPools pools;
+  BlockCodecs codecs(&pools);
+  const absl::Status verified = VerifyBlobValues(bad, codecs);
+  EXPECT_TRUE(absl::IsDataLoss(verified)) << verified;
+  EXPECT_THAT(std::string(verified.message()),
+              HasSubstr(absl::StrCat(bad, ": offset ", offset, ": blob does not decompress")));
+  EXPECT_TRUE(VerifyBlobValues(source, codecs).ok());
+
+  BlocksPlan plan = PlanBlocks({}, {*ScanBlobFile(bad)}, ReplaySettings());
+  plan.job.output = TempDir() + "/out";
+  RunResult result;
+  ProgressSink progress(-1);
+  const absl::Status replayed = RunBlocksReplay(plan.job, &result, &progress);
+  EXPECT_EQ(ExitCodeFor(replayed), 2) << replayed;
+  EXPECT_THAT(std::string(replayed.message()),
+              HasSubstr(absl::StrCat(bad, ": offset ", offset, ": blob does not decompress")));
 }
 
 TEST_F(BlobReplayTest, StockCreatesAZstdContextPerBlobPooledReusesOne) {

@@ -446,6 +446,24 @@ TEST_F(SstReplayTest, CompactionModeOnABlobDbWithABadBlobExitsTwo) {
   EXPECT_EQ(Take(db), before);
 }
 
+// CRCs intact, payload not deflate data: compaction mode must name the blob
+// before RocksDB reads it.
+TEST_F(SstReplayTest, CompactionModeOnABlobDbWithAnUndecompressableBlobExitsTwo) {
+  const std::string db = sst_testing::TestTempDir() + "/undecompressable_blob_db";
+  fs::create_directories(db);
+  for (const auto& e : fs::directory_iterator(zlib_blobs_->dir)) {
+    fs::copy_file(e.path(), db + "/" + e.path().filename().string());
+  }
+  const std::string blob = db + "/" + fs::path(zlib_blobs_->blob_files[0]).filename().string();
+  const uint64_t offset = replay_testing::CorruptBlobPayload(blob, 2);
+  ASSERT_GT(offset, 0u);
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", db});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_THAT(o.err,
+              HasSubstr(absl::StrCat(blob, ": offset ", offset, ": blob does not decompress")));
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+}
+
 TEST_F(SstReplayTest, DbDirectoryIsOnlyRead) {
   const Snapshot before = Take(*zlib_db_);
   ASSERT_FALSE(before.files.empty());
