@@ -6,7 +6,15 @@ of ~--size_mb MB of uncompressed records with Debian's db_bench
 (fillrandom), then runs a full compaction of it with stock RocksDB 7.8.3 and
 with rockpool, each in its own process, --repeat times, alternating (through
 tools/sst_replay --mode=compaction, which also checks that both produce
-byte-identical data blocks). It prints, per configuration and metric, the
+byte-identical data blocks).
+
+BlobDB configurations (--blob_codecs, zstd and zlib): the same volume as
+integrated BlobDB values (--blob_value_size, 2 KiB; enable_blob_files,
+min_blob_size=512, blob_compression_type=<codec>, SSTs compressed with the
+same codec). sst_replay copies such a DB whole and compacts it with blob
+garbage collection at age cutoff 1.0, so RocksDB rewrites every blob: a
+compression context per blob in stock RocksDB 7.8.3 (and an inflate stream
+per zlib blob read); blob files are compared record by record. It prints, per configuration and metric, the
 median ± largest deviation for both and the pooled/stock ratio, and writes
 Google-Benchmark-shaped JSON (--out) that bench/compare.py reads:
 
@@ -72,6 +80,18 @@ def build_db(db_bench, path, codec, block_size, size_mb):
         fail(f"db_bench failed: {r.stderr.strip().splitlines()[-1:]}")
 
 
+def build_blob_db(db_bench, path, codec, value_size, size_mb):
+    num = size_mb * 2**20 // (16 + value_size)
+    cmd = [db_bench, "--benchmarks=fillrandom", f"--num={num}", f"--value_size={value_size}",
+           "--key_size=16", f"--compression_type={codec}", "--enable_blob_files=true",
+           "--min_blob_size=512", f"--blob_compression_type={codec}", f"--db={path}",
+           "--disable_wal=1", "--threads=1", "--seed=1"]
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       env=CHILD_ENV)
+    if r.returncode != 0:
+        fail(f"db_bench failed: {r.stderr.strip().splitlines()[-1:]}")
+
+
 def spread(runs):
     med = statistics.median(runs)
     return med, (max(abs(v - med) for v in runs) / med * 100 if med else 0.0)
@@ -83,6 +103,9 @@ def main():
     p.add_argument("--repeat", type=int, default=3, help="compactions per strategy")
     p.add_argument("--codecs", default="zstd,zlib")
     p.add_argument("--block_sizes", default="4096,16384")
+    p.add_argument("--blob_codecs", default="zstd,zlib",
+                   help="BlobDB configurations (blob compression); empty for none")
+    p.add_argument("--blob_value_size", type=int, default=2048)
     p.add_argument("--out", help="write Google-Benchmark-shaped JSON here")
     p.add_argument("--work_dir", help="where the DBs go (default: a temp dir, removed)")
     p.add_argument("--db_bench", default="/usr/bin/db_bench")
@@ -99,43 +122,54 @@ def main():
                        "rocksdb": "Debian 7.8.3", "host": os.uname().nodename},
            "benchmarks": []}
     try:
-        for codec in args.codecs.split(","):
+        configs = []  # (name, db path, builder, sst_replay flags)
+        for codec in filter(None, args.codecs.split(",")):
             for bs in (int(b) for b in args.block_sizes.split(",")):
-                name = f"compaction/{codec}/{bs // 1024}K"
                 db = os.path.join(work, f"{codec}_{bs}")
-                shutil.rmtree(db, ignore_errors=True)
-                print(f"== {name}: building {args.size_mb} MB with db_bench ...", file=sys.stderr)
-                build_db(args.db_bench, db, codec, bs, args.size_mb)
-                print(f"== {name}: compacting, {args.repeat} x stock and pooled ...", file=sys.stderr)
-                r = subprocess.run([replay, "--mode=compaction", f"--repeat={args.repeat}",
-                                    f"--block_size={bs}", "--json", "--progress=false",
-                                    f"--tmpdir={work}", db],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env=CHILD_ENV)
-                if r.returncode != 0:
-                    fail(f"sst_replay exited {r.returncode}: {r.stderr.strip()}")
-                mode = json.loads(r.stdout)["modes"][0]
-                if not mode["identical"]:
-                    fail(f"{name}: pooled output differs from stock: {mode['difference']}")
-                metrics = mode["metrics"]
-                print(f"\n{name}  ({mode['description']})")
-                print(f"  {'metric':<18} {'stock':>20} {'pooled':>20} {'pooled/stock':>13}")
-                for key, label, scale, unit in METRICS:
-                    m = metrics.get(key)
-                    if not m:
-                        continue
-                    (sm, ss), (pm, ps) = spread(m["stock"]["runs"]), spread(m["pooled"]["runs"])
-                    ratio = f"{pm / sm:.4f}" if sm else "~"
-                    print(f"  {label:<18} {sm / scale:>12.1f}{unit:>4}±{ss:>2.0f}% "
-                          f"{pm / scale:>12.1f}{unit:>4}±{ps:>2.0f}% {ratio:>13}")
-                for strategy in ("stock", "pooled"):
-                    for i in range(args.repeat):
-                        entry = {"name": f"{name}/{strategy}", "run_name": f"{name}/{strategy}",
-                                 "run_type": "iteration", "repetition_index": i}
-                        for key, _, _, _ in METRICS:
-                            if key in metrics:
-                                entry[key] = metrics[key][strategy]["runs"][i]
-                        out["benchmarks"].append(entry)
+                configs.append((f"compaction/{codec}/{bs // 1024}K", db,
+                                lambda db=db, codec=codec, bs=bs: build_db(
+                                    args.db_bench, db, codec, bs, args.size_mb),
+                                [f"--block_size={bs}"]))
+        for codec in filter(None, args.blob_codecs.split(",")):
+            db = os.path.join(work, f"blob_{codec}")
+            configs.append((f"compaction/blobdb-{codec}/{args.blob_value_size}B", db,
+                            lambda db=db, codec=codec: build_blob_db(
+                                args.db_bench, db, codec, args.blob_value_size, args.size_mb),
+                            []))
+        for name, db, build, flags in configs:
+            shutil.rmtree(db, ignore_errors=True)
+            print(f"== {name}: building {args.size_mb} MB with db_bench ...", file=sys.stderr)
+            build()
+            print(f"== {name}: compacting, {args.repeat} x stock and pooled ...", file=sys.stderr)
+            r = subprocess.run([replay, "--mode=compaction", f"--repeat={args.repeat}",
+                                *flags, "--json", "--progress=false",
+                                f"--tmpdir={work}", db],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=CHILD_ENV)
+            if r.returncode != 0:
+                fail(f"sst_replay exited {r.returncode}: {r.stderr.strip()}")
+            mode = json.loads(r.stdout)["modes"][0]
+            if not mode["identical"]:
+                fail(f"{name}: pooled output differs from stock: {mode['difference']}")
+            metrics = mode["metrics"]
+            print(f"\n{name}  ({mode['description']})")
+            print(f"  {'metric':<18} {'stock':>20} {'pooled':>20} {'pooled/stock':>13}")
+            for key, label, scale, unit in METRICS:
+                m = metrics.get(key)
+                if not m:
+                    continue
+                (sm, ss), (pm, ps) = spread(m["stock"]["runs"]), spread(m["pooled"]["runs"])
+                ratio = f"{pm / sm:.4f}" if sm else "~"
+                print(f"  {label:<18} {sm / scale:>12.1f}{unit:>4}±{ss:>2.0f}% "
+                      f"{pm / scale:>12.1f}{unit:>4}±{ps:>2.0f}% {ratio:>13}")
+            for strategy in ("stock", "pooled"):
+                for i in range(args.repeat):
+                    entry = {"name": f"{name}/{strategy}", "run_name": f"{name}/{strategy}",
+                             "run_type": "iteration", "repetition_index": i}
+                    for key, _, _, _ in METRICS:
+                        if key in metrics:
+                            entry[key] = metrics[key][strategy]["runs"][i]
+                    out["benchmarks"].append(entry)
     finally:
         if not args.work_dir:
             shutil.rmtree(work, ignore_errors=True)

@@ -10,10 +10,16 @@
 //           pooled: the pools are built with max_idle_per_key = 0.
 //   pooled  the same calls served from rockpool's bounded pools.
 //
-// Every compressed block is written, framed, to job.output so the parent can
+// Then every blob of the job's blob files, with BlobDB's pattern: stock
+// creates a compression context per blob written (a ZSTD_CCtx, or a deflate
+// stream), an inflate stream per zlib blob read and reuses the zstd DCtx;
+// each compressed blob is decompressed again and checked against the value.
+//
+// Every compressed block (and blob) is written, framed, to job.output so the parent can
 // compare the two strategies byte for byte:
 //   fixed32 file index | fixed64 source block offset | fixed32 size | bytes
-// (little endian). With job.block_size > 0 the data is re-blocked first
+// (little endian; blobs: file index after the SSTs', offset of the blob
+// record). With job.block_size > 0 the data is re-blocked first
 // (DataBlockBuilder); the source offset is then that of the source block
 // the new block started in.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_BLOCK_REPLAY_H_

@@ -16,8 +16,10 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "rocksdb/utilities/options_util.h"
 #include "rocksdb_plugin/legacy/listener.h"
 #include "rocksdb_plugin/legacy/runtime.h"
+#include "tools/sst_replay/db_copy.h"
 #include "tools/sst_replay/measure.h"
 
 namespace rockpool::replay {
@@ -121,6 +123,13 @@ class Sampler {
 
 }  // namespace
 
+void BlobRewriteOptions(rocksdb::ColumnFamilyOptions* cf) {
+  cf->disable_auto_compactions = true;
+  if (!cf->enable_blob_files) return;
+  cf->enable_blob_garbage_collection = true;
+  cf->blob_garbage_collection_age_cutoff = 1.0;
+}
+
 rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
   rocksdb::ColumnFamilyOptions cf;
   cf.compression = static_cast<rocksdb::CompressionType>(g.codec.type);
@@ -156,15 +165,33 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   }
 
   rocksdb::DBOptions db_options;
-  db_options.create_if_missing = true;
-  db_options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  if (job.source_db.empty()) {
+    db_options.create_if_missing = true;
+    db_options.create_missing_column_families = true;
+    families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+    for (const CompactionGroup& g : job.groups)
+      families.emplace_back(g.name, CompactionFamilyOptions(g));
+  } else {
+    // The DB with blob files, copied whole (outside the measured window)
+    // and opened with its own options.
+    if (absl::Status s = CopyDbDirectory(job.source_db, job.output); !s.ok()) return s;
+    rocksdb::ConfigOptions config;
+    config.ignore_unknown_options = true;
+    if (absl::Status s =
+            FromRocks(rocksdb::LoadLatestOptions(config, job.output, &db_options, &families),
+                      absl::StrCat("loading the options of ", job.source_db));
+        !s.ok()) {
+      return absl::InvalidArgumentError(s.message());
+    }
+    for (rocksdb::ColumnFamilyDescriptor& f : families) BlobRewriteOptions(&f.options);
+    db_options.create_if_missing = false;
+    db_options.error_if_exists = false;
+    db_options.listeners.clear();
+  }
   db_options.listeners.push_back(listener);
   db_options.stats_dump_period_sec = 0;
   db_options.stats_persist_period_sec = 0;
-  std::vector<rocksdb::ColumnFamilyDescriptor> families;
-  families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-  for (const CompactionGroup& g : job.groups)
-    families.emplace_back(g.name, CompactionFamilyOptions(g));
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw_db = nullptr;
   if (absl::Status s =
@@ -194,6 +221,14 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
       return s;
     }
   }
+  // What is compacted: each group's family, or every family of the copy.
+  std::vector<std::pair<rocksdb::ColumnFamilyHandle*, std::string>> targets;
+  if (job.source_db.empty()) {
+    for (size_t i = 0; i < job.groups.size(); ++i)
+      targets.emplace_back(handles[i + 1], job.groups[i].name);
+  } else {
+    for (size_t i = 0; i < handles.size(); ++i) targets.emplace_back(handles[i], families[i].name);
+  }
   expected_output = job.total_stored_bytes;
 
   // The measured window: the full compactions.
@@ -203,12 +238,12 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   const ProcessSnapshot start = OpenWindow();
   sampler.Start(start, pools_before.Total().library.bytes_allocated);
   absl::Status status;
-  for (size_t i = 0; i < job.groups.size() && status.ok(); ++i) {
+  for (size_t i = 0; i < targets.size() && status.ok(); ++i) {
     rocksdb::CompactRangeOptions cro;
     cro.exclusive_manual_compaction = true;
     cro.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
-    status = FromRocks(db->CompactRange(cro, handles[i + 1], nullptr, nullptr),
-                       absl::StrCat("compacting column family ", job.groups[i].name));
+    status = FromRocks(db->CompactRange(cro, targets[i].first, nullptr, nullptr),
+                       absl::StrCat("compacting column family ", targets[i].second));
   }
   sampler.Stop();
   const ProcessSnapshot end = TakeSnapshot();
@@ -236,17 +271,35 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
     return a.smallestkey < b.smallestkey;
   });
   int64_t output_files = 0;
-  for (const CompactionGroup& g : job.groups) {
+  for (const auto& [handle, name] : targets) {
     for (const rocksdb::LiveFileMetaData& f : files) {
-      if (f.column_family_name != g.name) continue;
+      if (f.column_family_name != name) continue;
       std::string path = f.db_path;
       if (!path.empty() && path.back() == '/') path.pop_back();
       path += f.name.empty() || f.name[0] == '/' ? f.name : "/" + f.name;
-      result->outputs.emplace_back(g.name, path);
+      result->outputs.emplace_back(name, path);
       ++output_files;
     }
   }
   result->metrics["output_files"] = output_files;
+  // The blob files the compaction wrote (all of them: GC relocated every
+  // blob), for the parent to compare too.
+  std::vector<rocksdb::ColumnFamilyMetaData> metas;
+  db->GetAllColumnFamilyMetaData(&metas);
+  int64_t blob_files = 0;
+  for (rocksdb::ColumnFamilyMetaData& m : metas) {
+    std::sort(m.blob_files.begin(), m.blob_files.end(),
+              [](const auto& a, const auto& b) { return a.blob_file_number < b.blob_file_number; });
+    for (const rocksdb::BlobMetaData& b : m.blob_files) {
+      std::string path = b.blob_file_path;
+      if (!path.empty() && path.back() == '/') path.pop_back();
+      path += b.blob_file_name.empty() || b.blob_file_name[0] == '/' ? b.blob_file_name
+                                                                     : "/" + b.blob_file_name;
+      result->outputs.emplace_back(absl::StrCat("blob:", m.name), path);
+      ++blob_files;
+    }
+  }
+  result->metrics["output_blob_files"] = blob_files;
   close();
   return absl::OkStatus();
 }

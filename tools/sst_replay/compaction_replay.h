@@ -9,7 +9,15 @@
 //           the same way as pooled;
 //   pooled  the legacy face pooling (listeners={id=rockpool}).
 //
-// The output SSTs are left in the scratch DB for the parent to compare.
+// With job.source_db (a DB with blob files) the DB is instead copied whole
+// into job.output (before the window opens), opened with its own OPTIONS
+// file plus BlobRewriteOptions, and every column family is compacted: the
+// compaction relocates every blob (garbage collection with age cutoff 1.0),
+// so RocksDB writes each blob again through BlobFileBuilder, a compression
+// context per blob.
+//
+// The output SSTs and blob files are left in the scratch DB for the parent
+// to compare.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
 
@@ -26,6 +34,11 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
 // codec and options, block size, format_version and checksum; no automatic
 // compactions.
 rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& group);
+
+// A copied DB's family options for the measured compaction: no automatic
+// compactions; with blob files, enable_blob_garbage_collection and
+// blob_garbage_collection_age_cutoff = 1.0 (every blob is rewritten).
+void BlobRewriteOptions(rocksdb::ColumnFamilyOptions* cf);
 
 }  // namespace rockpool::replay
 

@@ -99,7 +99,9 @@ absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::st
     std::vector<std::string> found;
     std::error_code ec;
     for (fs::directory_iterator it(arg, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->path().extension() != ".sst") continue;
+      // SSTs and integrated BlobDB's blob files (blob_inputs.h).
+      const fs::path ext = it->path().extension();
+      if (ext != ".sst" && ext != ".blob") continue;
       std::error_code ec2;
       if (!it->is_regular_file(ec2)) continue;
       found.push_back(it->path().string());
@@ -107,7 +109,7 @@ absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::st
     if (ec) return PathError(arg, ec.value(), "cannot list directory");
     if (found.empty()) {
       return absl::InvalidArgumentError(
-          absl::StrCat(arg, ": offset 0: directory holds no SST files (*.sst)"));
+          absl::StrCat(arg, ": offset 0: directory holds no SST or blob files (*.sst, *.blob)"));
     }
     std::sort(found.begin(), found.end());
     for (const std::string& f : found) {

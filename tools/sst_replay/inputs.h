@@ -1,6 +1,7 @@
-// Input discovery for sst_replay: SST files, directories of them, RocksDB DB
-// directories (their *.sst files; nothing is ever written there), and what
-// each file holds (codec and options as recorded, block counts, format).
+// Input discovery for sst_replay: SST and blob files, directories of them,
+// RocksDB DB directories (their *.sst and *.blob files; nothing is ever
+// written there), and what each SST holds (codec and options as recorded,
+// block counts, format). Blob files: blob_inputs.h.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_INPUTS_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_INPUTS_H_
 
@@ -14,8 +15,8 @@
 
 namespace rockpool::replay {
 
-// Expands arguments into SST paths, in argument order (a directory's *.sst
-// files sorted by name), without duplicates. Errors (InvalidArgument or
+// Expands arguments into file paths, in argument order (a directory's *.sst
+// and *.blob files sorted by name), without duplicates. Errors (InvalidArgument or
 // NotFound) read "<path>: offset 0: <what>".
 absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& args);
 

@@ -74,6 +74,10 @@ std::string SerializeJob(const Job& job) {
     absl::StrAppend(&out, "file ", CodecText(f.codec), " ", f.use_dictionary ? 1 : 0, " ", f.path,
                     "\n");
   }
+  for (const BlocksFile& f : job.blobs) {
+    absl::StrAppend(&out, "blob ", CodecText(f.codec), " ", f.path, "\n");
+  }
+  if (!job.source_db.empty()) absl::StrAppend(&out, "source_db ", job.source_db, "\n");
   for (const CompactionGroup& g : job.groups) {
     absl::StrAppend(&out, "group ", g.name, " ", CodecText(g.codec), " ", g.format_version, " ",
                     g.checksum, " ", g.block_size, "\n");
@@ -113,6 +117,16 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
         f.path = std::string(w[6]);
         job.files.push_back(std::move(f));
       }
+    } else if (key == "blob") {
+      std::vector<std::string_view> w = Words(value, 6);
+      BlocksFile f;
+      ok = w.size() == 6 && ParseCodec(w, 0, &f.codec);
+      if (ok) {
+        f.path = std::string(w[5]);
+        job.blobs.push_back(std::move(f));
+      }
+    } else if (key == "source_db") {
+      job.source_db = std::string(value);
     } else if (key == "group") {
       std::vector<std::string_view> w = Words(value, 9);
       CompactionGroup g;

@@ -56,10 +56,17 @@ struct Job {
   uint64_t total_blocks = 0;
   uint64_t total_stored_bytes = 0;
   std::vector<BlocksFile> files;
+  // blocks mode: blob files, replayed after the SSTs (use_dictionary unused);
+  // their framed file indexes follow the SSTs'
+  std::vector<BlocksFile> blobs;
   // blocks: the framed output file; compaction: the scratch DB directory
   std::string output;
   // compaction mode
   std::vector<CompactionGroup> groups;
+  // compaction mode, a DB with blob files: copied whole to `output` (outside
+  // the measured window) and compacted there, rewriting its blobs; `groups`
+  // is then empty
+  std::string source_db;
 };
 
 std::string SerializeJob(const Job& job);
@@ -74,7 +81,8 @@ struct SeriesPoint {
 struct RunResult {
   std::map<std::string, int64_t> metrics;
   std::vector<SeriesPoint> series;
-  // compaction: (column family, output SST path), in key order per family
+  // compaction: (column family, output SST path), in key order per family;
+  // blob files as ("blob:<column family>", path), in file number order
   std::vector<std::pair<std::string, std::string>> outputs;
   std::vector<std::string> notes;
   // Set on failure: 2 bad input, 3 internal error.

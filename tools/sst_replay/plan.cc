@@ -1,13 +1,17 @@
 #include "tools/sst_replay/plan.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
+#include <system_error>
 
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
 
 namespace rockpool::replay {
 namespace {
+
+namespace fs = std::filesystem;
 
 bool Poolable(uint8_t type) {
   return type == compression_type::kZlib || type == compression_type::kZSTD;
@@ -65,7 +69,35 @@ Strategy StrategyAt(int rep, int k) {
   return (k == 0) == stock_first ? Strategy::kStock : Strategy::kPooled;
 }
 
-BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
+Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
+  Target t;
+  const uint8_t type = in.compression;
+  if (!RockpoolDecodes(type)) {
+    t.skip_reason = absl::StrCat("skipped: ", CodecName(type),
+                                 " blobs (rockpool pools zstd and zlib contexts; this reader "
+                                 "decompresses zstd and zlib only)");
+    return t;
+  }
+  const uint8_t target = settings.codec.value_or(type);
+  if (!Poolable(target)) {
+    t.skip_reason =
+        "skipped: uncompressed blobs (pass --codec=zstd or --codec=zlib to replay them "
+        "compressed)";
+    return t;
+  }
+  if (in.records == 0) {
+    t.skip_reason = "skipped: no blobs";
+    return t;
+  }
+  CodecSettings c;  // RocksDB's default CompressionOptions
+  c.type = target;
+  if (settings.level.has_value()) c.level = *settings.level;
+  t.codec = c;
+  return t;
+}
+
+BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<BlobInput>& blobs,
+                      const ReplaySettings& settings) {
   BlocksPlan plan;
   plan.job.mode = "blocks";
   plan.job.max_idle_per_key = settings.max_idle_per_key;
@@ -79,6 +111,52 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings
     plan.job.total_stored_bytes += in.stored_data_bytes;
     ++plan.per_codec[CodecName(t->codec->type)];
     plan.file_names.push_back(in.path);
+  }
+  std::vector<std::string> blob_names;
+  for (const BlobInput& in : blobs) {
+    Target t = BlobTargetFor(in, settings);
+    if (!t.codec.has_value()) {
+      plan.input_status.push_back(t.skip_reason);
+      plan.notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
+      ++plan.skipped;
+      continue;
+    }
+    plan.input_status.emplace_back("replayed");
+    plan.job.blobs.push_back(BlocksFile{in.path, *t.codec, false});
+    plan.job.total_blocks += in.records;
+    plan.job.total_stored_bytes += in.stored_value_bytes;
+    plan.blob_records += in.records;
+    ++plan.blob_per_codec[CodecName(t.codec->type)];
+    blob_names.push_back(in.path);
+  }
+  plan.file_names.insert(plan.file_names.end(), blob_names.begin(), blob_names.end());
+  return plan;
+}
+
+std::string LoneBlobSkipReason() {
+  return "skipped: a blob file is compacted with its DB (pass the DB directory)";
+}
+
+DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
+                      const std::vector<std::string>& blob_dbs) {
+  DbCopyPlan plan;
+  if (blob_dbs.empty()) return plan;
+  plan.db = blob_dbs.front();
+  std::error_code ec;
+  const fs::path db = fs::weakly_canonical(plan.db, ec);
+  for (const std::string& p : paths) {
+    const fs::path parent = fs::weakly_canonical(p, ec).parent_path();
+    if (parent == db) {
+      plan.input_status.emplace_back("");
+      continue;
+    }
+    const std::string reason = absl::StrCat(
+        "skipped: compaction mode copies the DB with blob files ", plan.db,
+        " whole and compacts only that (ingestion would drop blob references); replay this "
+        "input on its own");
+    plan.input_status.push_back(reason);
+    plan.notes.push_back(absl::StrCat(p, ": ", reason));
+    ++plan.skipped;
   }
   return plan;
 }

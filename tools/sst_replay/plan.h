@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
 
@@ -50,13 +51,39 @@ struct InputVerdicts {
   int skipped = 0;
 };
 
-// input_status: "replayed" or the skip reason.
+// What one blob file is recompressed with, or why it is skipped. RocksDB
+// 7.8.3 compresses blobs with default CompressionOptions
+// (BlobFileBuilder::CompressBlobIfNeeded), so only the type comes from the
+// file; --codec and --level override as for SSTs.
+Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings);
+
+// input_status: "replayed" or the skip reason, SSTs first, then blob files.
 struct BlocksPlan : InputVerdicts {
-  Job job;                               // mode, options and files; no strategy/output yet
-  std::vector<std::string> file_names;   // framed file index -> input path
-  std::map<std::string, int> per_codec;  // codec name -> files replayed
+  Job job;                                    // mode, options and files; no strategy/output yet
+  std::vector<std::string> file_names;        // framed file index -> input path (SSTs, then blobs)
+  std::map<std::string, int> per_codec;       // codec name -> SST files replayed
+  std::map<std::string, int> blob_per_codec;  // codec name -> blob files replayed
+  uint64_t blob_records = 0;
 };
-BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings);
+BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<BlobInput>& blobs,
+                      const ReplaySettings& settings);
+inline BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
+  return PlanBlocks(inputs, {}, settings);
+}
+
+// compaction mode on a DB with blob files (blob_inputs.h's
+// BlobDbDirectories): the first such DB is copied whole and compacted;
+// `paths` (every input, SSTs and blob files) inside it are "copied with the
+// DB", every other input is skipped (its blob references, or the DB's,
+// would be lost by ingestion). input_status: "" or the skip reason.
+struct DbCopyPlan : InputVerdicts {
+  std::string db;
+};
+DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
+                      const std::vector<std::string>& blob_dbs);
+
+// Why compaction mode skips a blob file given without its DB.
+std::string LoneBlobSkipReason();
 
 // compaction mode: one column family per target codec.
 struct PlannedGroup {

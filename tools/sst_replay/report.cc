@@ -317,14 +317,15 @@ std::string FormatJson(const Report& report) {
   absl::StrAppend(&o, "  \"inputs\": [");
   for (size_t i = 0; i < report.inputs.size(); ++i) {
     const InputReport& in = report.inputs[i];
-    absl::StrAppend(
-        &o, i == 0 ? "\n" : ",\n", "    {\"path\": ", JsonString(in.path),
-        ", \"codec\": ", JsonString(in.codec), ", \"level\": ", in.level,
-        ", \"data_blocks\": ", in.data_blocks, ", \"stored_data_bytes\": ", in.stored_data_bytes,
-        ", \"format_version\": ", in.format_version, ", \"checksum\": ", JsonString(in.checksum),
-        ", \"dictionary\": ", in.dictionary ? "true" : "false",
-        ", \"blocks_mode\": ", JsonString(in.blocks_mode),
-        ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
+    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "    {\"path\": ", JsonString(in.path),
+                    ", \"kind\": ", JsonString(in.kind), ", \"codec\": ", JsonString(in.codec),
+                    ", \"level\": ", in.level, ", \"data_blocks\": ", in.data_blocks,
+                    ", \"stored_data_bytes\": ", in.stored_data_bytes,
+                    ", \"format_version\": ", in.format_version,
+                    ", \"checksum\": ", JsonString(in.checksum),
+                    ", \"dictionary\": ", in.dictionary ? "true" : "false",
+                    ", \"blocks_mode\": ", JsonString(in.blocks_mode),
+                    ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
   }
   absl::StrAppend(&o, report.inputs.empty() ? "],\n" : "\n  ],\n");
   absl::StrAppend(&o, "  \"modes\": [");

@@ -54,6 +54,7 @@ struct ModeReport {
 
 struct InputReport {
   std::string path;
+  std::string kind = "sst";  // "sst", "blob", "blob (no footer: ...)"
   std::string codec;
   int level = 0;
   uint64_t data_blocks = 0;

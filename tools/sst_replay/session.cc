@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <system_error>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -23,6 +24,8 @@
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/alternating_runner.h"
+#include "tools/sst_replay/blob_compare.h"
+#include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
@@ -144,6 +147,12 @@ class Session {
     if (!paths.ok()) return Fail(2, paths.status().message());
     for (const std::string& path : *paths) {
       bar_.Update(0, absl::StrCat("reading ", path));
+      if (IsBlobPath(path)) {
+        absl::StatusOr<BlobInput> blob = ScanBlobFile(path);
+        if (!blob.ok()) return Fail(2, blob.status().message());
+        blob_inputs_.push_back(*std::move(blob));
+        continue;
+      }
       absl::StatusOr<InputFile> in = ScanFile(path, read_options_);
       if (!in.ok()) return Fail(2, in.status().message());
       inputs_.push_back(*std::move(in));
@@ -158,6 +167,19 @@ class Session {
       r.format_version = in.format_version;
       r.checksum = ChecksumName(in.checksum);
       r.dictionary = in.has_dictionary;
+      report_.inputs.push_back(r);
+    }
+    // Blob files follow the SSTs in the report (plan.h keeps that order).
+    for (const BlobInput& in : blob_inputs_) {
+      InputReport r;
+      r.path = in.path;
+      r.kind = in.has_footer ? "blob" : "blob (no footer: still being written)";
+      r.codec = CodecName(in.compression);
+      r.level = 32767;
+      r.data_blocks = in.records;
+      r.stored_data_bytes = in.stored_value_bytes;
+      r.format_version = 1;
+      r.checksum = "crc32c";
       report_.inputs.push_back(r);
     }
 
@@ -240,12 +262,21 @@ class Session {
       latest_dir_ = OutputPath(strategy, rep, "");
       absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_dir_);
       if (!result.ok()) return result;
-      latest_ = result->outputs;
+      std::tie(latest_, latest_blobs_) = SplitOutputs(result->outputs);
       absl::StatusOr<OutputSummary> summary = SummarizeOutputs(latest_, session_->read_options_);
       if (!summary.ok()) return absl::InternalError(summary.status().message());
-      result->metrics["uncompressed_bytes"] = static_cast<int64_t>(summary->uncompressed_bytes);
-      result->metrics["stored_bytes"] = static_cast<int64_t>(summary->stored_bytes);
+      absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_blobs_);
+      if (!blobs.ok()) return absl::InternalError(blobs.status().message());
+      result->metrics["uncompressed_bytes"] =
+          static_cast<int64_t>(summary->uncompressed_bytes + blobs->uncompressed_bytes);
+      result->metrics["stored_bytes"] =
+          static_cast<int64_t>(summary->stored_bytes + blobs->stored_bytes);
       result->metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
+      if (!latest_blobs_.empty()) {
+        result->metrics["output_blobs"] = static_cast<int64_t>(blobs->blobs);
+        result->metrics["output_blob_uncompressed_bytes"] =
+            static_cast<int64_t>(blobs->uncompressed_bytes);
+      }
       for (const std::string& note : result->notes) {
         if (std::find(m_->notes.begin(), m_->notes.end(), note) == m_->notes.end()) {
           m_->notes.push_back(note);
@@ -254,12 +285,20 @@ class Session {
       if (reference_dir_.empty()) {
         reference_dir_ = latest_dir_;
         reference_ = latest_;
+        reference_blobs_ = latest_blobs_;
       }
       return result;
     }
     absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
-      return AsInternal(CompareCompactionOutputs(reference_, latest_, session_->read_options_,
-                                                 StrategyName(strategy)));
+      absl::StatusOr<Comparison> c = AsInternal(CompareCompactionOutputs(
+          reference_, latest_, session_->read_options_, StrategyName(strategy)));
+      if (!c.ok() || !c->identical) return c;
+      // The rewritten blobs too, record by record.
+      absl::StatusOr<Comparison> blobs =
+          AsInternal(CompareBlobOutputs(reference_blobs_, latest_blobs_, StrategyName(strategy)));
+      if (!blobs.ok() || !blobs->identical) return blobs;
+      c->blocks += blobs->blocks;
+      return c;
     }
     absl::Status CorruptLatest() override {
       if (latest_.empty()) return absl::OkStatus();
@@ -271,8 +310,10 @@ class Session {
    private:
     ModeReport* const m_;
     OutputList reference_;
+    OutputList reference_blobs_;
     std::string reference_dir_;
     OutputList latest_;
+    OutputList latest_blobs_;
     std::string latest_dir_;
   };
 
@@ -294,23 +335,25 @@ class Session {
     if (!stats.ok()) return Fail(3, stats.status().message());
     report_.default_workload = true;
     report_.workload_description = absl::StrFormat(
-        "RocksDB 7.8.3 DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd) "
-        "and \"orders\" JSON documents (zlib), %d SST files",
+        "RocksDB 7.8.3 DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd), "
+        "\"orders\" JSON documents (zlib) and \"histories\" order histories as blobs (zstd, "
+        "%s blobs), %d SST files, %d blob files",
         FormatCount(static_cast<double>(stats->records)),
-        FormatBytes(static_cast<double>(stats->raw_bytes)), stats->sst_files);
+        FormatBytes(static_cast<double>(stats->raw_bytes)),
+        FormatCount(static_cast<double>(stats->blobs)), stats->sst_files, stats->blob_files);
     args_.push_back(dir);
     return 0;
   }
 
   int RunBlocks() {
-    BlocksPlan plan = PlanBlocks(inputs_, replay_);
+    BlocksPlan plan = PlanBlocks(inputs_, blob_inputs_, replay_);
     ModeReport m;
     m.mode = "blocks";
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
-    for (size_t i = 0; i < inputs_.size(); ++i)
+    for (size_t i = 0; i < plan.input_status.size(); ++i)
       report_.inputs[i].blocks_mode = plan.input_status[i];
-    if (plan.job.files.empty()) {
+    if (plan.job.files.empty() && plan.job.blobs.empty()) {
       m.notes.push_back("nothing to replay in blocks mode");
       std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd or zlib data to replay\n");
       notes_only_.push_back(std::move(m));
@@ -318,25 +361,46 @@ class Session {
       return 0;
     }
     const size_t files = plan.job.files.size();
+    const size_t blob_files = plan.job.blobs.size();
     BlocksRuns runs(this, std::move(plan.job), plan.file_names);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    m.notes.push_back(
-        "stock creates a zstd CCtx per file, a deflate stream per block and an inflate stream "
-        "per block read, and reuses one zstd DCtx (RocksDB 7.8.3's per-core cache), all "
-        "through the counting allocator");
+    if (files > 0) {
+      m.notes.push_back(
+          "stock creates a zstd CCtx per file, a deflate stream per block and an inflate stream "
+          "per block read, and reuses one zstd DCtx (RocksDB 7.8.3's per-core cache), all "
+          "through the counting allocator");
+    }
+    if (blob_files > 0) {
+      m.notes.push_back(
+          "blobs: stock creates a compression context per blob written (a zstd CCtx or a "
+          "deflate stream: BlobFileBuilder::CompressBlobIfNeeded) and an inflate stream per zlib "
+          "blob read; every compressed blob is decompressed again and checked");
+    }
     const RunResult& first = m.stock.front();
     auto metric = [&](const char* key) { return MetricValue(first, key); };
     std::vector<std::string> codecs;
     for (const auto& [name, n] : plan.per_codec) codecs.push_back(absl::StrCat(n, " ", name));
+    std::vector<std::string> blob_codecs;
+    for (const auto& [name, n] : plan.blob_per_codec)
+      blob_codecs.push_back(absl::StrCat(n, " ", name));
+    std::vector<std::string> parts;
+    if (files > 0) {
+      parts.push_back(absl::StrFormat(
+          "%d SST files (%s), %s data blocks%s", files, absl::StrJoin(codecs, ", "),
+          FormatCount(metric("source_blocks")),
+          replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
+                                                " of ", replay_.block_size, " B")
+                                 : ""));
+    }
+    if (blob_files > 0) {
+      parts.push_back(absl::StrFormat("%d blob files (%s), %s blobs", blob_files,
+                                      absl::StrJoin(blob_codecs, ", "),
+                                      FormatCount(metric("blobs"))));
+    }
+    if (plan.skipped > 0) parts.push_back(absl::StrCat(plan.skipped, " inputs skipped"));
     m.description = absl::StrFormat(
-        "%d SST files (%s%s), %s data blocks%s, %s uncompressed -> %s (%.2fx)%s%s", files,
-        absl::StrJoin(codecs, ", "),
-        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
-        FormatCount(metric("source_blocks")),
-        replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
-                                              " of ", replay_.block_size, " B")
-                               : "",
+        "%s, %s uncompressed -> %s (%.2fx)%s%s", absl::StrJoin(parts, ", "),
         FormatBytes(metric("uncompressed_bytes")), FormatBytes(metric("stored_bytes")),
         MetricValue(first, "ratio"),
         replay_.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay_.codec)) : "",
@@ -346,6 +410,8 @@ class Session {
   }
 
   int RunCompaction() {
+    const std::vector<std::string> blob_dbs = BlobDbDirectories(args_);
+    if (!blob_dbs.empty()) return RunDbCopyCompaction(blob_dbs);
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
     ModeReport m;
     m.mode = "compaction";
@@ -354,9 +420,14 @@ class Session {
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
     }
+    for (size_t j = 0; j < blob_inputs_.size(); ++j) {
+      report_.inputs[inputs_.size() + j].compaction_mode = LoneBlobSkipReason();
+      m.notes.push_back(absl::StrCat(blob_inputs_[j].path, ": ", LoneBlobSkipReason()));
+    }
     if (plan.groups.empty()) {
       std::fprintf(stderr,
                    "sst_replay: compaction mode: no file with zstd or zlib data to compact\n");
+      notes_only_.push_back(std::move(m));  // why each input was skipped
       units_done_ += 2.0 * replay_.repeat;
       return 0;
     }
@@ -438,6 +509,83 @@ class Session {
     return 0;
   }
 
+  // compaction mode on a DB with blob files: the DB copied whole per run
+  // (compaction_replay.h), every family compacted, blobs rewritten.
+  int RunDbCopyCompaction(const std::vector<std::string>& blob_dbs) {
+    std::vector<std::string> paths;
+    for (const InputFile& in : inputs_) paths.push_back(in.path);
+    for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
+    DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
+    ModeReport m;
+    m.mode = "compaction";
+    m.x_label = "seconds into the compaction";
+    m.notes = plan.notes;
+    Job job;
+    job.mode = "compaction";
+    job.max_idle_per_key = replay_.max_idle_per_key;
+    job.verify_checksums = replay_.verify_checksums;
+    job.source_db = plan.db;
+    int ssts = 0;
+    int blob_files = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+      if (!plan.input_status[i].empty()) {
+        report_.inputs[i].compaction_mode = plan.input_status[i];
+        continue;
+      }
+      report_.inputs[i].compaction_mode = "copied with its DB and compacted";
+      if (i < inputs_.size()) {
+        ++ssts;
+        job.total_stored_bytes += inputs_[i].stored_data_bytes;
+        if (!replay_.blocks) {
+          // Bad input must fail with the reader's message before RocksDB reads it.
+          bar_.Update(units_done_, absl::StrCat("verifying ", paths[i]));
+          if (absl::Status s = VerifyDataBlocks(paths[i], read_options_); !s.ok()) {
+            return Fail(2, s.message());
+          }
+        }
+      } else {
+        ++blob_files;
+        job.total_stored_bytes += blob_inputs_[i - inputs_.size()].stored_value_bytes;
+        if (!replay_.blocks) {
+          bar_.Update(units_done_, absl::StrCat("verifying ", paths[i]));
+          if (absl::Status s = VerifyBlobValues(paths[i], codecs_); !s.ok()) {
+            return Fail(2, s.message());
+          }
+        }
+      }
+    }
+    CompactionRuns runs(this, std::move(job), &m);
+    if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
+
+    m.notes.insert(m.notes.begin(),
+                   absl::StrCat("stock = rockpool's legacy face with measure_stock=true (RocksDB "
+                                "creates and frees every context as always, counted); pooled = "
+                                "listeners={id=rockpool;max_idle_per_key=",
+                                replay_.max_idle_per_key, ";idle_seconds=60}"));
+    if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
+      m.notes.push_back(
+          "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
+          "own options");
+    }
+    m.notes.push_back(
+        "the DB has blob files: copied whole for every run (outside the measured window) and "
+        "compacted with enable_blob_garbage_collection=true, "
+        "blob_garbage_collection_age_cutoff=1.0, so every blob is rewritten");
+    const RunResult& first = m.stock.front();
+    m.description = absl::StrFormat(
+        "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %d "
+        "SSTs + %d blob files (%s blobs), %s uncompressed -> %s (%.2fx)",
+        plan.db, ssts, blob_files,
+        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " other inputs skipped") : "",
+        static_cast<int>(MetricValue(first, "output_files")),
+        static_cast<int>(MetricValue(first, "output_blob_files")),
+        FormatCount(MetricValue(first, "output_blobs")),
+        FormatBytes(MetricValue(first, "uncompressed_bytes")),
+        FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
+    report_.modes.push_back(std::move(m));
+    return 0;
+  }
+
   int Finish() {
     bool identical = true;
     for (const ModeReport& m : report_.modes) identical = identical && m.identical;
@@ -475,6 +623,7 @@ class Session {
   BlockCodecs codecs_;
   sst::SstReadOptions read_options_;
   std::vector<InputFile> inputs_;
+  std::vector<BlobInput> blob_inputs_;
   Report report_;
   std::vector<ModeReport> notes_only_;
   int runs_ = 0;

@@ -131,6 +131,19 @@ std::string OrderValue(Rng& rng, uint64_t order_id) {
   return v;
 }
 
+// A customer's order history: several orders in one JSON document, 1-8 KiB,
+// large enough to go to a blob file.
+std::string HistoryValue(Rng& rng, uint64_t customer) {
+  std::string v = absl::StrFormat(R"({"customer":"c%06d","orders":[)", customer);
+  const int orders = 2 + static_cast<int>(Skewed(rng, 12));
+  for (int i = 0; i < orders; ++i) {
+    if (i > 0) v += ",";
+    v += OrderValue(rng, customer * 1000 + static_cast<uint64_t>(i));
+  }
+  v += "]}";
+  return v;
+}
+
 absl::Status FromRocks(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return absl::OkStatus();
   return absl::InternalError(absl::StrCat("default workload: ", what, ": ", s.ToString()));
@@ -143,6 +156,17 @@ rocksdb::ColumnFamilyOptions FamilyOptions(rocksdb::CompressionType compression)
   cf.disable_auto_compactions = true;
   rocksdb::BlockBasedTableOptions table;  // 4 KiB blocks, format_version 5, XXH3
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
+}
+
+// Integrated BlobDB: values of kMinBlobSize bytes or more go to blob files,
+// each blob compressed on its own (RocksDB 7.8.3: a context per blob).
+constexpr uint64_t kMinBlobSize = 1024;
+rocksdb::ColumnFamilyOptions BlobFamilyOptions() {
+  rocksdb::ColumnFamilyOptions cf = FamilyOptions(rocksdb::kZSTD);
+  cf.enable_blob_files = true;
+  cf.min_blob_size = kMinBlobSize;
+  cf.blob_compression_type = rocksdb::kZSTD;
   return cf;
 }
 
@@ -159,6 +183,7 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()},
       {"events", FamilyOptions(rocksdb::kZSTD)},
       {"orders", FamilyOptions(rocksdb::kZlibCompression)},
+      {"histories", BlobFamilyOptions()},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
@@ -168,7 +193,9 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
   std::unique_ptr<rocksdb::DB> db(raw);
 
   WorkloadStats stats;
-  const uint64_t per_family = megabytes * (uint64_t{1} << 20) / 2;
+  // 3/8 events, 3/8 orders, 1/4 histories (blobs).
+  const uint64_t total = megabytes * (uint64_t{1} << 20);
+  const uint64_t per_family = total * 3 / 8;
   rocksdb::WriteOptions write;
   write.disableWAL = true;
   Rng rng(20240311);
@@ -200,12 +227,31 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
     }
     stats.raw_bytes += bytes;
   }
+  // histories: one document per customer, in random customer order.
+  {
+    uint64_t bytes = 0;
+    for (uint64_t i = 1; s.ok() && bytes < total / 4; ++i) {
+      const uint64_t customer = (i * 2654435761u) % 1000003u;
+      const std::string key = absl::StrFormat("history/c%07d", customer);
+      const std::string value = HistoryValue(rng, customer);
+      s = FromRocks(db->Put(write, handles[3], key, value), "Put");
+      bytes += key.size() + value.size();
+      if (value.size() >= kMinBlobSize) ++stats.blobs;
+      ++stats.records;
+    }
+    stats.raw_bytes += bytes;
+  }
   for (size_t i = 1; s.ok() && i < handles.size(); ++i) {
     s = FromRocks(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
   }
   std::vector<rocksdb::LiveFileMetaData> files;
   if (s.ok()) db->GetLiveFilesMetaData(&files);
   stats.sst_files = files.size();
+  if (s.ok()) {
+    std::vector<rocksdb::ColumnFamilyMetaData> metas;
+    db->GetAllColumnFamilyMetaData(&metas);
+    for (const rocksdb::ColumnFamilyMetaData& m : metas) stats.blob_files += m.blob_files.size();
+  }
   for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
   const absl::Status closed = FromRocks(db->Close(), "Close");
   if (!s.ok()) return s;

@@ -4,7 +4,10 @@
 //     user and time (user-agent strings, pages, countries and experiment
 //     names drawn from skewed vocabularies);
 //   column family "orders" (zlib): shop orders as JSON, keyed by order id
-//     in random order (customers, products and addresses repeat).
+//     in random order (customers, products and addresses repeat);
+//   column family "histories" (integrated BlobDB, zstd blobs): a customer's
+//     order history as one 1-8 KiB JSON document, values >= 1 KiB stored in
+//     blob files (enable_blob_files, min_blob_size, blob_compression_type).
 // Written with RocksDB 7.8.3's defaults (4 KiB blocks, format_version 5, XXH3)
 // and flushed from 4 MiB memtables, so each family has several overlapping
 // L0 files, like a DB that is due a compaction.
@@ -22,10 +25,12 @@ struct WorkloadStats {
   uint64_t records = 0;
   uint64_t raw_bytes = 0;  // keys + values
   uint64_t sst_files = 0;
+  uint64_t blobs = 0;  // values stored as blobs
+  uint64_t blob_files = 0;
 };
 
 // Creates the DB in `db_dir` (which must not exist) with about `megabytes`
-// MiB of keys and values, half per family.
+// MiB of keys and values: 3/8 events, 3/8 orders, 1/4 histories.
 absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
                                                       uint64_t megabytes);
 

@@ -21,6 +21,7 @@ def main():
         print(f"inputs={len(doc['inputs'])}")
         for i, inp in enumerate(doc["inputs"]):
             print(f"input.{i}.codec={inp['codec']}")
+            print(f"input.{i}.kind={inp['kind']}")
             print(f"input.{i}.blocks_mode={inp['blocks_mode']}")
             print(f"input.{i}.compaction_mode={inp['compaction_mode']}")
         for m in doc["modes"]:

@@ -50,6 +50,63 @@ TEST(PlanTest, TargetKeepsTheFilesCodecOrTakesTheOverride) {
   EXPECT_FALSE(t.use_dictionary);  // another codec's dictionary does not carry over
 }
 
+BlobInput Blob(std::string path, uint8_t type, uint64_t records) {
+  BlobInput in;
+  in.path = std::move(path);
+  in.compression = type;
+  in.records = records;
+  in.stored_value_bytes = records * 500;
+  return in;
+}
+
+TEST(PlanTest, BlobFilesFollowTheSstsWithRocksDbsDefaultOptions) {
+  ReplaySettings s;
+  const std::vector<InputFile> ssts = {File("a.sst", compression_type::kZSTD, 1)};
+  const std::vector<BlobInput> blobs = {
+      Blob("1.blob", compression_type::kZlib, 40), Blob("2.blob", compression_type::kNone, 10),
+      Blob("3.blob", compression_type::kLZ4, 10), Blob("4.blob", compression_type::kZSTD, 0),
+      Blob("5.blob", compression_type::kZSTD, 7)};
+  BlocksPlan plan = PlanBlocks(ssts, blobs, s);
+  ASSERT_EQ(plan.input_status.size(), 6u);
+  EXPECT_EQ(plan.input_status[0], "replayed");
+  EXPECT_EQ(plan.input_status[1], "replayed");
+  EXPECT_NE(plan.input_status[2].find("uncompressed blobs"), std::string::npos);
+  EXPECT_NE(plan.input_status[3].find("lz4"), std::string::npos);
+  EXPECT_EQ(plan.input_status[4], "skipped: no blobs");
+  EXPECT_EQ(plan.input_status[5], "replayed");
+  EXPECT_EQ(plan.skipped, 3);
+  ASSERT_EQ(plan.job.blobs.size(), 2u);
+  // BlobFileBuilder compresses with default CompressionOptions.
+  EXPECT_EQ(plan.job.blobs[0].codec.type, compression_type::kZlib);
+  EXPECT_EQ(plan.job.blobs[0].codec.level, 32767);
+  EXPECT_EQ(plan.job.blobs[0].codec.window_bits, -14);
+  EXPECT_EQ(plan.job.total_blocks, 10u + 47u);
+  EXPECT_EQ(plan.blob_records, 47u);
+  EXPECT_EQ(plan.file_names, (std::vector<std::string>{"a.sst", "1.blob", "5.blob"}));
+  EXPECT_EQ(plan.blob_per_codec.at("zstd"), 1);
+
+  s.codec = compression_type::kZSTD;
+  s.level = 9;
+  plan = PlanBlocks({}, blobs, s);
+  ASSERT_EQ(plan.job.blobs.size(), 3u);  // the uncompressed one too
+  EXPECT_EQ(plan.job.blobs[1].codec.type, compression_type::kZSTD);
+  EXPECT_EQ(plan.job.blobs[1].codec.level, 9);
+}
+
+TEST(PlanTest, DbCopyTakesTheFirstBlobDbAndSkipsTheRest) {
+  const std::vector<std::string> paths = {"/d/db1/000007.sst", "/d/db1/000008.blob", "/d/other.sst",
+                                          "/d/db2/000009.blob"};
+  DbCopyPlan plan = PlanDbCopy(paths, {"/d/db1", "/d/db2"});
+  EXPECT_EQ(plan.db, "/d/db1");
+  ASSERT_EQ(plan.input_status.size(), 4u);
+  EXPECT_EQ(plan.input_status[0], "");
+  EXPECT_EQ(plan.input_status[1], "");
+  EXPECT_NE(plan.input_status[2].find("copies the DB with blob files /d/db1"), std::string::npos);
+  EXPECT_NE(plan.input_status[3].find("skipped"), std::string::npos);
+  EXPECT_EQ(plan.skipped, 2);
+  EXPECT_TRUE(PlanDbCopy(paths, {}).db.empty());
+}
+
 TEST(PlanTest, SkipReasons) {
   ReplaySettings s;
   EXPECT_NE(TargetFor(File("s.sst", compression_type::kSnappy, 1), s).skip_reason.find("snappy"),

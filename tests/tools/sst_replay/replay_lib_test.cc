@@ -120,6 +120,20 @@ TEST(JobTest, RoundTripsThroughText) {
   EXPECT_EQ(back->groups[0].checksum, 4);
   EXPECT_THAT(back->groups[0].files, ElementsAre("/a/1.sst", "/b/2 two.sst"));
 
+  // Blob files (blocks mode) and a DB to copy (compaction mode).
+  Job blobs;
+  blobs.mode = "blocks";
+  blobs.blobs.push_back(BlocksFile{"/db/000012 x.blob", CodecSettings{2, 32767, -14, 0, 0}});
+  blobs.source_db = "/var/lib/my db";
+  back = ParseJob(SerializeJob(blobs));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->blobs.size(), 1u);
+  EXPECT_EQ(back->blobs[0].path, "/db/000012 x.blob");
+  EXPECT_EQ(back->blobs[0].codec.type, 2);
+  EXPECT_EQ(back->blobs[0].codec.level, 32767);
+  EXPECT_EQ(back->source_db, "/var/lib/my db");
+  EXPECT_TRUE(back->files.empty());
+
   EXPECT_FALSE(ParseJob("mode blocks\nfile 7 x\n").ok());
   EXPECT_FALSE(ParseJob("strategy stock\n").ok());  // no mode
 }
@@ -184,7 +198,7 @@ TEST(InputsTest, ResolvesFilesAndDirectories) {
   const std::string empty = TempDir();
   absl::StatusOr<std::vector<std::string>> none = ResolveInputs({empty});
   ASSERT_FALSE(none.ok());
-  EXPECT_THAT(std::string(none.status().message()), HasSubstr("no SST files"));
+  EXPECT_THAT(std::string(none.status().message()), HasSubstr("no SST or blob files"));
 }
 
 RunResult MakeRun(int64_t wall_ns, int64_t bytes) {

@@ -28,6 +28,8 @@
 #include "rocksdb/options.h"
 #include "tests/tools/sst/sst_fixtures.h"
 #include "tests/tools/sst/synthetic_sst.h"
+#include "tests/tools/sst_replay/blob_db_fixture.h"
+#include "tools/sst/blob_file.h"
 #include "tools/sst/sst_file.h"
 
 extern char** environ;
@@ -206,6 +208,19 @@ class SstReplayTest : public ::testing::Test {
     snappy.compression = rocksdb::kSnappyCompression;
     snappy.num_keys = 500;
     snappy_ = new SstFixture(*sst_testing::WriteSstFile(snappy, *dir_ + "/snappy.sst"));
+    // Integrated BlobDB, zstd and zlib blobs.
+    zstd_blobs_ = new replay_testing::BlobDb(
+        *replay_testing::WriteBlobDb(*dir_ + "/zstd_blob_db", rocksdb::kZSTD));
+    zlib_blobs_ = new replay_testing::BlobDb(
+        *replay_testing::WriteBlobDb(*dir_ + "/zlib_blob_db", rocksdb::kZlibCompression));
+  }
+
+  // The offset of the `n`th record of a blob file.
+  static uint64_t BlobRecordOffset(const std::string& path, size_t n) {
+    const std::string data = ReadFile(path);
+    absl::StatusOr<sst::BlobFile> f = sst::ParseBlobFile(data, path);
+    EXPECT_TRUE(f.ok() && f->records.size() > n);
+    return f.ok() && f->records.size() > n ? f->records[n].offset : 0;
   }
 
   // A private copy of a fixture file, to damage.
@@ -221,6 +236,8 @@ class SstReplayTest : public ::testing::Test {
   static SstFixture* zlib_;
   static SstFixture* dict_;
   static SstFixture* snappy_;
+  static replay_testing::BlobDb* zstd_blobs_;
+  static replay_testing::BlobDb* zlib_blobs_;
 };
 
 std::string* SstReplayTest::dir_ = nullptr;
@@ -229,6 +246,8 @@ SstFixture* SstReplayTest::zstd_ = nullptr;
 SstFixture* SstReplayTest::zlib_ = nullptr;
 SstFixture* SstReplayTest::dict_ = nullptr;
 SstFixture* SstReplayTest::snappy_ = nullptr;
+replay_testing::BlobDb* SstReplayTest::zstd_blobs_ = nullptr;
+replay_testing::BlobDb* SstReplayTest::zlib_blobs_ = nullptr;
 
 TEST_F(SstReplayTest, BlocksModeReplaysZstdAndZlibFilesByteForByte) {
   const Snapshot before = Take(*dir_);
@@ -343,6 +362,106 @@ TEST_F(SstReplayTest, DefaultWorkloadWithoutInputs) {
   EXPECT_EQ(Str(kv, "blocks.identical"), "true");
   EXPECT_GT(Num(kv, "blocks.stock.pool_deflate_created"), 100);
   EXPECT_GT(Num(kv, "blocks.stock.pool_zstd_compress_created"), 0);
+  // The "histories" family's blobs: a zstd CCtx per blob in stock.
+  EXPECT_GT(Num(kv, "blocks.stock.blobs"), 100);
+  EXPECT_GE(Num(kv, "blocks.stock.blob_files"), 1);
+  EXPECT_GT(Num(kv, "blocks.stock.pool_zstd_compress_created"), Num(kv, "blocks.stock.blobs"));
+  EXPECT_LE(Num(kv, "blocks.pooled.pool_zstd_compress_created"), 2);
+}
+
+TEST_F(SstReplayTest, BlocksModeReplaysBlobFilesByteForByte) {
+  const Snapshot before = Take(*dir_);
+  const std::string open = replay_testing::CopyWithoutFooter(
+      zlib_blobs_->blob_files[1], sst_testing::TestTempDir() + "/000777.blob");
+  Outcome o = Replay({"--mode=blocks", "--repeat=1", "--json", zstd_blobs_->dir,
+                      zlib_blobs_->blob_files[0], open});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(Take(*dir_), before) << "inputs were modified";
+  auto kv = Inspect("json", o.out);
+  EXPECT_EQ(Str(kv, "blocks.identical"), "true");
+  const double zlib_blobs = static_cast<double>(zlib_blobs_->blobs);
+  const double blobs = static_cast<double>(zstd_blobs_->blobs) + zlib_blobs;
+  EXPECT_EQ(Num(kv, "blocks.stock.blobs"), blobs);
+  EXPECT_EQ(Num(kv, "blocks.stock.blob_files"), 4);
+  EXPECT_GT(Num(kv, "blocks.compared_blocks"), blobs);  // the DB's SST blocks too
+  // SSTs first (the zstd DB's), then its blob files, the zlib one, the open one.
+  const size_t n = zstd_blobs_->sst_files.size();
+  EXPECT_EQ(Str(kv, absl::StrCat("input.", n, ".kind")), "blob");
+  EXPECT_EQ(Str(kv, absl::StrCat("input.", n + 3, ".kind")),
+            "blob (no footer: still being written)");
+  EXPECT_EQ(Str(kv, absl::StrCat("input.", n + 3, ".blocks_mode")), "replayed");
+  // Stock: a CCtx per zstd blob (plus one per SST), a deflate stream per
+  // zlib blob, an inflate stream per zlib blob read (input and check).
+  EXPECT_EQ(Num(kv, "blocks.stock.pool_zstd_compress_created"), zstd_blobs_->blobs + n);
+  EXPECT_EQ(Num(kv, "blocks.stock.pool_deflate_created"), zlib_blobs);
+  EXPECT_EQ(Num(kv, "blocks.stock.pool_inflate_created"), 2 * zlib_blobs);
+  EXPECT_LE(Num(kv, "blocks.pooled.contexts_created"), 4);
+  EXPECT_GT(Num(kv, "blocks.stock.codec_bytes"), 20 * Num(kv, "blocks.pooled.codec_bytes"));
+}
+
+TEST_F(SstReplayTest, CompactionModeCopiesABlobDbAndRewritesItsBlobs) {
+  const Snapshot before = Take(zlib_blobs_->dir);
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", zlib_blobs_->dir});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(Take(zlib_blobs_->dir), before) << "the DB directory was modified";
+  auto kv = Inspect("json", o.out);
+  EXPECT_EQ(Str(kv, "compaction.identical"), "true");
+  EXPECT_EQ(Str(kv, "input.0.compaction_mode"), "copied with its DB and compacted");
+  const double blobs = static_cast<double>(zlib_blobs_->blobs);
+  // Garbage collection with age cutoff 1.0 rewrote every blob...
+  EXPECT_EQ(Num(kv, "compaction.stock.output_blobs"), blobs);
+  EXPECT_EQ(Num(kv, "compaction.pooled.output_blobs"), blobs);
+  EXPECT_GE(Num(kv, "compaction.stock.output_blob_files"), 1);
+  EXPECT_GT(Num(kv, "compaction.compared_blocks"), blobs);  // blobs and SST data blocks
+  // ... each through a deflate stream of its own in stock RocksDB 7.8.3,
+  // and an inflate stream per blob read.
+  EXPECT_GE(Num(kv, "compaction.stock.pool_deflate_created"), blobs);
+  EXPECT_GE(Num(kv, "compaction.stock.pool_inflate_created"), blobs);
+  EXPECT_LE(Num(kv, "compaction.pooled.pool_deflate_created"), 2);
+  EXPECT_LE(Num(kv, "compaction.pooled.pool_inflate_created"), 2);
+  EXPECT_GT(Num(kv, "compaction.stock.codec_bytes"), 20 * Num(kv, "compaction.pooled.codec_bytes"));
+}
+
+TEST_F(SstReplayTest, CompactionModeSkipsABlobFileWithoutItsDb) {
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", zstd_blobs_->blob_files[0]});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_THAT(o.err, HasSubstr("no file with zstd or zlib data to compact"));
+  EXPECT_THAT(o.out, HasSubstr("a blob file is compacted with its DB (pass the DB directory)"));
+}
+
+TEST_F(SstReplayTest, CompactionModeOnABlobDbWithABadBlobExitsTwo) {
+  const std::string db = sst_testing::TestTempDir() + "/bad_blob_db";
+  fs::create_directories(db);
+  for (const auto& e : fs::directory_iterator(zstd_blobs_->dir)) {
+    fs::copy_file(e.path(), db + "/" + e.path().filename().string());
+  }
+  const std::string blob = db + "/" + fs::path(zstd_blobs_->blob_files[1]).filename().string();
+  const uint64_t offset = BlobRecordOffset(blob, 3);
+  PatchFile(blob, offset + 50, "\x01\x02");
+  const Snapshot before = Take(db);
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", db});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_THAT(o.err, HasSubstr(absl::StrCat(blob, ": offset ", offset, ": blob record CRC")));
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_EQ(Take(db), before);
+}
+
+// CRCs intact, payload not deflate data: compaction mode must name the blob
+// before RocksDB reads it.
+TEST_F(SstReplayTest, CompactionModeOnABlobDbWithAnUndecompressableBlobExitsTwo) {
+  const std::string db = sst_testing::TestTempDir() + "/undecompressable_blob_db";
+  fs::create_directories(db);
+  for (const auto& e : fs::directory_iterator(zlib_blobs_->dir)) {
+    fs::copy_file(e.path(), db + "/" + e.path().filename().string());
+  }
+  const std::string blob = db + "/" + fs::path(zlib_blobs_->blob_files[0]).filename().string();
+  const uint64_t offset = replay_testing::CorruptBlobPayload(blob, 2);
+  ASSERT_GT(offset, 0u);
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", db});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_THAT(o.err,
+              HasSubstr(absl::StrCat(blob, ": offset ", offset, ": blob does not decompress")));
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
 }
 
 TEST_F(SstReplayTest, DbDirectoryIsOnlyRead) {
@@ -491,7 +610,7 @@ INSTANTIATE_TEST_SUITE_P(
                    fs::create_directories(p);
                    return p;
                  },
-                 "no SST files"},
+                 "no SST or blob files"},
         BadInput{"truncated",
                  {},
                  [](uint64_t* offset) {
@@ -553,7 +672,45 @@ INSTANTIATE_TEST_SUITE_P(
                    *offset = h.offset;
                    return p;
                  },
-                 "uncompressed bytes, over max_block_size"}),
+                 "uncompressed bytes, over max_block_size"},
+        BadInput{"blob_crc_mismatch",
+                 {"--mode=blocks"},
+                 [](uint64_t* offset) {
+                   const std::string p = SstReplayTest::Copy(
+                       SstReplayTest::zlib_blobs_->blob_files[0], "000031.blob");
+                   *offset = SstReplayTest::BlobRecordOffset(p, 1);
+                   PatchFile(p, *offset + 60, "\x33");
+                   return p;
+                 },
+                 "blob record CRC mismatch"},
+        BadInput{"blob_record_header_crc_mismatch",
+                 {},
+                 [](uint64_t* offset) {
+                   const std::string p = SstReplayTest::Copy(
+                       SstReplayTest::zstd_blobs_->blob_files[0], "000032.blob");
+                   *offset = SstReplayTest::BlobRecordOffset(p, 2);
+                   PatchFile(p, *offset + 16, "\x07");  // the expiration
+                   return p;
+                 },
+                 "blob record header CRC mismatch"},
+        BadInput{"blob_truncated_inside_a_record",
+                 {},
+                 [](uint64_t* offset) {
+                   const std::string p = SstReplayTest::Copy(
+                       SstReplayTest::zlib_blobs_->blob_files[1], "000033.blob");
+                   *offset = SstReplayTest::BlobRecordOffset(p, 4);
+                   fs::resize_file(p, *offset + 40);
+                   return p;
+                 },
+                 "runs past the end of the file"},
+        BadInput{"not_a_blob_file",
+                 {},
+                 [](uint64_t*) {
+                   const std::string p = BadCopy("000034.blob");
+                   std::ofstream(p) << std::string(64, 'b');
+                   return p;
+                 },
+                 "not a blob file: bad magic number"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 TEST(SstReplayUsageTest, UsageErrorsExitTwoAndHelpExitsZero) {

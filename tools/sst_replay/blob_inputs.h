@@ -1,0 +1,76 @@
+// Blob files as sst_replay inputs: integrated BlobDB's *.blob files, given
+// directly, found in directories, or belonging to a DB directory. Parsed
+// and CRC-checked with tools/sst/blob_file.h (the one blob parser); this
+// file adds what the replay needs to know about each (codec, counts) and
+// which directories are DBs with blob files (compaction mode copies those
+// whole: ingesting their SSTs would drop the blob references).
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compression/block_codecs.h"
+
+namespace rockpool::replay {
+
+// A *.blob name, or a file starting with the blob magic number: what the
+// session reads with ScanBlobFile instead of the SST reader.
+bool IsBlobPath(const std::string& path);
+
+struct BlobInput {
+  std::string path;
+  uint64_t file_size = 0;
+  uint64_t file_number = 0;  // from the name (000123.blob)
+  uint32_t column_family_id = 0;
+  uint8_t compression = 0;  // RocksDB's type byte, from the header
+  uint64_t records = 0;
+  uint64_t stored_value_bytes = 0;  // values as stored (compressed if the file is)
+  bool has_footer = false;          // false: still being written (not an error)
+};
+
+// Reads and verifies the whole file (header, every record's header and blob
+// CRC, the footer if present). Errors: "<path>: offset <N>: <what>", with
+// InvalidArgument (not a blob file), DataLoss (corrupt) or NotFound codes.
+absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path);
+
+// Decompresses every blob of a (compressed) blob file: a blob whose CRCs
+// hold but whose payload does not decompress is bad input too, and
+// compaction mode must report it before RocksDB reads it. DataLoss,
+// "<path>: offset <record>: blob does not decompress: ...".
+absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs);
+
+// The whole file's bytes; errors name the file (offset 0).
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path);
+
+// A file mapped read-only: blocks mode parses blob files in place, so the
+// measured window's heap figures hold the codec churn, not a copy of the
+// file.
+class MappedFile {
+ public:
+  static absl::StatusOr<MappedFile> Open(const std::string& path);
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&&) = delete;
+  MappedFile(const MappedFile&) = delete;
+  ~MappedFile();
+  std::string_view data() const { return {static_cast<const char*>(addr_), size_}; }
+
+ private:
+  MappedFile(void* addr, size_t size) : addr_(addr), size_(size) {}
+  void* addr_ = nullptr;
+  size_t size_ = 0;
+};
+
+// A RocksDB DB directory: has a CURRENT file.
+bool IsDbDirectory(const std::string& dir);
+
+// The arguments that are DB directories holding at least one *.blob file,
+// in argument order.
+std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_
