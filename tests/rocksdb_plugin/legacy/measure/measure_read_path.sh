@@ -24,9 +24,17 @@
 # READS_LARGE (40000), CALLGRIND=0 to skip callgrind, PRELOAD_DIR (take
 # librockpool_preload.so from there instead of building it).
 set -euo pipefail
+SELF=$(realpath "$0")
 cd "$(dirname "$0")/../../../.."
 unset ROCKPOOL_OPTIONS ROCKPOOL_STATS ROCKPOOL_STATS_SECONDS
 
+if [ "${1:-}" = --run ]; then  # internal: the command in a mode's environment
+  shift
+  mode=$1
+  shift
+  [ "$mode" = pooled ] && exec env LD_PRELOAD="$ROCKPOOL_SO" ROCKPOOL_OPTIONS=max_idle_per_key=8 "$@"
+  exec "$@"
+fi
 RUNS=${1:-9}
 CODECS=${2:-zstd zlib}
 NUM=${NUM:-200000}
@@ -40,8 +48,17 @@ else
   $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so >/dev/null 2>&1
   ROCKPOOL=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/rocksdb_plugin/librockpool_preload.so
 fi
+export ROCKPOOL_SO=$ROCKPOOL
 WORK=$(mktemp -d /tmp/rockpool_read_path.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
+# CPU seconds (user + sys, microsecond resolution) of a command.
+CPU_OF=$WORK/cpu_of.py
+cat >"$CPU_OF" <<'PY'
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{r.ru_utime + r.ru_stime:.6f}")
+PY
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -56,7 +73,7 @@ run() {  # run <mode> <command...>: the command, under the mode's environment
   if [ "$mode" = pooled ]; then
     env LD_PRELOAD="$ROCKPOOL" ROCKPOOL_OPTIONS=max_idle_per_key=8 "$@"
   else
-    "$@"
+    env "$@"
   fi
 }
 
@@ -87,9 +104,8 @@ for codec in $CODECS; do
   : >"$WORK/cpu.pooled"
   for ((i = 0; i < RUNS; i++)); do
     for mode in stock pooled; do
-      run "$mode" /usr/bin/time -f '%U %S' -o "$WORK/time" \
-        /usr/bin/db_bench $(read_args "$db" "$READS") >/dev/null 2>&1
-      awk -v r="$READS" '{printf "%.4f\n", ($1 + $2) * 1e6 / r}' "$WORK/time" >>"$WORK/cpu.$mode"
+      python3 "$CPU_OF" "$SELF" --run "$mode" /usr/bin/db_bench $(read_args "$db" "$READS") >"$WORK/time"
+      awk -v r="$READS" '{printf "%.4f\n", $1 * 1e6 / r}' "$WORK/time" >>"$WORK/cpu.$mode"
     done
   done
   for mode in stock pooled; do cpu[$mode]=$(median <"$WORK/cpu.$mode"); done
