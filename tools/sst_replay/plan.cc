@@ -33,21 +33,28 @@ std::optional<Target> Accept(const InputFile& in, const ReplaySettings& settings
 
 }  // namespace
 
+// Why blocks (or blobs) of compression `type` are not replayed; "" if they
+// are, with *target the codec to replay them with.
+std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const char* what,
+                            const char* uncompressed_reason, uint8_t* target) {
+  if (!RockpoolDecodes(type)) {
+    return absl::StrCat("skipped: ", CodecName(type), " ", what,
+                        " (rockpool pools zstd and zlib contexts; this reader "
+                        "decompresses zstd and zlib only)");
+  }
+  *target = settings.codec.value_or(type);
+  if (!Poolable(*target)) return uncompressed_reason;
+  return "";
+}
+
 Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
   Target t;
   const uint8_t type = in.codec.type;
-  if (!RockpoolDecodes(type)) {
-    t.skip_reason = absl::StrCat("skipped: ", CodecName(type),
-                                 " blocks (rockpool pools zstd and zlib contexts; this reader "
-                                 "decompresses zstd and zlib only)");
-    return t;
-  }
-  const uint8_t target = settings.codec.value_or(type);
-  if (!Poolable(target)) {
-    t.skip_reason =
-        "skipped: uncompressed (pass --codec=zstd or --codec=zlib to replay it compressed)";
-    return t;
-  }
+  uint8_t target = type;
+  t.skip_reason = CodecSkipReason(
+      type, settings, "blocks",
+      "skipped: uncompressed (pass --codec=zstd or --codec=zlib to replay it compressed)", &target);
+  if (!t.skip_reason.empty()) return t;
   if (in.data_blocks == 0) {
     t.skip_reason = "skipped: no data blocks";
     return t;
@@ -71,20 +78,12 @@ Strategy StrategyAt(int rep, int k) {
 
 Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
   Target t;
-  const uint8_t type = in.compression;
-  if (!RockpoolDecodes(type)) {
-    t.skip_reason = absl::StrCat("skipped: ", CodecName(type),
-                                 " blobs (rockpool pools zstd and zlib contexts; this reader "
-                                 "decompresses zstd and zlib only)");
-    return t;
-  }
-  const uint8_t target = settings.codec.value_or(type);
-  if (!Poolable(target)) {
-    t.skip_reason =
-        "skipped: uncompressed blobs (pass --codec=zstd or --codec=zlib to replay them "
-        "compressed)";
-    return t;
-  }
+  uint8_t target = in.compression;
+  t.skip_reason = CodecSkipReason(in.compression, settings, "blobs",
+                                  "skipped: uncompressed blobs (pass --codec=zstd or --codec=zlib "
+                                  "to replay them compressed)",
+                                  &target);
+  if (!t.skip_reason.empty()) return t;
   if (in.records == 0) {
     t.skip_reason = "skipped: no blobs";
     return t;

@@ -197,6 +197,14 @@ class Session {
 
  private:
   // The part of a mode every ModeRuns shares: run the child for a job.
+  // What compaction mode's stock and pooled runs are.
+  std::string CompactionModesNote() const {
+    return absl::StrCat(
+        "stock = rockpool's legacy face with measure_stock=true (RocksDB creates and frees every "
+        "context as always, counted); pooled = listeners={id=rockpool;max_idle_per_key=",
+        replay_.max_idle_per_key, ";idle_seconds=60}");
+  }
+
   class ChildRuns : public ModeRuns {
    public:
     ChildRuns(Session* session, Job job, std::string mode)
@@ -491,11 +499,7 @@ class Session {
     CompactionRuns runs(this, std::move(job), &m);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    m.notes.insert(m.notes.begin(),
-                   absl::StrCat("stock = rockpool's legacy face with measure_stock=true (RocksDB "
-                                "creates and frees every context as always, counted); pooled = "
-                                "listeners={id=rockpool;max_idle_per_key=",
-                                replay_.max_idle_per_key, ";idle_seconds=60}"));
+    m.notes.insert(m.notes.begin(), CompactionModesNote());
     const RunResult& first = m.stock.front();
     m.description = absl::StrFormat(
         "%d column families (%s%s%s), full compaction -> %d SSTs, %s uncompressed -> %s (%.2fx)",
@@ -557,11 +561,7 @@ class Session {
     CompactionRuns runs(this, std::move(job), &m);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    m.notes.insert(m.notes.begin(),
-                   absl::StrCat("stock = rockpool's legacy face with measure_stock=true (RocksDB "
-                                "creates and frees every context as always, counted); pooled = "
-                                "listeners={id=rockpool;max_idle_per_key=",
-                                replay_.max_idle_per_key, ";idle_seconds=60}"));
+    m.notes.insert(m.notes.begin(), CompactionModesNote());
     if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
       m.notes.push_back(
           "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
