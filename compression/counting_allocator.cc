@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "compression/fast_tls.h"
+
 namespace rockpool {
 namespace {
 
@@ -18,7 +20,7 @@ std::atomic<int64_t> countdown{0};
 std::atomic<bool> counting{false};
 std::atomic<uint64_t> counted_calls{0};
 
-thread_local AllocationSite t_site = AllocationSite::kUnattributed;
+ROCKPOOL_FAST_TLS AllocationSite t_site = AllocationSite::kUnattributed;
 AllocationStats g_site_stats[static_cast<int>(AllocationSite::kCount)];
 
 }  // namespace

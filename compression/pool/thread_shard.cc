@@ -58,7 +58,7 @@ struct ShardReturner {
 
 }  // namespace
 
-constinit thread_local int32_t tls_thread_shard = -1;
+ROCKPOOL_FAST_TLS int32_t tls_thread_shard = -1;
 
 size_t AssignThreadShard() {
   const size_t index = ShardRegistry::Get().Take();

@@ -25,6 +25,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compression/fast_tls.h"
+
 namespace rockpool::pool_internal {
 
 inline constexpr size_t kThreadShards = 256;
@@ -32,7 +34,7 @@ inline constexpr size_t kSharedShard = kThreadShards;
 
 // -1 until the thread's first pool operation. Constant-initialized, so a
 // read is a plain TLS load (no guard, no wrapper call).
-extern constinit thread_local int32_t tls_thread_shard;
+extern ROCKPOOL_FAST_TLS int32_t tls_thread_shard;
 
 // Slow path of ThreadShard(): hands this thread an index.
 size_t AssignThreadShard();

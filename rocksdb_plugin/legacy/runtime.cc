@@ -16,8 +16,8 @@
 namespace rockpool::legacy {
 namespace internal {
 
-thread_local int InsideRockpool::depth_ = 0;
-thread_local int InsideDictionaryTraining::depth_ = 0;
+ROCKPOOL_FAST_TLS int InsideRockpool::depth_ = 0;
+ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_ = 0;
 std::atomic<int> g_mode{static_cast<int>(RockpoolOptions::Mode::kForward)};
 std::atomic<bool> g_zstd_size_classes{true};
 std::atomic<Runtime*> Runtime::instance_{nullptr};

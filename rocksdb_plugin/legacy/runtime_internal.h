@@ -16,6 +16,7 @@
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
 #include "compression/compression_pools.h"
+#include "compression/fast_tls.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/legacy/zstd_layout.h"
 #include "rocksdb_plugin/options.h"
@@ -35,7 +36,7 @@ class InsideRockpool {
   static bool active() noexcept { return depth_ > 0; }
 
  private:
-  static thread_local int depth_;
+  static ROCKPOOL_FAST_TLS int depth_;
 };
 
 // Set while this thread runs RocksDB's dictionary training
@@ -52,7 +53,7 @@ class InsideDictionaryTraining {
   static bool active() noexcept { return depth_ > 0; }
 
  private:
-  static thread_local int depth_;
+  static ROCKPOOL_FAST_TLS int depth_;
 };
 
 // RockpoolOptions::Mode as an int; kForward until Configure().

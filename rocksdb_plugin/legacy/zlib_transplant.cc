@@ -11,7 +11,6 @@
 #include <zlib.h>
 
 #include "compression/zlib_contexts.h"
-#include "rocksdb_plugin/legacy/real_functions.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 #include "rocksdb_plugin/legacy/zlib_layout.h"
 
@@ -55,19 +54,6 @@ bool EndResult(DeflateContext*, const void* state, int* rc) {
 bool EndResult(InflateContext*, const void*, int* rc) {
   *rc = Z_OK;
   return true;
-}
-
-// Before the context goes back: the pool's inflateReset keeps what a stream
-// may have learnt from its header (windowBits 0 takes the window size from
-// the zlib header) and the check mode; restore the key's parameters exactly,
-// as a fresh inflateInit2 would. inflateReset2 keeps the window if its size
-// holds. (deflateReset, the pool's reset, already restores everything.)
-void PrepareReturn(DeflateContext*) {}
-void PrepareReturn(InflateContext* context) {
-  InsideRockpool inside;
-  if (real::inflateReset2(context->get(), context->window_bits()) != Z_OK) {
-    context->set_discard_when_unparked();
-  }
 }
 
 }  // namespace
@@ -116,7 +102,6 @@ bool Runtime::EndZlib(z_streamp strm, int* rc) noexcept {
   strm->zalloc = nullptr;
   strm->zfree = nullptr;
   strm->opaque = nullptr;
-  PrepareReturn(context);
   Finish(pool, std::move(lease));
   return true;
 }
