@@ -69,6 +69,8 @@ absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Cre
 }
 
 absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
+  if (!context.needs_reset_) return absl::OkStatus();  // one-shot use only: still fresh
+  context.needs_reset_ = false;
   const size_t r = ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
   if (ZSTD_isError(r)) {
     return absl::InternalError(
