@@ -68,8 +68,7 @@ absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Cre
   return context;
 }
 
-absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
-  if (!context.needs_reset_) return absl::OkStatus();  // one-shot use only: still fresh
+absl::Status ZstdDecompressPolicy::ResetUsed(ZstdDecompressContext& context) {
   context.needs_reset_ = false;
   const size_t r = ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
   if (ZSTD_isError(r)) {
@@ -77,10 +76,6 @@ absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
         absl::StrCat("zstd: resetting a decompression context: ", ZSTD_getErrorName(r)));
   }
   return absl::OkStatus();
-}
-
-size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) {
-  return LibraryBytesHeld(context);
 }
 
 }  // namespace rockpool

@@ -128,8 +128,14 @@ struct ZstdDecompressPolicy {
   using Context = ZstdDecompressContext;
   using Key = ZstdKey;
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
-  absl::Status Reset(Context& context);
-  size_t BytesHeld(const Context& context);
+  // Inline: a context used only through one_shot() comes back once per
+  // block and needs nothing (ResetUsed is the out-of-line rest).
+  absl::Status Reset(Context& context) {
+    if (!context.needs_reset_) return absl::OkStatus();
+    return ResetUsed(context);
+  }
+  absl::Status ResetUsed(Context& context);
+  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
 };
 
 using ZstdCompressPool = ContextPool<ZstdCompressPolicy>;
