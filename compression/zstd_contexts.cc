@@ -82,17 +82,14 @@ absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Cre
   return context;
 }
 
-absl::Status ZstdDecompressPolicy::Reset(ZstdDecompressContext& context) {
+absl::Status ZstdDecompressPolicy::ResetUsed(ZstdDecompressContext& context) {
+  context.needs_reset_ = false;
   const size_t r = ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
   if (ZSTD_isError(r)) {
     return absl::InternalError(
         absl::StrCat("zstd: resetting a decompression context: ", ZSTD_getErrorName(r)));
   }
   return absl::OkStatus();
-}
-
-size_t ZstdDecompressPolicy::BytesHeld(const ZstdDecompressContext& context) {
-  return LibraryBytesHeld(context);
 }
 
 }  // namespace rockpool

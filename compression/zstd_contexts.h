@@ -8,7 +8,9 @@
 //
 // Level, checksum flag and dictionary are applied per call by the codec;
 // Reset() (ZSTD_reset_session_and_parameters) drops every parameter and
-// dictionary so the next lease sees a fresh context. The key is therefore not
+// dictionary so the next lease sees a fresh context (a decompression context
+// used only for one-shot calls, ZstdDecompressContext::one_shot(), is still
+// fresh and is not reset). The key is therefore not
 // a parameter of the context but a size class: contexts that serve calls of
 // one shape (level, source and dictionary size) keep a workspace of one size,
 // which zstd then never regrows or shrinks (see ZstdKey).
@@ -114,7 +116,19 @@ class ZstdDecompressContext : public Parkable {
   ZstdDecompressContext(const ZstdDecompressContext&) = delete;
   ZstdDecompressContext& operator=(const ZstdDecompressContext&) = delete;
 
-  ZSTD_DCtx_s* get() const { return dctx_; }
+  // The context for any use (parameters, ZSTD_DCtx_refDDict, streaming):
+  // the next Reset() runs ZSTD_DCtx_reset(ZSTD_reset_session_and_parameters).
+  ZSTD_DCtx_s* get() const {
+    needs_reset_ = true;
+    return dctx_;
+  }
+  // The context for zstd's one-shot decompression only (ZSTD_decompressDCtx,
+  // ZSTD_decompress_usingDDict): those calls set no parameter, dictionary or
+  // stream state (each begins its frame afresh), so a context reached only
+  // through one_shot() since its last reset is still fresh and Reset()
+  // skips ZSTD_DCtx_reset. For callers that decompress once per block (the
+  // native face), where the built-in's per-core DCtx is never reset either.
+  ZSTD_DCtx_s* one_shot() const { return dctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
 
  private:
@@ -122,6 +136,7 @@ class ZstdDecompressContext : public Parkable {
   static constexpr char kOwnerKind = 'D';
   CountingAllocator allocator_;
   ZSTD_DCtx_s* dctx_ = nullptr;
+  mutable bool needs_reset_ = false;  // get() was called since the last reset
 };
 
 struct ZstdCompressPolicy {
@@ -136,8 +151,14 @@ struct ZstdDecompressPolicy {
   using Context = ZstdDecompressContext;
   using Key = ZstdKey;
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
-  absl::Status Reset(Context& context);
-  size_t BytesHeld(const Context& context);
+  // Inline: a context used only through one_shot() comes back once per
+  // block and needs nothing (ResetUsed is the out-of-line rest).
+  absl::Status Reset(Context& context) {
+    if (!context.needs_reset_) return absl::OkStatus();
+    return ResetUsed(context);
+  }
+  absl::Status ResetUsed(Context& context);
+  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
 };
 
 using ZstdCompressPool = ContextPool<ZstdCompressPolicy>;

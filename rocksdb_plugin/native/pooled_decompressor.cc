@@ -21,8 +21,7 @@ struct ZstdDecompressWorkingArea : rocksdb::Decompressor::WorkingArea {
 }  // namespace
 
 PooledDecompressor::PooledDecompressor(std::shared_ptr<rocksdb::Decompressor> builtin,
-                                       std::shared_ptr<CompressionPools> pools,
-                                       rocksdb::Slice dict)
+                                       std::shared_ptr<CompressionPools> pools, rocksdb::Slice dict)
     : DecompressorWrapper(std::move(builtin)), pools_(std::move(pools)), dict_(dict) {
   if (!dict_.empty()) ddict_ = ZSTD_createDDict_byReference(dict_.data(), dict_.size());
 }
@@ -49,8 +48,8 @@ Status PooledDecompressor::MaybeCloneForDict(const rocksdb::Slice& serialized_di
     std::unique_ptr<rocksdb::Decompressor> builtin_with_dict;
     Status s = wrapped_->MaybeCloneForDict(serialized_dict, &builtin_with_dict);
     if (!s.ok()) return s;
-    auto clone = std::make_unique<PooledDecompressor>(std::move(builtin_with_dict), pools_,
-                                                      serialized_dict);
+    auto clone =
+        std::make_unique<PooledDecompressor>(std::move(builtin_with_dict), pools_, serialized_dict);
     if (clone->ddict_ == nullptr) return Status::MemoryLimit("rockpool: cannot digest dictionary");
     *out = std::move(clone);
     return Status::OK();
@@ -80,12 +79,12 @@ Status PooledDecompressor::DecompressZstd(const Args& args, char* out) {
   ZstdDecompressPool::Lease tmp;
   if (args.working_area != nullptr && args.working_area->owner() == this &&
       args.working_area->get() != nullptr) {
-    dctx = static_cast<ZstdDecompressWorkingArea*>(args.working_area->get())->lease->get();
+    dctx = static_cast<ZstdDecompressWorkingArea*>(args.working_area->get())->lease->one_shot();
   } else {
     absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_->zstd_decompress().Acquire(ZstdKey{});
     if (!lease.ok()) return Status::MemoryLimit("rockpool: " + lease.status().ToString());
     tmp = *std::move(lease);
-    dctx = tmp->get();
+    dctx = tmp->one_shot();
   }
   const size_t n =
       ddict_ != nullptr

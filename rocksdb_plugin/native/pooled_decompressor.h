@@ -4,7 +4,9 @@
 // size prefix (ExtractUncompressedSize).
 //
 //   zstd: a WorkingArea is a leased ZSTD_DCtx; without one, each block
-//         leases a context for the call. A dictionary is digested once
+//         leases a context for the call. Only one-shot calls run on it
+//         (ZstdDecompressContext::one_shot()), so it goes back to the pool
+//         without a ZSTD_DCtx_reset. A dictionary is digested once
 //         (ZSTD_DDict) per MaybeCloneForDict, i.e. per SST file.
 //   zlib: each block leases an inflate stream instead of inflateInit2 /
 //         inflateEnd, and inflates with Z_FINISH straight into the output,
