@@ -1,1 +1,0 @@
-../../../../../compression/context_pool.cc

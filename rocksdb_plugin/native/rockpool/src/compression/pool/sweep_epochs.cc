@@ -1,0 +1,1 @@
+../../../../../../compression/pool/sweep_epochs.cc
