@@ -156,7 +156,6 @@ class ContextPool {
     const size_t shard = pool_internal::ThreadShard();
     if (EntryT* entry = front_.Take(shard)) {
       if (Lists::SameKey(entry->key_state->key, key)) {
-        counters_.Add(shard, Counter::kReused, 1);
         counters_.Add(shard, Counter::kIdleBytesRemoved, entry->bytes);
         if (counters_.Add(shard, Counter::kLeases, 1) % kMaintenanceLeases == 0) MaybeSweep();
         return Lease(entry->context.get(), Returner(this, entry));
@@ -254,7 +253,7 @@ class ContextPool {
     auto difference = [](uint64_t a, uint64_t b) { return a > b ? a - b : 0; };
     PoolStats s;
     s.created = sum(Counter::kCreated);
-    s.reused = sum(Counter::kReused);
+    s.reused = difference(sum(Counter::kLeases), s.created);
     s.destroyed = sum(Counter::kDestroyed);
     s.reset_failures = sum(Counter::kResetFailures);
     s.in_use = difference(sum(Counter::kLeases), sum(Counter::kReleases));
@@ -282,7 +281,6 @@ class ContextPool {
     if (key_state == nullptr) return absl::ResourceExhaustedError("context pool: out of memory");
     if (entry == nullptr) entry = StealFromSlots(key);
     if (entry != nullptr) {
-      counters_.Add(shard, Counter::kReused, 1);
       counters_.Add(shard, Counter::kIdleBytesRemoved, entry->bytes);
       return LeaseOutSlow(shard, entry);
     }

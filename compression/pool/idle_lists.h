@@ -35,7 +35,15 @@ class IdleLists {
     }
   }
 
-  static bool SameKey(const Key& a, const Key& b) { return !(a < b) && !(b < a); }
+  // Keys need only operator<; one with operator== (ZstdKey's defaulted
+  // comparisons) is compared once, not twice, on the fast path.
+  static bool SameKey(const Key& a, const Key& b) {
+    if constexpr (requires { a == b; }) {
+      return a == b;
+    } else {
+      return !(a < b) && !(b < a);
+    }
+  }
 
   // The state of `key`, created on first use; nullptr when out of memory.
   KeyStateT* FindOrAdd(const Key& key) {

@@ -21,10 +21,9 @@ namespace rockpool::pool_internal {
 
 enum class Counter : size_t {
   kCreated,
-  kReused,
   kDestroyed,
   kResetFailures,
-  kLeases,    // every lease handed out
+  kLeases,    // every lease handed out (reused = leases - created)
   kReleases,  // every lease ended (returned or discarded)
   kIdleBytesAdded,
   kIdleBytesRemoved,
