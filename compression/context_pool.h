@@ -66,6 +66,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/base/attributes.h"
+#include "absl/base/optimization.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -267,6 +269,7 @@ class ContextPool {
   Policy& policy() { return policy_; }
 
  private:
+  ABSL_ATTRIBUTE_NOINLINE
   absl::StatusOr<Lease> AcquireSlow(size_t shard, const Key& key) {
     Chain expired;
     EntryT* entry = nullptr;
@@ -301,6 +304,7 @@ class ContextPool {
   }
 
   // A lease off the fast path: also samples peak_in_use.
+  ABSL_ATTRIBUTE_NOINLINE
   Lease LeaseOutSlow(size_t shard, EntryT* entry) {
     counters_.Add(shard, Counter::kLeases, 1);
     const uint64_t leases = counters_.Total(Counter::kLeases);
@@ -316,13 +320,11 @@ class ContextPool {
   void Return(EntryT* entry) {
     const size_t shard = pool_internal::ThreadShard();
     counters_.Add(shard, Counter::kReleases, 1);
-    if (absl::Status reset = policy_.Reset(*entry->context); !reset.ok()) {
-      counters_.Add(shard, Counter::kResetFailures, 1);
-      Unretain(entry);
-      Destroy(shard, entry);
+    if (absl::Status reset = policy_.Reset(*entry->context); ABSL_PREDICT_FALSE(!reset.ok())) {
+      DestroyUnreset(shard, entry);
       return;
     }
-    if (!Retain(entry)) {
+    if (ABSL_PREDICT_FALSE(!Retain(entry))) {
       Destroy(shard, entry);
       return;
     }
@@ -331,6 +333,12 @@ class ContextPool {
     counters_.Add(shard, Counter::kIdleBytesAdded, entry->bytes);
     // Newest goes to this thread's slot; whatever it displaces, to the list.
     if (EntryT* displaced = front_.Put(shard, entry)) PushIdle(displaced);
+  }
+
+  ABSL_ATTRIBUTE_NOINLINE void DestroyUnreset(size_t shard, EntryT* entry) {
+    counters_.Add(shard, Counter::kResetFailures, 1);
+    Unretain(entry);
+    Destroy(shard, entry);
   }
 
   // Whether the key keeps `entry` (it counts in the key's retained contexts
@@ -363,6 +371,7 @@ class ContextPool {
     entry->retained = false;
   }
 
+  ABSL_ATTRIBUTE_NOINLINE
   void PushIdle(EntryT* entry) {
     Chain expired;
     {
@@ -386,6 +395,7 @@ class ContextPool {
   }
 
   // The fast path's look at the clock, once per kMaintenanceLeases leases.
+  ABSL_ATTRIBUTE_NOINLINE
   void MaybeSweep() {
     const absl::Time now = now_.load(std::memory_order_relaxed)();
     if (absl::ToUnixNanos(now) < next_sweep_nanos_.load(std::memory_order_relaxed)) return;
@@ -427,6 +437,7 @@ class ContextPool {
   }
 
   // Idle bookkeeping for idle entries leaving the pool, then destruction.
+  ABSL_ATTRIBUTE_NOINLINE
   size_t ForgetAndDestroy(const Chain& doomed) {
     const size_t shard = pool_internal::ThreadShard();
     for (EntryT* entry = doomed.head; entry != nullptr;) {
@@ -439,7 +450,7 @@ class ContextPool {
     return doomed.size;
   }
 
-  void Destroy(size_t shard, EntryT* entry) {
+  ABSL_ATTRIBUTE_NOINLINE void Destroy(size_t shard, EntryT* entry) {
     counters_.Add(shard, Counter::kDestroyed, 1);
     delete entry;  // frees the context
   }

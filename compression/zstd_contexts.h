@@ -17,6 +17,7 @@
 #ifndef ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 #define ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 
+#include <bit>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -63,9 +64,15 @@ struct ZstdKey {
   uint8_t kind = kGeneral;
   uint8_t source_log = 0;      // ceil(log2(source size))
   uint8_t dictionary_log = 0;  // ceil(log2(raw dictionary size + 1))
+  uint8_t unused = 0;          // no padding: equality is one 8-byte compare
   int32_t level = 0;  // kRawDict and native kinds: zstd level; kDigestedDict: CDict size class
   auto operator<=>(const ZstdKey&) const = default;
+  // The pool compares keys on every lease (compression/pool/idle_lists.h).
+  bool operator==(const ZstdKey& other) const {
+    return std::bit_cast<uint64_t>(*this) == std::bit_cast<uint64_t>(other);
+  }
 };
+static_assert(sizeof(ZstdKey) == sizeof(uint64_t), "ZstdKey::operator== compares 8 bytes");
 
 class ZstdCompressContext : public Parkable {
  public:

@@ -38,6 +38,7 @@ class PooledDecompressor final : public rocksdb::DecompressorWrapper {
   rocksdb::Status MaybeCloneForDict(const rocksdb::Slice& serialized_dict,
                                     std::unique_ptr<rocksdb::Decompressor>* out) override;
   size_t ApproximateOwnedMemoryUsage() const override;
+  rocksdb::Status ExtractUncompressedSize(Args& args) override;
   rocksdb::Status DecompressBlock(const Args& args, char* uncompressed_output) override;
 
  private:
