@@ -154,7 +154,7 @@ class ContextPool {
   ~ContextPool() { Trim(); }
 
   // A reset context for `key`: the newest idle one, or a new one.
-  absl::StatusOr<Lease> Acquire(const Key& key) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE absl::StatusOr<Lease> Acquire(const Key& key) {
     const size_t shard = pool_internal::ThreadShard();
     if (EntryT* entry = front_.Take(shard)) {
       if (Lists::SameKey(entry->key_state->key, key)) {
@@ -317,7 +317,7 @@ class ContextPool {
     return Lease(entry->context.get(), Returner(this, entry));
   }
 
-  void Return(EntryT* entry) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void Return(EntryT* entry) {
     const size_t shard = pool_internal::ThreadShard();
     counters_.Add(shard, Counter::kReleases, 1);
     if (absl::Status reset = policy_.Reset(*entry->context); ABSL_PREDICT_FALSE(!reset.ok())) {
