@@ -72,6 +72,17 @@ class CountingAllocator {
     owner_ = owner;
   }
   void* owner(const void* kind) const { return owner_kind_ == kind ? owner_ : nullptr; }
+  // The owner of kind `kind` of the CountingAllocator a library's allocation
+  // callback and opaque pointer name, if they name one; else null.
+  static void* OwnerOf(void* (*zstd_alloc)(void*, size_t), void* opaque, const void* kind) {
+    if (zstd_alloc != &ZstdAlloc || opaque == nullptr) return nullptr;
+    return static_cast<CountingAllocator*>(opaque)->owner(kind);
+  }
+  static void* OwnerOf(void* (*zlib_alloc)(void*, unsigned, unsigned), void* opaque,
+                       const void* kind) {
+    if (zlib_alloc != &ZlibAlloc || opaque == nullptr) return nullptr;
+    return static_cast<CountingAllocator*>(opaque)->owner(kind);
+  }
 
   // C callbacks in the shapes the libraries expect; `opaque` is the
   // CountingAllocator.

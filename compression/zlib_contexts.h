@@ -67,8 +67,8 @@ class ZlibStream : public Parkable {
   // The context of type T whose allocator `stream` allocates with, if any.
   template <typename T>
   static T* FromStream(const z_stream& stream) {
-    if (stream.zalloc != &CountingAllocator::ZlibAlloc || stream.opaque == nullptr) return nullptr;
-    return static_cast<T*>(static_cast<CountingAllocator*>(stream.opaque)->owner(&T::kOwnerKind));
+    return static_cast<T*>(
+        CountingAllocator::OwnerOf(stream.zalloc, stream.opaque, &T::kOwnerKind));
   }
 
   CountingAllocator allocator_;

@@ -83,9 +83,8 @@ class ZstdCompressContext : public Parkable {
   // names, if it is one of these; else null. (The legacy face reads the
   // customMem out of a ZSTD_CCtx RocksDB hands back.)
   static ZstdCompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
-    if (alloc != &CountingAllocator::ZstdAlloc || opaque == nullptr) return nullptr;
     return static_cast<ZstdCompressContext*>(
-        static_cast<CountingAllocator*>(opaque)->owner(&kOwnerKind));
+        CountingAllocator::OwnerOf(alloc, opaque, &kOwnerKind));
   }
   ~ZstdCompressContext();
   ZstdCompressContext(const ZstdCompressContext&) = delete;
@@ -115,9 +114,8 @@ class ZstdDecompressContext : public Parkable {
   // names, if it is one of these; else null. (The legacy face reads the
   // customMem out of a ZSTD_DCtx RocksDB hands back.)
   static ZstdDecompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
-    if (alloc != &CountingAllocator::ZstdAlloc || opaque == nullptr) return nullptr;
     return static_cast<ZstdDecompressContext*>(
-        static_cast<CountingAllocator*>(opaque)->owner(&kOwnerKind));
+        CountingAllocator::OwnerOf(alloc, opaque, &kOwnerKind));
   }
   ~ZstdDecompressContext();
   ZstdDecompressContext(const ZstdDecompressContext&) = delete;
