@@ -1,5 +1,9 @@
 #include "tests/compression/test_data.h"
 
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
 #include <random>
 
 namespace rockpool::testing {
@@ -36,6 +40,20 @@ std::string Incompressible(size_t size, uint64_t seed) {
   std::string out(size, '\0');
   for (char& c : out) c = static_cast<char>(rng());
   return out;
+}
+
+std::string FreshTestPath(const std::string& name) {
+  const char* base = std::getenv("TEST_TMPDIR");
+  const std::filesystem::path path = std::filesystem::path(base != nullptr ? base : "/tmp") / name;
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+  return path.string();
+}
+
+std::string FreshTestDir(const std::string& name) {
+  const std::string path = FreshTestPath(name);
+  std::filesystem::create_directories(path);
+  return path;
 }
 
 }  // namespace rockpool::testing

@@ -25,6 +25,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
+#include "tests/compression/test_data.h"
 #include "tests/reliability/fault_walk.h"
 
 namespace rockpool::reliability {
@@ -40,14 +41,6 @@ std::string Value(int i) {
   std::string v = absl::StrCat("value-", i, "-");
   while (v.size() < 300) absl::StrAppend(&v, "rockpool ", i % 97, " block ");
   return v;
-}
-
-std::string TempDir(const std::string& name) {
-  const char* base = std::getenv("TEST_TMPDIR");
-  std::string dir = absl::StrCat(base != nullptr ? base : "/tmp", "/", name);
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  return dir;
 }
 
 absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
@@ -169,13 +162,15 @@ class PluginFaultInjectionTest : public ::testing::TestWithParam<Codec> {
     int attempt = 0;
     std::string dir;
     if (!write) {
-      dir = TempDir(absl::StrCat("plugin_fault_read_", GetParam().name));
+      dir = ::rockpool::testing::FreshTestPath(absl::StrCat("plugin_fault_read_", GetParam().name));
       ASSERT_TRUE(Cycle(dir, /*write=*/true).ok());
     }
     uint64_t errors_seen = 0;
     auto setup = [&] {
       legacy::TrimIdle();  // every attempt starts with cold pools
-      if (write) dir = TempDir(absl::StrCat("plugin_fault_", GetParam().name, "_", attempt++));
+      if (write)
+        dir = ::rockpool::testing::FreshTestPath(
+            absl::StrCat("plugin_fault_", GetParam().name, "_", attempt++));
     };
     auto op = [&] { return Cycle(dir, write); };
     auto check = [&](uint64_t n, const absl::Status& s) {

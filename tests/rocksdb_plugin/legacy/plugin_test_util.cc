@@ -16,6 +16,7 @@
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
 #include "compression/compression_type.h"
+#include "tests/compression/test_data.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 
@@ -23,14 +24,7 @@ namespace rockpool::plugin_test {
 
 namespace fs = std::filesystem;
 
-std::string NewTempDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const fs::path dir = fs::path(tmp != nullptr ? tmp : "/tmp") / name;
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string NewTempDir(const std::string& name) { return ::rockpool::testing::FreshTestDir(name); }
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

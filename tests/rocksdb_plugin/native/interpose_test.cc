@@ -38,13 +38,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string TempDir(const std::string& name) {
-  const char* base = std::getenv("TEST_TMPDIR");
-  fs::path p = fs::path(base != nullptr ? base : "/tmp") / name;
-  fs::remove_all(p);
-  return p.string();
-}
-
 struct Codec {
   std::string name;
   rocksdb::CompressionType type;
@@ -118,7 +111,7 @@ TEST_P(InterposeTest, InterposedPoolsServeBlobFilesAndSstBlocks) {
   const legacy::Interposition where = legacy::CheckInterposition();
   ASSERT_TRUE(where.zstd && where.zlib) << where.ToString();
   const PoolStats before = Interposed();
-  const std::string dir = TempDir("interpose_blobs_" + c.name);
+  const std::string dir = ::rockpool::testing::FreshTestPath("interpose_blobs_" + c.name);
   ASSERT_NO_FATAL_FAILURE(
       FillCompactRead(dir, OptionsFor(c, /*blobs=*/true, /*native=*/false), 4000, 2048));
   const PoolStats d = Minus(Interposed(), before);
@@ -151,7 +144,8 @@ TEST_P(InterposeTest, NativeFaceForSstsInterpositionForBlobsInOneProcess) {
         static_cast<native::RockpoolCompressionManager*>(options.compression_manager.get());
     ASSERT_NE(native, nullptr);
     ASSERT_STREQ(native->Name(), "rockpool");
-    ASSERT_NO_FATAL_FAILURE(FillCompactRead(TempDir("both_sst_" + c.name), options, 6000, 100));
+    ASSERT_NO_FATAL_FAILURE(FillCompactRead(
+        ::rockpool::testing::FreshTestPath("both_sst_" + c.name), options, 6000, 100));
     const PoolStats d = Minus(Interposed(), before);
     const uint64_t native_leases = Leases(native->pools()->stats().Total());
     std::printf("%s native SSTs + interposer: native %llu leases, interposed %llu\n",
@@ -166,7 +160,8 @@ TEST_P(InterposeTest, NativeFaceForSstsInterpositionForBlobsInOneProcess) {
     rocksdb::Options options = OptionsFor(c, /*blobs=*/true, /*native=*/true);
     auto* native =
         static_cast<native::RockpoolCompressionManager*>(options.compression_manager.get());
-    ASSERT_NO_FATAL_FAILURE(FillCompactRead(TempDir("both_blobs_" + c.name), options, 4000, 2048));
+    ASSERT_NO_FATAL_FAILURE(FillCompactRead(
+        ::rockpool::testing::FreshTestPath("both_blobs_" + c.name), options, 4000, 2048));
     const PoolStats d = Minus(Interposed(), before);
     const uint64_t native_leases = Leases(native->pools()->stats().Total());
     std::printf(
@@ -195,7 +190,7 @@ TEST_P(InterposeTest, CompressedSecondaryCacheEntriesUseInterposedContexts) {
   table.block_cache = rocksdb::NewLRUCache(primary);
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.statistics = rocksdb::CreateDBStatistics();
-  const std::string dir = TempDir("interpose_secondary_" + c.name);
+  const std::string dir = ::rockpool::testing::FreshTestPath("interpose_secondary_" + c.name);
   ASSERT_NO_FATAL_FAILURE(FillCompactRead(dir, options, 6000, 100));
   // Read everything three times: the first eviction of a block only leaves a
   // placeholder in the secondary cache, the second inserts it compressed.

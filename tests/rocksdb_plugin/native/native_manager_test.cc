@@ -19,8 +19,8 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
-#include "tests/rocksdb_plugin/native/library_counters.h"
 #include "tests/compression/test_data.h"
+#include "tests/rocksdb_plugin/native/library_counters.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 
@@ -40,13 +40,6 @@ struct CodecCase {
   uint32_t parallel_threads = 1;
   size_t block_size = 4096;
 };
-
-std::string TempDir(const std::string& name) {
-  const char* base = std::getenv("TEST_TMPDIR");
-  fs::path p = fs::path(base != nullptr ? base : "/tmp") / name;
-  fs::remove_all(p);
-  return p.string();
-}
 
 rocksdb::CompressionOptions CompressionOptionsFor(const CodecCase& c) {
   rocksdb::CompressionOptions o;
@@ -162,12 +155,12 @@ size_t ExpectBlocksMatchBuiltin(const std::string& dir, const CodecCase& c) {
     auto file = sst::SstFile::Open(path, read_options);
     EXPECT_TRUE(file.ok()) << file.status();
     if (!file.ok()) continue;
-    auto builtin = rocksdb::GetBuiltinV2CompressionManager()->GetCompressor(
-        CompressionOptionsFor(c), c.type);
+    auto builtin =
+        rocksdb::GetBuiltinV2CompressionManager()->GetCompressor(CompressionOptionsFor(c), c.type);
     const std::string dict((*file)->compression_dictionary());
     if (!dict.empty()) {
-      auto specialized = builtin->MaybeCloneSpecialized(
-          rocksdb::CacheEntryRole::kDataBlock, rocksdb::Compressor::DictPreDefined{dict});
+      auto specialized = builtin->MaybeCloneSpecialized(rocksdb::CacheEntryRole::kDataBlock,
+                                                        rocksdb::Compressor::DictPreDefined{dict});
       EXPECT_NE(specialized, nullptr);
       if (specialized) builtin = std::move(specialized);
     }
@@ -210,7 +203,7 @@ TEST_P(NativeCodecTest, FlushCompactVerifyAndBlocksMatchTheBuiltInCompressor) {
   auto manager = MakeRockpool("rockpool");
   ASSERT_NE(manager, nullptr);
   EXPECT_STREQ(manager->CompatibilityName(), "BuiltinV2");
-  const std::string dir = TempDir("native_" + c.name);
+  const std::string dir = ::rockpool::testing::FreshTestPath("native_" + c.name);
   RunResult r = FillCompactVerify(dir, c, manager);
   EXPECT_GT(r.reused, 0u) << "the pools served no context twice";
   const size_t checked = ExpectBlocksMatchBuiltin(dir, c);
@@ -225,8 +218,8 @@ TEST_P(NativeCodecTest, FlushCompactVerifyAndBlocksMatchTheBuiltInCompressor) {
   // Stock sst_dump checks every file.
   const char* tools = std::getenv("ROCKPOOL_UPSTREAM_BIN");
   ASSERT_NE(tools, nullptr) << "ROCKPOOL_UPSTREAM_BIN (upstream sst_dump's folder) not set";
-  const std::string cmd = std::string(tools) + "/sst_dump --file=" + dir +
-                          " --command=check > " + dir + "/sst_dump.out 2>&1";
+  const std::string cmd = std::string(tools) + "/sst_dump --file=" + dir + " --command=check > " +
+                          dir + "/sst_dump.out 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
@@ -241,8 +234,8 @@ INSTANTIATE_TEST_SUITE_P(
                       CodecCase{"zlib_default", rocksdb::kZlibCompression},
                       CodecCase{"zlib_1_wb15", rocksdb::kZlibCompression, 1, -15},
                       CodecCase{"zlib_9_filtered", rocksdb::kZlibCompression, 9, -12, 1},
-                      CodecCase{"zlib_dict_parallel", rocksdb::kZlibCompression, 6, -14, 0, 8192,
-                                0, 3}),
+                      CodecCase{"zlib_dict_parallel", rocksdb::kZlibCompression, 6, -14, 0, 8192, 0,
+                                3}),
     [](const ::testing::TestParamInfo<CodecCase>& info) { return info.param.name; });
 
 // Codec-library bytes of repeated full compactions of the same DB: the
@@ -345,12 +338,13 @@ TEST(NativeManagerTest, SteadyStateCompactionLibraryBytesAtLeast95PercentBelowBu
                              CodecCase{"zstd_1k", rocksdb::kZSTD, 3, -14, 0, 0, 0, 1, 1024},
                              CodecCase{"zlib", rocksdb::kZlibCompression}}) {
     SCOPED_TRACE(c.name);
-    const CompactionSeries builtin =
-        RepeatedCompactions(TempDir("builtin_" + c.name), c, nullptr, kRounds);
+    const CompactionSeries builtin = RepeatedCompactions(
+        ::rockpool::testing::FreshTestPath("builtin_" + c.name), c, nullptr, kRounds);
     // idle_seconds=0: no idle context expires between rounds, however slow
     // the machine (expiry has its own tests).
-    const CompactionSeries pooled = RepeatedCompactions(
-        TempDir("pooled_" + c.name), c, MakeRockpool("{id=rockpool;idle_seconds=0}"), kRounds);
+    const CompactionSeries pooled =
+        RepeatedCompactions(::rockpool::testing::FreshTestPath("pooled_" + c.name), c,
+                            MakeRockpool("{id=rockpool;idle_seconds=0}"), kRounds);
     ASSERT_EQ(builtin.builtin.size(), static_cast<size_t>(kRounds));
     ASSERT_EQ(pooled.pooled.size(), static_cast<size_t>(kRounds));
     for (int r = 0; r < kRounds; ++r) {
@@ -393,8 +387,8 @@ TEST(NativeManagerTest, SteadyStateCompactionLibraryBytesAtLeast95PercentBelowBu
 // with the compressor's GetOptimizedDecompressor(): rockpool's, so the
 // verification decompresses on pooled contexts too.
 TEST(NativeManagerTest, VerifyCompressionDecompressesOnPooledContexts) {
-  for (const CodecCase& c : {CodecCase{"zstd", rocksdb::kZSTD, 3},
-                             CodecCase{"zlib", rocksdb::kZlibCompression}}) {
+  for (const CodecCase& c :
+       {CodecCase{"zstd", rocksdb::kZSTD, 3}, CodecCase{"zlib", rocksdb::kZlibCompression}}) {
     SCOPED_TRACE(c.name);
     auto manager = MakeRockpool("rockpool");
     auto* rp = dynamic_cast<RockpoolCompressionManager*>(manager.get());
@@ -406,7 +400,9 @@ TEST(NativeManagerTest, VerifyCompressionDecompressesOnPooledContexts) {
     options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     const AllocationCounts builtin_before = rockpool::testing::BuiltinLibraryCounts();
     std::unique_ptr<rocksdb::DB> db;
-    ASSERT_TRUE(rocksdb::DB::Open(options, TempDir("native_verify_" + c.name), &db).ok());
+    ASSERT_TRUE(rocksdb::DB::Open(
+                    options, ::rockpool::testing::FreshTestPath("native_verify_" + c.name), &db)
+                    .ok());
     for (int i = 0; i < 3000; ++i) {
       ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), Key(i), Value(i)).ok());
     }
@@ -452,9 +448,9 @@ TEST(NativeManagerTest, OptionsStringConfiguresThePools) {
 TEST(NativeManagerTest, BadOptionsAreInvalidArgumentNamingTheOption) {
   rocksdb::ConfigOptions config;
   rocksdb::ColumnFamilyOptions cf;
-  for (const std::string& bad : {std::string("max_idle_per_key=lots"),
-                                 std::string("idle_seconds=-3"), std::string("enabled=maybe"),
-                                 std::string("no_such_option=1")}) {
+  for (const std::string& bad :
+       {std::string("max_idle_per_key=lots"), std::string("idle_seconds=-3"),
+        std::string("enabled=maybe"), std::string("no_such_option=1")}) {
     rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(
         config, rocksdb::ColumnFamilyOptions(), "compression_manager={id=rockpool;" + bad + "}",
         &cf);
@@ -465,14 +461,14 @@ TEST(NativeManagerTest, BadOptionsAreInvalidArgumentNamingTheOption) {
 }
 
 TEST(NativeManagerTest, OptionsFileRoundTrip) {
-  const std::string dir = TempDir("native_options_file");
+  const std::string dir = ::rockpool::testing::FreshTestPath("native_options_file");
   CodecCase c{"zstd", rocksdb::kZSTD};
   {
     std::unique_ptr<rocksdb::DB> db;
-    ASSERT_TRUE(rocksdb::DB::Open(
-                    DbOptions(c, MakeRockpool("{id=rockpool;max_idle_per_key=6;idle_seconds=9}")),
-                    dir, &db)
-                    .ok());
+    ASSERT_TRUE(
+        rocksdb::DB::Open(
+            DbOptions(c, MakeRockpool("{id=rockpool;max_idle_per_key=6;idle_seconds=9}")), dir, &db)
+            .ok());
     ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k", "v").ok());
     ASSERT_TRUE(db->Close().ok());
   }

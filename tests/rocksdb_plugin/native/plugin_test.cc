@@ -28,13 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string TempDir(const std::string& name) {
-  const char* base = std::getenv("TEST_TMPDIR");
-  fs::path p = fs::path(base != nullptr ? base : "/tmp") / name;
-  fs::remove_all(p);
-  return p.string();
-}
-
 rocksdb::ConfigOptions WithPlugin() {
   rocksdb::ConfigOptions config;
   config.registry = rocksdb::ObjectRegistry::NewInstance();
@@ -78,7 +71,7 @@ TEST(PluginTest, OptionsStringSelectsRockpoolAndDbsRoundTrip) {
     EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
     EXPECT_NE(s.ToString().find("max_idle"), std::string::npos) << s.ToString();
 
-    const std::string dir = TempDir("plugin_" + codec);
+    const std::string dir = ::rockpool::testing::FreshTestPath("plugin_" + codec);
     rocksdb::Options options(rocksdb::DBOptions(), cf);
     options.create_if_missing = true;
     {

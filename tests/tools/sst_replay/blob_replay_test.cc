@@ -15,6 +15,7 @@
 #include "compression/compression_pools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/compression/test_data.h"
 #include "tests/tools/sst_replay/blob_db_fixture.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst_replay/blob_inputs.h"
@@ -32,12 +33,8 @@ using replay_testing::BlobDb;
 using ::testing::HasSubstr;
 
 std::string TempDir() {
-  const char* t = std::getenv("TEST_TMPDIR");
   static int n = 0;
-  const std::string dir = absl::StrCat(t != nullptr ? t : "/tmp", "/blob_replay_test", n++);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return ::rockpool::testing::FreshTestDir(absl::StrCat("blob_replay_test", n++));
 }
 
 std::string ReadAll(const std::string& path) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/compression/test_data.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/data_block_builder.h"
@@ -25,12 +26,8 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 std::string TempDir() {
-  const char* t = std::getenv("TEST_TMPDIR");
   static int n = 0;
-  const std::string dir = absl::StrCat(t != nullptr ? t : "/tmp", "/replay_lib_test", n++);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return ::rockpool::testing::FreshTestDir(absl::StrCat("replay_lib_test", n++));
 }
 
 TEST(DataBlockBuilderTest, BuildsBlocksTheReaderParses) {
