@@ -1,18 +1,14 @@
 #include "tools/sst_replay/session.h"
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <system_error>
-#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -30,9 +26,11 @@
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/measure.h"
+#include "tools/sst_replay/mode_runs.h"
 #include "tools/sst_replay/plan.h"
 #include "tools/sst_replay/report.h"
 #include "tools/sst_replay/runner.h"
+#include "tools/sst_replay/scratch.h"
 #include "tools/sst_replay/staging.h"
 #include "tools/sst_replay/svg.h"
 #include "tools/sst_replay/workload.h"
@@ -42,65 +40,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The scratch directory: everything sst_replay writes goes here.
-class Scratch {
- public:
-  ~Scratch() {
-    if (path_.empty()) return;
-    if (keep_) {
-      std::fprintf(stderr, "sst_replay: scratch directory kept: %s\n", path_.c_str());
-      return;
-    }
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  absl::Status Create(std::string parent, bool keep) {
-    keep_ = keep;
-    if (parent.empty()) {
-      const char* env = std::getenv("TMPDIR");
-      parent = env != nullptr && *env != '\0' ? env : "/tmp";
-    }
-    std::string tmpl = parent + "/sst_replay.XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(parent, ": cannot create a scratch directory: ", std::strerror(errno)));
-    }
-    path_ = tmpl;
-    return absl::OkStatus();
-  }
-  std::string Path(std::string_view name) const {
-    return absl::StrCat(path_, "/", std::string(name));
-  }
-  bool keep() const { return keep_; }
-
- private:
-  std::string path_;
-  bool keep_ = false;
-};
-
-void RemoveQuietly(const std::string& path) {
-  std::error_code ec;
-  fs::remove_all(path, ec);
-}
-
 std::string ChecksumName(uint8_t c) {
   return std::string(sst::ChecksumTypeName(static_cast<sst::ChecksumType>(c)));
-}
-
-// Failures of the parent's own bookkeeping (reading outputs back, comparing,
-// the test hook) are internal errors (exit 3), whatever the reader said.
-template <typename T>
-absl::StatusOr<T> AsInternal(absl::StatusOr<T> v) {
-  if (v.ok()) return v;
-  return absl::InternalError(v.status().message());
-}
-absl::Status AsInternal(const absl::Status& s) {
-  return s.ok() ? s : absl::InternalError(s.message());
-}
-
-// A child's failure as a Status carrying its exit code's meaning.
-absl::Status ChildError(int exit_code, const std::string& message) {
-  return exit_code == 2 ? absl::InvalidArgumentError(message) : absl::InternalError(message);
 }
 
 // Reads and decompresses every data block (checksums verified): for
@@ -196,7 +137,6 @@ class Session {
   }
 
  private:
-  // The part of a mode every ModeRuns shares: run the child for a job.
   // What compaction mode's stock and pooled runs are.
   std::string CompactionModesNote() const {
     return absl::StrCat(
@@ -205,132 +145,17 @@ class Session {
         replay_.max_idle_per_key, ";idle_seconds=60}");
   }
 
-  class ChildRuns : public ModeRuns {
-   public:
-    ChildRuns(Session* session, Job job, std::string mode)
-        : session_(session), job_(std::move(job)), mode_(std::move(mode)) {}
-
-   protected:
-    absl::StatusOr<RunResult> RunJob(Strategy strategy, int rep, std::string output) {
-      job_.strategy = strategy;
-      job_.output = std::move(output);
-      const std::string label = absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1,
-                                             "/", session_->replay_.repeat);
-      const std::string base = session_->scratch_.Path(absl::StrCat("run", session_->runs_++));
-      absl::StatusOr<ChildRun> run =
-          RunChild(session_->self_, job_, base + ".job", base + ".result", &session_->bar_,
-                   session_->units_done_, label);
-      session_->units_done_ += 1;
-      if (!run.ok()) return absl::InternalError(run.status().message());
-      if (run->result.error_code != 0) {
-        return ChildError(run->result.error_code, run->result.error);
-      }
-      return std::move(run->result);
-    }
-    std::string OutputPath(Strategy strategy, int rep, std::string_view suffix) const {
-      return session_->scratch_.Path(
-          absl::StrCat(mode_, "-", StrategyName(strategy), "-", rep, std::string(suffix)));
-    }
-
-    Session* const session_;
-    Job job_;
-    const std::string mode_;
-  };
-
-  // blocks mode: framed files of compressed blocks, compared record by record.
-  class BlocksRuns : public ChildRuns {
-   public:
-    BlocksRuns(Session* session, Job job, std::vector<std::string> file_names)
-        : ChildRuns(session, std::move(job), "blocks"), file_names_(std::move(file_names)) {}
-    absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
-      latest_ = OutputPath(strategy, rep, ".out");
-      if (reference_.empty()) reference_ = latest_;
-      return RunJob(strategy, rep, latest_);
-    }
-    absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
-      return AsInternal(
-          CompareFramedOutputs(reference_, latest_, file_names_, StrategyName(strategy)));
-    }
-    absl::Status CorruptLatest() override { return AsInternal(CorruptFirstFramedRecord(latest_)); }
-    void DropLatest() override { RemoveQuietly(latest_); }
-    void DropReference() override { RemoveQuietly(reference_); }
-
-   private:
-    const std::vector<std::string> file_names_;
-    std::string reference_;
-    std::string latest_;
-  };
-
-  // compaction mode: scratch DBs, compared data block by data block.
-  class CompactionRuns : public ChildRuns {
-   public:
-    CompactionRuns(Session* session, Job job, ModeReport* m)
-        : ChildRuns(session, std::move(job), "compaction"), m_(m) {}
-    absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
-      latest_dir_ = OutputPath(strategy, rep, "");
-      absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_dir_);
-      if (!result.ok()) return result;
-      std::tie(latest_, latest_blobs_) = SplitOutputs(result->outputs);
-      absl::StatusOr<OutputSummary> summary = SummarizeOutputs(latest_, session_->read_options_);
-      if (!summary.ok()) return absl::InternalError(summary.status().message());
-      absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_blobs_);
-      if (!blobs.ok()) return absl::InternalError(blobs.status().message());
-      result->metrics["uncompressed_bytes"] =
-          static_cast<int64_t>(summary->uncompressed_bytes + blobs->uncompressed_bytes);
-      result->metrics["stored_bytes"] =
-          static_cast<int64_t>(summary->stored_bytes + blobs->stored_bytes);
-      result->metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
-      if (!latest_blobs_.empty()) {
-        result->metrics["output_blobs"] = static_cast<int64_t>(blobs->blobs);
-        result->metrics["output_blob_uncompressed_bytes"] =
-            static_cast<int64_t>(blobs->uncompressed_bytes);
-      }
-      for (const std::string& note : result->notes) {
-        if (std::find(m_->notes.begin(), m_->notes.end(), note) == m_->notes.end()) {
-          m_->notes.push_back(note);
-        }
-      }
-      if (reference_dir_.empty()) {
-        reference_dir_ = latest_dir_;
-        reference_ = latest_;
-        reference_blobs_ = latest_blobs_;
-      }
-      return result;
-    }
-    absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
-      absl::StatusOr<Comparison> c = AsInternal(CompareCompactionOutputs(
-          reference_, latest_, session_->read_options_, StrategyName(strategy)));
-      if (!c.ok() || !c->identical) return c;
-      // The rewritten blobs too, record by record.
-      absl::StatusOr<Comparison> blobs =
-          AsInternal(CompareBlobOutputs(reference_blobs_, latest_blobs_, StrategyName(strategy)));
-      if (!blobs.ok() || !blobs->identical) return blobs;
-      c->blocks += blobs->blocks;
-      return c;
-    }
-    absl::Status CorruptLatest() override {
-      if (latest_.empty()) return absl::OkStatus();
-      return AsInternal(CorruptFirstDataBlock(latest_.front().second, session_->read_options_));
-    }
-    void DropLatest() override { RemoveQuietly(latest_dir_); }
-    void DropReference() override { RemoveQuietly(reference_dir_); }
-
-   private:
-    ModeReport* const m_;
-    OutputList reference_;
-    OutputList reference_blobs_;
-    std::string reference_dir_;
-    OutputList latest_;
-    OutputList latest_blobs_;
-    std::string latest_dir_;
-  };
-
   int Fail(int code, absl::string_view message) {
     bar_.Clear();
     std::fprintf(stderr, "sst_replay: %s\n", OneLine(message).c_str());
     return code;
   }
   int Fail(const absl::Status& s) { return Fail(ExitCodeFor(s), s.message()); }
+
+  ChildContext Context() {
+    return ChildContext{self_,  &scratch_,      &bar_,         &units_done_,
+                        &runs_, replay_.repeat, &read_options_};
+  }
 
   AlternatingOptions Alternating() const {
     return AlternatingOptions{replay_.repeat, scratch_.keep(), settings_.corrupt_pooled_output};
@@ -370,7 +195,7 @@ class Session {
     }
     const size_t files = plan.job.files.size();
     const size_t blob_files = plan.job.blobs.size();
-    BlocksRuns runs(this, std::move(plan.job), plan.file_names);
+    BlocksRuns runs(Context(), std::move(plan.job), plan.file_names);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
     if (files > 0) {
@@ -496,7 +321,7 @@ class Session {
       return 0;
     }
     const size_t groups = job.groups.size();
-    CompactionRuns runs(this, std::move(job), &m);
+    CompactionRuns runs(Context(), std::move(job), &m);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
     m.notes.insert(m.notes.begin(), CompactionModesNote());
@@ -558,7 +383,7 @@ class Session {
         }
       }
     }
-    CompactionRuns runs(this, std::move(job), &m);
+    CompactionRuns runs(Context(), std::move(job), &m);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
     m.notes.insert(m.notes.begin(), CompactionModesNote());
