@@ -1,5 +1,6 @@
-// The four context pools rockpool runs (zstd compress/decompress, deflate,
-// inflate), configured together, with one place to read their statistics.
+// The five context pools rockpool runs (zstd compress, zstd compress by size
+// class for routed one-shot calls, zstd decompress, deflate, inflate),
+// configured together, with one place to read their statistics.
 #ifndef ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 #define ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 

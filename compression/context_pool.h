@@ -8,20 +8,15 @@
 //   struct Policy {
 //     using Context = ...;  // owns its library state; freed by `delete`
 //     using Key = ...;      // copyable, totally ordered (operator<)
-//     absl::StatusOr<std::unique_ptr<Context>> Create(const Key&,
-//                                                     AllocationStats*);
-//     absl::Status Reset(Context&);          // back to "freshly created"
-//     size_t BytesHeld(const Context&);      // library bytes it holds now
+//     absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats*);
+//     absl::Status Reset(Context&);      // back to "freshly created"
+//     size_t BytesHeld(const Context&);  // library bytes it holds now
 //   };
 //
-// Layers (compression/pool/), folly's core-local pool over a backing pool:
-//   StripeFront   one atomic slot per stripe of threads: the context that
-//                 stripe returned last. A lease that hits it and the return
-//                 that refills it are one atomic exchange each.
-//   IdleLists     per-key idle lists behind an absl::Mutex (the slow path).
-//   SweepEpochs   ages idle contexts without a clock on the fast path.
-//   ShardCounters per-thread single-writer statistics, summed by stats().
-//   ThreadShard   the per-thread index that picks a stripe and a shard.
+// Layers (folly's core-local pool over a backing pool): pool/thread_front.h
+// is the lock-free front (a slot per stripe of threads, per-thread
+// statistics); pool/idle_lists.h the records, per-key idle lists and their
+// ages behind an absl::Mutex (the slow path).
 //
 // Contract:
 //  - Acquire() hands out a Lease: a unique_ptr whose deleter returns the
@@ -34,23 +29,27 @@
 //    read-modify-writes (the slot exchanges), takes no lock, reads no clock
 //    and allocates nothing. One lease in kMaintenanceLeases per thread also
 //    reads the clock, to run the expiry sweep when it is due.
-//  - The cap: a key retains at most `max_idle_per_key` contexts: its idle
-//    ones (slots included) and leased ones that were retained before (a
-//    context leased from a slot keeps its place, so its return needs no
-//    count). So idle <= cap always. A context returned to a full key is
-//    destroyed. max_idle_per_key == 0 turns pooling off: every Acquire
-//    creates, every return destroys (the stock behaviour). A smaller cap
-//    (SetOptions) frees the coldest idle contexts now and sheds retained
-//    ones as they come back.
+//  - The cap (`max_idle_per_key`, a name kept for users' OPTIONS files): a
+//    key *retains* at most that many contexts, idle ones (slots included)
+//    and leased ones that were retained before (a context leased from a slot
+//    keeps its place, so its return needs no count). A context returned to
+//    a full key is destroyed. 0 turns pooling off: every Acquire creates,
+//    every return destroys (the stock behaviour). A smaller cap (SetOptions)
+//    frees the coldest idle contexts now and sheds retained ones as they
+//    come back.
+//  - Invariants (ROCKPOOL_DCHECK in tests and sanitizer builds,
+//    compression/debug_check.h). Always: an idle context is retained; a
+//    key's listed idle contexts <= its retained count; a lease names its
+//    pool entry; Unpark(Park(lease)) is the same lease. When quiescent
+//    (CheckQuiescent()): created - destroyed == idle + in use, idle bytes
+//    are the idle contexts' bytes, and idle <= retained <= cap per key,
+//    except that retained may exceed the cap after a shrink until the extra
+//    leases come back, and (transiently) while Retain's increment races.
 //  - Expiry: a context idle at least `idle_timeout` is destroyed by the next
-//    sweep, never earlier (SweepEpochs: late by at most one sweep period).
-//    Sweeps run on slow paths and maintenance leases when due (every
-//    idle_timeout / 4), and on every ReleaseExpired(). Trim() destroys
-//    every idle context.
-//  - Statistics: exact when the pool is quiescent. peak_in_use is sampled
-//    on leases that miss the slot: exact for one thread; with several, a
-//    peak reached only through slot hits on several stripes at once can be
-//    missed (a lower bound then).
+//    sweep, never earlier, late by at most one sweep (every idle_timeout/4,
+//    on slow paths and maintenance leases; ReleaseExpired() sweeps now).
+//  - Statistics: exact when quiescent. peak_in_use is sampled on leases that
+//    miss the slot: a lower bound when several threads hit slots at once.
 //  - The pool must outlive every Lease it handed out. Thread-safe.
 //  - No exceptions: failures (allocation included) are absl::Status; no
 //    pool operation allocates except to create a context or a new key.
@@ -63,6 +62,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -71,23 +71,21 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "compression/annotated_mutex.h"
 #include "compression/counting_allocator.h"
-#include "compression/pool/idle_entry.h"
+#include "compression/debug_check.h"
 #include "compression/pool/idle_lists.h"
-#include "compression/pool/parkable.h"
-#include "compression/pool/shard_counters.h"
-#include "compression/pool/stripe_front.h"
-#include "compression/pool/sweep_epochs.h"
-#include "compression/pool/thread_shard.h"
+#include "compression/pool/thread_front.h"
 
 namespace rockpool {
 
 struct PoolOptions {
-  // Contexts retained per key. 0 disables pooling.
+  // Contexts retained per key, idle or leased (the contract's cap; named as
+  // users' OPTIONS files spell it). 0 disables pooling.
   size_t max_idle_per_key = 8;
   // Idle contexts older than this are freed. absl::InfiniteDuration() keeps
   // them until Trim().
@@ -131,8 +129,10 @@ class ContextPool {
    public:
     Returner() = default;
     Returner(ContextPool* pool, EntryT* entry) : pool_(pool), entry_(entry) {}
-    void operator()(Context*) const {
-      if (pool_ != nullptr) pool_->Return(entry_);
+    void operator()(Context* context) const {
+      if (pool_ == nullptr) return;
+      ROCKPOOL_DCHECK(entry_ != nullptr && entry_->context.get() == context);
+      pool_->Return(entry_);
     }
     const Key& key() const { return entry_->key_state->key; }
 
@@ -151,13 +151,16 @@ class ContextPool {
         cap_(options.max_idle_per_key) {}
   ContextPool(const ContextPool&) = delete;
   ContextPool& operator=(const ContextPool&) = delete;
-  ~ContextPool() { Trim(); }
+  ~ContextPool() {
+    Trim();
+    ROCKPOOL_DCHECK(stats().in_use == 0);  // the pool outlives its leases
+  }
 
   // A reset context for `key`: the newest idle one, or a new one.
   ABSL_ATTRIBUTE_ALWAYS_INLINE absl::StatusOr<Lease> Acquire(const Key& key) {
     const size_t shard = pool_internal::ThreadShard();
     if (EntryT* entry = front_.Take(shard)) {
-      if (Lists::SameKey(entry->key_state->key, key)) {
+      if (pool_internal::SameKey(entry->key_state->key, key)) {
         counters_.Add(shard, Counter::kIdleBytesRemoved, entry->bytes);
         if (counters_.Add(shard, Counter::kLeases, 1) % kMaintenanceLeases == 0) MaybeSweep();
         return Lease(entry->context.get(), Returner(this, entry));
@@ -167,10 +170,11 @@ class ContextPool {
     return AcquireSlow(shard, key);
   }
 
-  // For Parkable contexts (compression/pool/parkable.h): the lease's
-  // context as a bare pointer, still leased; Unpark() gives the lease back.
+  // Parkable contexts: the lease as a bare pointer, still leased (Unpark).
   Context* Park(Lease lease) {
     static_assert(std::is_base_of_v<Parkable, Context>, "Park() needs a Parkable context");
+    ROCKPOOL_DCHECK(lease == nullptr || (!lease->parked_ && lease->pool_ == this &&
+                                         lease.get_deleter().entry_->context.get() == lease.get()));
     Context* context = lease.release();
     if (context != nullptr) {
       context->parked_ = true;
@@ -185,12 +189,13 @@ class ContextPool {
     static_assert(std::is_base_of_v<Parkable, Context>, "Unpark() needs a Parkable context");
     if (context == nullptr || !context->parked_ || context->pool_ != this) return Lease();
     context->parked_ = false;
-    return Lease(context, Returner(this, static_cast<EntryT*>(context->entry_)));
+    EntryT* entry = static_cast<EntryT*>(context->entry_);
+    ROCKPOOL_DCHECK(entry != nullptr && entry->context.get() == context);
+    return Lease(context, Returner(this, entry));
   }
 
-  // Destroys a leased context instead of returning it: for a context its
-  // user changed in a way Reset() cannot undo (for example a zstd context
-  // given worker threads). Counts as destroyed. Accepts an empty lease.
+  // Destroys a leased context its user changed in a way Reset() cannot undo
+  // (e.g. zstd worker threads) instead of returning it. Accepts an empty lease.
   void Discard(Lease lease) {
     if (lease == nullptr) return;
     EntryT* entry = lease.get_deleter().entry_;
@@ -207,9 +212,7 @@ class ContextPool {
     {
       AnnotatedMutexLock lock(&mu_);
       lists_.TakeAll(&doomed);
-      for (size_t stripe = 0; stripe < Front::kStripes; ++stripe) {
-        if (EntryT* entry = front_.Take(stripe)) doomed.Add(entry);
-      }
+      ForEachSlotEntry([&](size_t, EntryT* entry) { doomed.Add(entry); });
     }
     return ForgetAndDestroy(doomed);
   }
@@ -225,7 +228,7 @@ class ContextPool {
     return ForgetAndDestroy(expired);
   }
 
-  // Replaces the options; keys over the new cap shrink now (coldest first).
+  // Replaces the options; keys over a new cap shrink now (coldest first).
   void SetOptions(const PoolOptions& options) {
     Chain doomed;
     {
@@ -236,9 +239,7 @@ class ContextPool {
       now_.store(options.now, std::memory_order_relaxed);
       next_sweep_nanos_.store(INT64_MIN, std::memory_order_relaxed);
       // Slot entries join the lists, so the shrink sees every idle context.
-      for (size_t stripe = 0; stripe < Front::kStripes; ++stripe) {
-        if (EntryT* entry = front_.Take(stripe)) lists_.Push(entry);
-      }
+      ForEachSlotEntry([&](size_t, EntryT* entry) { lists_.Push(entry); });
       lists_.TakeOverCap(options.max_idle_per_key, &doomed);
     }
     ForgetAndDestroy(doomed);
@@ -264,6 +265,20 @@ class ContextPool {
     s.idle_bytes = difference(sum(Counter::kIdleBytesAdded), sum(Counter::kIdleBytesRemoved));
     s.library = allocation_stats_.Read();
     return s;
+  }
+
+  // For tests and debug builds, on a quiescent pool (no operation running,
+  // no SetOptions shrink racing returns before): OK if the books the
+  // contract states balance, else what does not hold.
+  absl::Status CheckQuiescent() const {
+    const PoolStats s = stats();
+    AnnotatedMutexLock lock(&mu_);
+    const EntryT* slots[Front::kStripes];
+    for (size_t i = 0; i < Front::kStripes; ++i) slots[i] = front_.PeekQuiescent(i);
+    std::string problems = lists_.AuditQuiescent(slots, Front::kStripes, options_.max_idle_per_key,
+                                                 s.in_use, s.idle, s.idle_bytes);
+    if (problems.empty()) return absl::OkStatus();
+    return absl::InternalError(absl::StrCat("context pool: ", problems.substr(2)));
   }
 
   Policy& policy() { return policy_; }
@@ -382,13 +397,21 @@ class ContextPool {
     ForgetAndDestroy(expired);
   }
 
+  // Takes each stripe slot's entry, if any, and hands it to take(stripe, entry).
+  template <typename Take>
+  void ForEachSlotEntry(Take take) {
+    for (size_t stripe = 0; stripe < Front::kStripes; ++stripe) {
+      if (EntryT* entry = front_.Take(stripe)) take(stripe, entry);
+    }
+  }
+
   // Before creating a context: an idle one of this key may sit in another
   // stripe's slot.
   EntryT* StealFromSlots(const Key& key) {
     for (size_t stripe = 0; stripe < Front::kStripes; ++stripe) {
       EntryT* entry = front_.Take(stripe);
       if (entry == nullptr) continue;
-      if (Lists::SameKey(entry->key_state->key, key)) return entry;
+      if (pool_internal::SameKey(entry->key_state->key, key)) return entry;
       if (!front_.PutBack(stripe, entry)) PushIdle(entry);
     }
     return nullptr;
@@ -425,15 +448,13 @@ class ContextPool {
     const uint64_t expired_below = epochs_.Sweep(now, options_.idle_timeout);
     epoch_.store(epochs_.current(), std::memory_order_relaxed);
     lists_.TakeExpired(expired_below, out);
-    for (size_t stripe = 0; stripe < Front::kStripes; ++stripe) {
-      EntryT* entry = front_.Take(stripe);
-      if (entry == nullptr) continue;
+    ForEachSlotEntry([&](size_t stripe, EntryT* entry) {
       if (entry->epoch < expired_below) {
         out->Add(entry);
       } else if (!front_.PutBack(stripe, entry)) {
         lists_.Push(entry);  // the slot was refilled meanwhile
       }
-    }
+    });
   }
 
   // Idle bookkeeping for idle entries leaving the pool, then destruction.

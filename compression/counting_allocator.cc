@@ -20,41 +20,20 @@ std::atomic<int64_t> countdown{0};
 std::atomic<bool> counting{false};
 std::atomic<uint64_t> counted_calls{0};
 
-ROCKPOOL_FAST_TLS AllocationSite t_site = AllocationSite::kUnattributed;
-AllocationStats g_site_stats[static_cast<int>(AllocationSite::kCount)];
+ROCKPOOL_FAST_TLS int t_tag = 0;
+AllocationStats g_tag_stats[kAllocationTags];
 
 }  // namespace
 
-const char* AllocationSiteName(AllocationSite site) {
-  switch (site) {
-    case AllocationSite::kUnattributed:
-      return "unattributed";
-    case AllocationSite::kCreateCCtx:
-      return "ZSTD_createCCtx";
-    case AllocationSite::kFreeCCtx:
-      return "ZSTD_freeCCtx";
-    case AllocationSite::kCompressUsingDict:
-      return "ZSTD_compress_usingDict";
-    case AllocationSite::kCompressUsingCDict:
-      return "ZSTD_compress_usingCDict";
-    case AllocationSite::kCompressStream2:
-      return "ZSTD_compressStream2";
-    case AllocationSite::kTrainDictionary:
-      return "ZDICT_train/finalize";
-    case AllocationSite::kCount:
-      break;
-  }
-  return "?";
+ScopedAllocationTag::ScopedAllocationTag(int tag) noexcept : previous_(t_tag) {
+  t_tag = tag >= 0 && tag < kAllocationTags ? tag : 0;
 }
 
-ScopedAllocationSite::ScopedAllocationSite(AllocationSite site) noexcept : previous_(t_site) {
-  t_site = site;
-}
+ScopedAllocationTag::~ScopedAllocationTag() { t_tag = previous_; }
 
-ScopedAllocationSite::~ScopedAllocationSite() { t_site = previous_; }
-
-AllocationCounts SiteAllocations(AllocationSite site) {
-  return g_site_stats[static_cast<int>(site)].Read();
+AllocationCounts TaggedAllocations(int tag) {
+  if (tag < 0 || tag >= kAllocationTags) return {};
+  return g_tag_stats[tag].Read();
 }
 
 AllocationCounts AllocationStats::Read() const {
@@ -96,7 +75,7 @@ void* CountingAllocator::Allocate(size_t bytes) {
   bytes_allocated_ += bytes;
   ++allocations_;
   if (stats_ != nullptr) stats_->OnAllocate(bytes);
-  g_site_stats[static_cast<int>(t_site)].OnAllocate(bytes);
+  g_tag_stats[t_tag].OnAllocate(bytes);
   return static_cast<char*>(raw) + kHeader;
 }
 

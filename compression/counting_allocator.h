@@ -106,39 +106,31 @@ size_t LibraryBytesHeld(const Context& context) {
   return static_cast<size_t>(context.allocator().bytes_live());
 }
 
-// Attribution of codec-library allocations to the call that made them: the
-// interposers tag the calls they serve (ScopedAllocationSite, a thread-local
-// store), and every CountingAllocator allocation made while a tag is set is
-// added to that site's totals. This is how the reallocation inside pooled
-// zstd contexts was traced to RocksDB's compress calls (rocksdb_plugin
-// README). Cost: one thread-local load per library allocation, which after
-// warm-up is (nearly) never.
-enum class AllocationSite : int {
-  kUnattributed = 0,    // no tag set (the pool's own create/reset, codecs)
-  kCreateCCtx,          // ZSTD_createCCtx served from a pool
-  kFreeCCtx,            // ZSTD_freeCCtx: the pool's reset
-  kCompressUsingDict,   // ZSTD_compress_usingDict (RocksDB 7.8.3, no dict or raw dict)
-  kCompressUsingCDict,  // ZSTD_compress_usingCDict (RocksDB 7.8.3, digested dict)
-  kCompressStream2,     // ZSTD_compressStream2 (RocksDB 7.8.3's WAL compression)
-  kTrainDictionary,     // inside ZDICT_trainFromBuffer / ZDICT_finalizeDictionary
-  kCount,
-};
-const char* AllocationSiteName(AllocationSite site);
+// Attribution of codec-library allocations to whoever tagged the running
+// thread: a caller sets a tag (ScopedAllocationTag, a thread-local store) and
+// every CountingAllocator allocation made meanwhile is added to that tag's
+// process-wide totals. The tags' meaning is the caller's: the legacy face
+// tags the RocksDB calls it serves (rocksdb_plugin/legacy/runtime.h,
+// AllocationSite), which is how the reallocation inside pooled zstd contexts
+// was traced to RocksDB's compress calls. Cost: one thread-local load per
+// library allocation, which after warm-up is (nearly) never.
+inline constexpr int kAllocationTags = 8;  // tag 0: untagged
 
-class ScopedAllocationSite {
+class ScopedAllocationTag {
  public:
-  explicit ScopedAllocationSite(AllocationSite site) noexcept;
-  ~ScopedAllocationSite();
-  ScopedAllocationSite(const ScopedAllocationSite&) = delete;
-  ScopedAllocationSite& operator=(const ScopedAllocationSite&) = delete;
+  // 0 <= tag < kAllocationTags.
+  explicit ScopedAllocationTag(int tag) noexcept;
+  ~ScopedAllocationTag();
+  ScopedAllocationTag(const ScopedAllocationTag&) = delete;
+  ScopedAllocationTag& operator=(const ScopedAllocationTag&) = delete;
 
  private:
-  AllocationSite previous_;
+  int previous_;
 };
 
-// Process-wide totals per site, since the process started (bytes_allocated
-// and allocations; frees are not attributed).
-AllocationCounts SiteAllocations(AllocationSite site);
+// Totals of one tag since the process started (bytes_allocated and
+// allocations; frees are not attributed).
+AllocationCounts TaggedAllocations(int tag);
 
 // Fault injection for tests: process-wide, affects every CountingAllocator.
 class AllocationFaultInjector {

@@ -29,7 +29,6 @@
 #include "absl/status/statusor.h"
 #include "compression/context_pool.h"
 #include "compression/counting_allocator.h"
-#include "compression/pool/parkable.h"
 
 namespace rockpool {
 

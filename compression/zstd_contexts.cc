@@ -3,12 +3,18 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem, ZSTD_create*_advanced
 #include <zstd.h>
 
+#include <cstddef>
 #include <new>
 
 #include "absl/strings/str_cat.h"
 
 namespace rockpool {
 namespace {
+
+static_assert(sizeof(ZstdCustomMemView) == sizeof(ZSTD_customMem));
+static_assert(offsetof(ZstdCustomMemView, alloc) == offsetof(ZSTD_customMem, customAlloc));
+static_assert(offsetof(ZstdCustomMemView, free) == offsetof(ZSTD_customMem, customFree));
+static_assert(offsetof(ZstdCustomMemView, opaque) == offsetof(ZSTD_customMem, opaque));
 
 ZSTD_customMem CustomMem(CountingAllocator* allocator) {
   return ZSTD_customMem{&CountingAllocator::ZstdAlloc, &CountingAllocator::ZstdFree, allocator};
@@ -48,26 +54,13 @@ absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
   return context;
 }
 
-absl::Status ZstdCompressPolicy::Reset(ZstdCompressContext& context) {
-  const size_t r = ZSTD_CCtx_reset(context.cctx_, ZSTD_reset_session_and_parameters);
-  if (ZSTD_isError(r)) {
-    return absl::InternalError(
-        absl::StrCat("zstd: resetting a compression context: ", ZSTD_getErrorName(r)));
-  }
-  // The reset restored every parameter's default, nbWorkers = 0 among them;
-  // reading it back (no set) keeps the concurrency-1 check on every reuse.
-  int workers = 0;
-  if (ZSTD_isError(ZSTD_CCtx_getParameter(context.cctx_, ZSTD_c_nbWorkers, &workers))) {
-    return absl::OkStatus();  // a single-threaded libzstd has no such parameter
-  }
-  if (workers != 0) {
-    return absl::InternalError(absl::StrCat("zstd: nbWorkers is ", workers, " after reset"));
-  }
-  return absl::OkStatus();
+absl::Status ZstdCompressPolicy::ResetFailed(size_t zstd_error) {
+  return absl::InternalError(
+      absl::StrCat("zstd: resetting a compression context: ", ZSTD_getErrorName(zstd_error)));
 }
 
-size_t ZstdCompressPolicy::BytesHeld(const ZstdCompressContext& context) {
-  return LibraryBytesHeld(context);
+absl::Status ZstdCompressPolicy::WorkersAfterReset(int workers) {
+  return absl::InternalError(absl::StrCat("zstd: nbWorkers is ", workers, " after reset"));
 }
 
 absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Create(

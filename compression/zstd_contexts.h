@@ -17,26 +17,59 @@
 #ifndef ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 #define ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 
+// Reset() runs inline on every return (ZSTD_CCtx_getParameter is in
+// zstd's static-linking section; Debian's libzstd.so exports it).
+#ifndef ZSTD_STATIC_LINKING_ONLY
+#define ZSTD_STATIC_LINKING_ONLY
+#endif
+#include <zstd.h>
+
 #include <bit>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compression/context_pool.h"
 #include "compression/counting_allocator.h"
-#include "compression/pool/parkable.h"
-
-struct ZSTD_CCtx_s;
-struct ZSTD_DCtx_s;
 
 namespace rockpool {
 
+// The customMem libzstd keeps inside a context, read as plain bytes at an
+// offset the caller found (the legacy face: rocksdb_plugin/legacy/
+// zstd_layout.h). The layout is ZSTD_customMem's (checked in the .cc).
+struct ZstdCustomMemView {
+  void* (*alloc)(void*, size_t);
+  void (*free)(void*, void*);
+  void* opaque;
+};
+inline ZstdCustomMemView ZstdCustomMemAt(const void* handle, size_t offset) {
+  ZstdCustomMemView mem;
+  std::memcpy(&mem, static_cast<const char*>(handle) + offset, sizeof(mem));
+  return mem;
+}
+
+// The parked pooled Context (ZstdCompressContext or ZstdDecompressContext)
+// behind a libzstd handle whose customMem sits `custom_mem_offset` bytes in,
+// or null if the handle is not one: its customMem must name a
+// CountingAllocator of such a context, and that context must own this very
+// handle and be parked. Reads three pointers inside the handle, valid memory
+// for any context of that libzstd, ours or not.
+template <typename Context>
+Context* ParkedContextBehind(const void* handle, size_t custom_mem_offset) {
+  const ZstdCustomMemView mem = ZstdCustomMemAt(handle, custom_mem_offset);
+  Context* context = Context::FromCustomMem(mem.alloc, mem.opaque);
+  if (context == nullptr || context->handle() != handle || !context->parked()) return nullptr;
+  return context;
+}
+
 // ZstdKey{} (all zero): the general class, for contexts handed out whole
 // (RocksDB's ZSTD_createCCtx, the codecs). Other keys are the size classes of
-// the legacy face's routed compress calls (rocksdb_plugin/legacy/runtime.cc)
+// the legacy face's routed compress calls (rocksdb_plugin/legacy/zstd_routing.cc)
 // and the native face's working areas (rocksdb_plugin/native):
 // zstd sizes a context's workspace from the parameters it derives from
 // (level, source size, dictionary size), regrows it when a call needs more and
@@ -62,10 +95,11 @@ struct ZstdKey {
     kDictDataBlocks = 6,  // native: data blocks with a dictionary (sized by the CDict)
   };
   uint8_t kind = kGeneral;
-  uint8_t source_log = 0;      // ceil(log2(source size))
-  uint8_t dictionary_log = 0;  // ceil(log2(raw dictionary size + 1))
-  uint8_t unused = 0;          // no padding: equality is one 8-byte compare
-  int32_t level = 0;  // kRawDict and native kinds: zstd level; kDigestedDict: CDict size class
+  uint8_t source_log = 0;      // kRawDict, kDigestedDict: ceil(log2(source size))
+  uint8_t dictionary_log = 0;  // kRawDict: ceil(log2(raw dictionary size + 1))
+  uint8_t cdict_class = 0;     // kDigestedDict: the CDict's size class (zstd_routing.cc)
+  int32_t level = 0;           // kRawDict and the native kinds: the zstd level
+  // No padding: equality is one 8-byte compare.
   auto operator<=>(const ZstdKey&) const = default;
   // The pool compares keys on every lease (compression/pool/idle_lists.h).
   bool operator==(const ZstdKey& other) const {
@@ -91,6 +125,7 @@ class ZstdCompressContext : public Parkable {
   ZstdCompressContext& operator=(const ZstdCompressContext&) = delete;
 
   ZSTD_CCtx_s* get() const { return cctx_; }
+  const void* handle() const { return cctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
   // Whether a user sized this context's workspace for its key's size class
   // (survives resets; the legacy face's size-class routing sets it).
@@ -134,6 +169,7 @@ class ZstdDecompressContext : public Parkable {
   // skips ZSTD_DCtx_reset. For callers that decompress once per block (the
   // native face), where the built-in's per-core DCtx is never reset either.
   ZSTD_DCtx_s* one_shot() const { return dctx_; }
+  const void* handle() const { return dctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
 
  private:
@@ -148,8 +184,24 @@ struct ZstdCompressPolicy {
   using Context = ZstdCompressContext;
   using Key = ZstdKey;
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
-  absl::Status Reset(Context& context);
-  size_t BytesHeld(const Context& context);
+  // Inline: runs on every return. Restores every parameter's default,
+  // nbWorkers = 0 among them; reading it back (no set) keeps the
+  // concurrency-1 check on every reuse.
+  absl::Status Reset(Context& context) {
+    const size_t r = ZSTD_CCtx_reset(context.cctx_, ZSTD_reset_session_and_parameters);
+    if (ABSL_PREDICT_FALSE(ZSTD_isError(r))) return ResetFailed(r);
+    int workers = 0;
+    if (ZSTD_isError(ZSTD_CCtx_getParameter(context.cctx_, ZSTD_c_nbWorkers, &workers))) {
+      return absl::OkStatus();  // a single-threaded libzstd has no such parameter
+    }
+    if (ABSL_PREDICT_FALSE(workers != 0)) return WorkersAfterReset(workers);
+    return absl::OkStatus();
+  }
+  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
+
+ private:
+  static absl::Status ResetFailed(size_t zstd_error);
+  static absl::Status WorkersAfterReset(int workers);
 };
 
 struct ZstdDecompressPolicy {

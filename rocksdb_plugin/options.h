@@ -8,10 +8,12 @@
 // Options (names and values are case-sensitive, as in RocksDB):
 //   enabled           bool  true   kill switch: false forwards every codec
 //                                   call to the library unchanged
-//   max_idle_per_key  uint  8      idle contexts kept per pool key (zstd has
-//                                   one key per pool; zlib keys by level,
-//                                   window bits, memLevel, strategy); 0 turns
-//                                   pooling off (every call forwarded)
+//   max_idle_per_key  uint  8      contexts retained per pool key, idle or
+//                                   leased (zstd keys are size classes,
+//                                   ZstdKey; deflate keys by level, window
+//                                   bits, memLevel, strategy; inflate by
+//                                   window bits); 0 turns pooling off (every
+//                                   call forwarded)
 //   idle_seconds      uint  60     idle contexts unused this long are freed;
 //                                   0 keeps them until trimmed (no age limit)
 //   measure_stock     bool  false  create and free contexts exactly as stock

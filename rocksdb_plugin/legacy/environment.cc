@@ -18,7 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "compression/annotated_mutex.h"
-#include "rocksdb_plugin/legacy/report.h"
+#include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 
 namespace rockpool::legacy {

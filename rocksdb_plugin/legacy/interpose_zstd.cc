@@ -12,18 +12,23 @@
 // pooled when freed, so no worker pool ever sits idle in the pool. Likewise
 // ZSTD_CCtx_refThreadPool (a reset does not drop the pool reference).
 //
+// A context handed to RocksDB is parked in its pool (the lease is kept in the
+// pool's entry); the free call finds it through the customMem libzstd keeps
+// inside every context (compression/zstd_contexts.h, ParkedContextBehind,
+// at the offset zstd_layout.h found): no table, lock or allocation per lease.
+//
 // ZSTD_compress_usingDict / ZSTD_compress_usingCDict on a context rockpool
 // leased (and only in mode pool) run on a context of the call's size class
-// instead (Runtime::CompressUsingDict: why, with numbers, in runtime.cc).
+// instead (Runtime::CompressUsingDict: why, with numbers, in zstd_routing.cc).
 // ZDICT_trainFromBuffer / ZDICT_finalizeDictionary (RocksDB's dictionary
 // training) are forwarded with a thread-local mark: the CCtxs libzstd creates
 // inside them come from their own class (runtime_internal.h,
 // InsideDictionaryTraining).
 // ZSTD_compressStream2 is streaming state on the handle itself and is only
-// tagged for allocation attribution (counting_allocator.h).
+// tagged for allocation attribution (AllocationSite, runtime.h).
 //
 // No exception leaves these functions; failures fall back to the library.
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_CCtx_refThreadPool
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_CCtx_refThreadPool, ZSTD_CCtx_getParameter
 #include <zdict.h>
 #include <zstd.h>
 
@@ -31,11 +36,82 @@
 #include "rocksdb_plugin/legacy/real_functions.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
+// ---------------------------------------------------------------- the runtime's side
+
+namespace rockpool::legacy::internal {
+ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
+  if (!zstd_layout_.ok) return nullptr;
+  InsideRockpool inside;
+  ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
+  // Measured (zstd_churn_test, size classes off): the contexts of
+  // dictionary training grow to ~0.5 MB (level 3, 16 KiB dictionary);
+  // shared with RocksDB's table builders they were shrunk and regrown:
+  // ZDICT_* made 69% of the pooled CCtx bytes in steady state. Their own
+  // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
+  // keeps every size put.
+  ZstdKey key;
+  if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
+    key.kind = ZstdKey::kTraining;
+  }
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(key);
+  if (!lease.ok()) return nullptr;
+  return pools_.zstd_compress().Park(*std::move(lease))->get();
+}
+
+ZstdCompressContext* Runtime::LeasedCCtx(const ZSTD_CCtx* cctx) const noexcept {
+  if (cctx == nullptr || !zstd_layout_.ok) return nullptr;
+  return ParkedContextBehind<ZstdCompressContext>(cctx, zstd_layout_.cctx);
+}
+
+bool Runtime::ReturnCCtx(ZSTD_CCtx* cctx) noexcept {
+  ZstdCompressContext* context = LeasedCCtx(cctx);
+  if (context == nullptr) return false;
+  ZstdCompressPool::Lease lease = pools_.zstd_compress().Unpark(context);
+  if (lease == nullptr) return false;  // another pool's context
+  // Workers set through some other API (e.g. CCtx params): never pool a
+  // context that may own a worker pool.
+  int workers = 0;
+  if (!ZSTD_isError(ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) && workers != 0) {
+    lease->set_discard_when_unparked();
+  }
+  ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
+  Finish(pools_.zstd_compress(), std::move(lease));
+  return true;
+}
+
+void Runtime::NoteCCtxWorkers(ZSTD_CCtx* cctx) noexcept {
+  if (ZstdCompressContext* context = LeasedCCtx(cctx)) context->set_discard_when_unparked();
+}
+
+ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
+  if (!zstd_layout_.ok) return nullptr;
+  InsideRockpool inside;
+  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_.zstd_decompress().Acquire(ZstdKey{});
+  if (!lease.ok()) return nullptr;
+  return pools_.zstd_decompress().Park(*std::move(lease))->get();
+}
+
+bool Runtime::ReturnDCtx(ZSTD_DCtx* dctx) noexcept {
+  if (dctx == nullptr || !zstd_layout_.ok) return false;
+  ZstdDecompressContext* context =
+      ParkedContextBehind<ZstdDecompressContext>(dctx, zstd_layout_.dctx);
+  if (context == nullptr) return false;
+  ZstdDecompressPool::Lease lease = pools_.zstd_decompress().Unpark(context);
+  if (lease == nullptr) return false;
+  Finish(pools_.zstd_decompress(), std::move(lease));
+  return true;
+}
+
+}  // namespace rockpool::legacy::internal
+
+// ---------------------------------------------------------------- the interposed calls
+
 namespace {
 
-using rockpool::AllocationSite;
 using rockpool::RockpoolOptions;
-using rockpool::ScopedAllocationSite;
+using rockpool::ScopedAllocationTag;
+using rockpool::legacy::AllocationSite;
+using rockpool::legacy::Tag;
 using rockpool::legacy::internal::g_mode;
 using rockpool::legacy::internal::InsideDictionaryTraining;
 using rockpool::legacy::internal::InsideRockpool;
@@ -54,7 +130,7 @@ Runtime* ForRouting() {
 }
 
 // The runtime, if a free call may concern one of our contexts (the runtime
-// then tells from the context itself: zstd_leases.cc).
+// then tells from the context itself: Runtime::ReturnCCtx below).
 Runtime* ForFree() {
   if (InsideRockpool::active()) return nullptr;
   return Runtime::Get();
@@ -112,7 +188,7 @@ size_t ZSTD_CCtx_refThreadPool(ZSTD_CCtx* cctx, ZSTD_threadPool* pool) {
 
 size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
                                size_t src_size, const void* dict, size_t dict_size, int level) {
-  ScopedAllocationSite site(AllocationSite::kCompressUsingDict);
+  ScopedAllocationTag site(Tag(AllocationSite::kCompressUsingDict));
   if (Runtime* rt = ForRouting()) {
     size_t result = 0;
     if (rt->CompressUsingDict(cctx, dst, dst_capacity, src, src_size, dict, dict_size, level,
@@ -126,7 +202,7 @@ size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, 
 
 size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
                                 size_t src_size, const ZSTD_CDict* cdict) {
-  ScopedAllocationSite site(AllocationSite::kCompressUsingCDict);
+  ScopedAllocationTag site(Tag(AllocationSite::kCompressUsingCDict));
   if (Runtime* rt = ForRouting()) {
     size_t result = 0;
     if (rt->CompressUsingCDict(cctx, dst, dst_capacity, src, src_size, cdict, &result)) {
@@ -138,13 +214,13 @@ size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
 
 size_t ZSTD_compressStream2(ZSTD_CCtx* cctx, ZSTD_outBuffer* output, ZSTD_inBuffer* input,
                             ZSTD_EndDirective end_op) {
-  ScopedAllocationSite site(AllocationSite::kCompressStream2);
+  ScopedAllocationTag site(Tag(AllocationSite::kCompressStream2));
   return real::ZSTD_compressStream2(cctx, output, input, end_op);
 }
 
 size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void* samples,
                              const size_t* sample_sizes, unsigned sample_count) {
-  ScopedAllocationSite site(AllocationSite::kTrainDictionary);
+  ScopedAllocationTag site(Tag(AllocationSite::kTrainDictionary));
   InsideDictionaryTraining training;
   return real::ZDICT_trainFromBuffer(dict_buffer, dict_capacity, samples, sample_sizes,
                                      sample_count);
@@ -154,7 +230,7 @@ size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* cont
                                 size_t content_size, const void* samples,
                                 const size_t* sample_sizes, unsigned sample_count,
                                 ZDICT_params_t parameters) {
-  ScopedAllocationSite site(AllocationSite::kTrainDictionary);
+  ScopedAllocationTag site(Tag(AllocationSite::kTrainDictionary));
   InsideDictionaryTraining training;
   return real::ZDICT_finalizeDictionary(dst, dst_capacity, content, content_size, samples,
                                         sample_sizes, sample_count, parameters);

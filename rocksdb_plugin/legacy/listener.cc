@@ -12,7 +12,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb_plugin/legacy/environment.h"
-#include "rocksdb_plugin/legacy/report.h"
+#include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/option_glue.h"
 

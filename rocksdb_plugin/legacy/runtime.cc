@@ -1,14 +1,8 @@
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_CCtx_getParameter
-
 #include "rocksdb_plugin/legacy/runtime.h"
 
-#include <dlfcn.h>
-
-#include <new>
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "compression/counting_allocator.h"
 #include "rocksdb_plugin/legacy/real_functions.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 #include "rocksdb_plugin/legacy/zlib_layout.h"
@@ -95,6 +89,28 @@ using internal::Runtime;
 
 void Configure(const RockpoolOptions& options, ConfigSource source) {
   Runtime::GetOrCreate().Configure(options, source);
+}
+
+const char* AllocationSiteName(AllocationSite site) {
+  switch (site) {
+    case AllocationSite::kUnattributed:
+      return "unattributed";
+    case AllocationSite::kCreateCCtx:
+      return "ZSTD_createCCtx";
+    case AllocationSite::kFreeCCtx:
+      return "ZSTD_freeCCtx";
+    case AllocationSite::kCompressUsingDict:
+      return "ZSTD_compress_usingDict";
+    case AllocationSite::kCompressUsingCDict:
+      return "ZSTD_compress_usingCDict";
+    case AllocationSite::kCompressStream2:
+      return "ZSTD_compressStream2";
+    case AllocationSite::kTrainDictionary:
+      return "ZDICT_train/finalize";
+    case AllocationSite::kCount:
+      break;
+  }
+  return "?";
 }
 
 ConfigSource CurrentSource() {

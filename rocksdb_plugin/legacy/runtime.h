@@ -26,6 +26,7 @@
 #include <string>
 
 #include "compression/compression_pools.h"
+#include "compression/counting_allocator.h"
 #include "rocksdb_plugin/options.h"
 
 namespace rockpool::legacy {
@@ -48,7 +49,7 @@ ConfigSource CurrentSource();
 RockpoolOptions CurrentOptions();
 RockpoolOptions::Mode CurrentMode();
 
-// Counters of the four pools (all zero before the first Configure()).
+// Counters of the five pools (all zero before the first Configure()).
 CompressionPoolsStats Stats();
 
 // Contexts the interposers handed out and that were not freed yet.
@@ -65,8 +66,7 @@ OutstandingLeases Outstanding();
 // inflateReset2 to another window, inflateValidate, zstd nbWorkers > 0).
 uint64_t DiscardedContexts();
 
-// The fix for zstd's reallocation inside pooled contexts (runtime.cc, "zstd
-// call routing"), default on, effective in mode kPool: one-shot compress
+// The fix for zstd's reallocation inside pooled contexts (zstd_routing.cc), default on, effective in mode kPool: one-shot compress
 // calls (ZSTD_compress_usingDict, ZSTD_compress_usingCDict) on a pooled
 // ZSTD_CCtx handle run on a context of the call's size class, and the CCtxs
 // of dictionary training come from their own class. false restores the
@@ -74,6 +74,27 @@ uint64_t DiscardedContexts();
 // (tests/rocksdb_plugin/legacy/zstd_churn_test.cc).
 void SetZstdSizeClasses(bool on);
 bool ZstdSizeClasses();
+
+// The RocksDB calls whose codec-library allocations the interposers
+// attribute (compression/counting_allocator.h's tags): how the reallocation
+// inside pooled zstd contexts was traced (rocksdb_plugin/README.md).
+enum class AllocationSite : int {
+  kUnattributed = 0,    // no tag set (the pool's own create/reset, codecs)
+  kCreateCCtx,          // ZSTD_createCCtx served from a pool
+  kFreeCCtx,            // ZSTD_freeCCtx: the pool's reset
+  kCompressUsingDict,   // ZSTD_compress_usingDict (RocksDB 7.8.3, no dict or raw dict)
+  kCompressUsingCDict,  // ZSTD_compress_usingCDict (RocksDB 7.8.3, digested dict)
+  kCompressStream2,     // ZSTD_compressStream2 (RocksDB 7.8.3's WAL compression)
+  kTrainDictionary,     // inside ZDICT_trainFromBuffer / ZDICT_finalizeDictionary
+  kCount,
+};
+static_assert(static_cast<int>(AllocationSite::kCount) <= kAllocationTags);
+constexpr int Tag(AllocationSite site) { return static_cast<int>(site); }
+const char* AllocationSiteName(AllocationSite site);
+// Process-wide totals per site (bytes_allocated and allocations).
+inline AllocationCounts SiteAllocations(AllocationSite site) {
+  return TaggedAllocations(Tag(site));
+}
 
 // Frees idle contexts older than idle_seconds / all idle contexts.
 size_t ReleaseExpired();

@@ -99,7 +99,7 @@ class Runtime {
 
   // zstd. Lease*: null means "forward to the library". Return*: false means
   // "not one of ours, forward". A context handed out is parked in its pool
-  // (compression/pool/parkable.h) and found again through the customMem
+  // (Parkable, compression/pool/idle_lists.h) and found again through the customMem
   // inside it (zstd_layout.h): no table, lock or allocation per lease.
   ZSTD_CCtx* LeaseCCtx() noexcept;
   bool ReturnCCtx(ZSTD_CCtx* cctx) noexcept;
@@ -135,10 +135,13 @@ class Runtime {
  private:
   Runtime();
 
-  // Runs `call(ZSTD_CCtx*)` on a context of class `key`; false if cctx is
-  // not a handle this runtime leased or no context could be had.
-  template <typename Call>
-  bool RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call, size_t* result) noexcept;
+  // Runs `call(ZSTD_CCtx*)` on a context of class `key`, sized first with
+  // `size` (the call's function on other arguments) if the context is new;
+  // false if cctx is not a handle this runtime leased or no context could
+  // be had (zstd_routing.cc).
+  template <typename Size, typename Call>
+  bool RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size, Call&& call,
+                     size_t* result) noexcept;
   template <typename Pool, typename Lease>
   void Finish(Pool& pool, Lease lease) noexcept;
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "compression/zstd_contexts.h"
 #include "rocksdb_plugin/legacy/real_functions.h"
 
 namespace rockpool::legacy::zstd_layout {
@@ -35,9 +36,8 @@ void ProbeFree(void*, void* address) { std::free(address); }
 std::optional<size_t> FindIn(const void* context, size_t size, const ZSTD_customMem& mem) {
   std::optional<size_t> found;
   for (size_t offset = 0; offset + sizeof(mem) <= size; offset += alignof(void*)) {
-    const ZSTD_customMem at = CustomMemAt(context, offset);
-    if (at.customAlloc == mem.customAlloc && at.customFree == mem.customFree &&
-        at.opaque == mem.opaque) {
+    const ZstdCustomMemView at = ZstdCustomMemAt(context, offset);
+    if (at.alloc == mem.customAlloc && at.free == mem.customFree && at.opaque == mem.opaque) {
       if (found) return std::nullopt;
       found = offset;
     }

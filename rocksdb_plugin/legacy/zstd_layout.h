@@ -19,7 +19,6 @@
 #include <zstd.h>
 
 #include <cstddef>
-#include <cstring>
 #include <string>
 
 namespace rockpool::legacy::zstd_layout {
@@ -32,12 +31,6 @@ struct CustomMemOffsets {
 
 // Runs the check (through libzstd's own functions); on failure says why.
 CustomMemOffsets FindCustomMem(std::string* detail);
-
-inline ZSTD_customMem CustomMemAt(const void* context, size_t offset) {
-  ZSTD_customMem mem;
-  std::memcpy(&mem, static_cast<const char*>(context) + offset, sizeof(mem));
-  return mem;
-}
 
 }  // namespace rockpool::legacy::zstd_layout
 

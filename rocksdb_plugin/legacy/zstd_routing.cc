@@ -3,6 +3,7 @@
 // runs on a context of its size class. Why, with numbers: below.
 #define ZSTD_STATIC_LINKING_ONLY
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -51,15 +52,13 @@ int ClassLevel(int level) {
 
 // A CDict's size reflects the table sizes of its parameters (its level and
 // dictionary size): log2 with three mantissa bits separates CDicts whose
-// sizes differ by more than ~12%.
-int32_t CDictClass(const ZSTD_CDict* cdict) {
+// sizes differ by more than ~12% (log <= 31 keeps the class in a byte).
+uint8_t CDictClass(const ZSTD_CDict* cdict) {
   const size_t size = ZSTD_sizeof_CDict(cdict);
-  const uint8_t log = CeilLog2(size);
-  const int32_t mantissa = log >= 3 ? static_cast<int32_t>((size >> (log - 3)) & 7) : 0;
-  return log * 8 + mantissa;
+  const uint8_t log = std::min<uint8_t>(CeilLog2(size), 31);
+  const uint8_t mantissa = log >= 3 ? static_cast<uint8_t>((size >> (log - 3)) & 7) : 0;
+  return static_cast<uint8_t>(log * 8 + mantissa);
 }
-
-}  // namespace
 
 // A new class context is sized once for the largest call of its class (a
 // compression of 2^source_log zero bytes, and for a raw dictionary one of
@@ -69,8 +68,24 @@ int32_t CDictClass(const ZSTD_CDict* cdict) {
 // of 2%). Classes above 1 MiB sources are left to grow.
 constexpr uint8_t kMaxSizedSourceLog = 20;
 
-template <typename Call>
-bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
+// A new context of class `key` is sized once by a compression through
+// `compress` (the routed call's own function, level and dictionary) of the
+// class's largest source, and for a raw dictionary of its largest size.
+template <typename Compress>
+void SizeForClass(ZSTD_CCtx* cctx, const ZstdKey& key, Compress compress) {
+  if (key.source_log > kMaxSizedSourceLog || key.dictionary_log > kMaxSizedSourceLog) return;
+  const std::string source(size_t{1} << key.source_log, '\0');
+  const std::string dictionary(key.dictionary_log == 0 ? 0 : (size_t{1} << key.dictionary_log) - 1,
+                               '\0');
+  std::string out(ZSTD_compressBound(source.size()), '\0');
+  (void)compress(cctx, out.data(), out.size(), source.data(), source.size(),
+                 dictionary.empty() ? nullptr : dictionary.data(), dictionary.size());
+}
+
+}  // namespace
+
+template <typename Size, typename Call>
+bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size, Call&& call,
                             size_t* result) noexcept {
   if (LeasedCCtx(cctx) == nullptr) return false;
   InsideRockpool inside;
@@ -80,16 +95,9 @@ bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Call&& call,
     ZstdCompressContext& context = **lease;
     if (!context.sized()) {
       context.set_sized();
-      if (key.source_log <= kMaxSizedSourceLog && key.dictionary_log <= kMaxSizedSourceLog) {
-        const std::string source(size_t{1} << key.source_log, '\0');
-        const std::string dictionary(
-            key.dictionary_log == 0 ? 0 : (size_t{1} << key.dictionary_log) - 1, '\0');
-        std::string out(ZSTD_compressBound(source.size()), '\0');
-        (void)call(context.get(), out.data(), out.size(), source.data(), source.size(),
-                   dictionary.empty() ? nullptr : dictionary.data(), dictionary.size());
-      }
+      SizeForClass(context.get(), key, size);
     }
-    *result = call(context.get(), nullptr, 0, nullptr, 0, nullptr, 0);
+    *result = call(context.get());
     return true;  // the lease goes back (reset) here
   } catch (...) {
     return false;
@@ -104,18 +112,15 @@ bool Runtime::CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
   key.source_log = CeilLog2(src_size);
   key.dictionary_log = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
   key.level = ClassLevel(level);
-  // Called with a null source: the real call; else a sizing call.
-  return RouteCompress(
-      cctx, key,
-      [&](ZSTD_CCtx* real_cctx, void* d, size_t dc, const void* s, size_t n, const void* sd,
-          size_t sdn) {
-        if (s == nullptr) {
-          return real::ZSTD_compress_usingDict(real_cctx, dst, dst_capacity, src, src_size, dict,
-                                               dict_size, level);
-        }
-        return real::ZSTD_compress_usingDict(real_cctx, d, dc, s, n, sd, sdn, level);
-      },
-      result);
+  auto size = [level](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void* sd,
+                      size_t sdn) {
+    return real::ZSTD_compress_usingDict(c, d, dc, s, n, sd, sdn, level);
+  };
+  auto call = [&](ZSTD_CCtx* c) {
+    return real::ZSTD_compress_usingDict(c, dst, dst_capacity, src, src_size, dict, dict_size,
+                                         level);
+  };
+  return RouteCompress(cctx, key, size, call, result);
 }
 
 bool Runtime::CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
@@ -125,16 +130,13 @@ bool Runtime::CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity
   ZstdKey key;
   key.kind = ZstdKey::kDigestedDict;
   key.source_log = CeilLog2(src_size);
-  key.level = CDictClass(cdict);
-  return RouteCompress(
-      cctx, key,
-      [&](ZSTD_CCtx* real_cctx, void* d, size_t dc, const void* s, size_t n, const void*, size_t) {
-        if (s == nullptr) {
-          return real::ZSTD_compress_usingCDict(real_cctx, dst, dst_capacity, src, src_size, cdict);
-        }
-        return real::ZSTD_compress_usingCDict(real_cctx, d, dc, s, n, cdict);
-      },
-      result);
+  key.cdict_class = CDictClass(cdict);
+  auto size = [cdict](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void*,
+                      size_t) { return real::ZSTD_compress_usingCDict(c, d, dc, s, n, cdict); };
+  auto call = [&](ZSTD_CCtx* c) {
+    return real::ZSTD_compress_usingCDict(c, dst, dst_capacity, src, src_size, cdict);
+  };
+  return RouteCompress(cctx, key, size, call, result);
 }
 
 }  // namespace rockpool::legacy::internal

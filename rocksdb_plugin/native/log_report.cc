@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "compression/annotated_mutex.h"
 #include "rocksdb/version.h"
-#include "rocksdb_plugin/legacy/report.h"
+#include "rocksdb_plugin/report.h"
 
 namespace rockpool::native {
 namespace {

@@ -1,5 +1,5 @@
 // What the native face writes to a DB's info LOG (the legacy face's lines,
-// rocksdb_plugin/legacy/report.h, with the native face's head fields).
+// rocksdb_plugin/report.h, with the native face's head fields).
 //
 // RocksDB hands a CompressionManager the DB's info LOG only when it builds
 // an SST file (FilterBuildingContext: info_log, reason, column family,

@@ -278,5 +278,60 @@ TEST(ContextPoolTest, StatisticsCountLibraryAllocations) {
   EXPECT_EQ(pool.stats().library.allocations, 1u);
 }
 
+TEST(ContextPoolTest, TheBooksBalanceWhenQuiescent) {
+  ProbePool pool(Options(2, absl::Seconds(10)));
+  std::vector<ProbePool::Lease> leases;
+  for (int i = 0; i < 5; ++i) leases.push_back(*pool.Acquire(i % 2));
+  leases.resize(2);  // three back: one destroyed over the cap of key 0
+  EXPECT_TRUE(pool.CheckQuiescent().ok()) << pool.CheckQuiescent();
+  pool.SetOptions(Options(1, absl::Seconds(10)));
+  leases.clear();
+  EXPECT_TRUE(pool.CheckQuiescent().ok()) << pool.CheckQuiescent();
+  pool.ReleaseExpired();  // ends the epoch the returns were stamped in
+  fake_now += absl::Seconds(30);
+  pool.ReleaseExpired();
+  EXPECT_TRUE(pool.CheckQuiescent().ok()) << pool.CheckQuiescent();
+  EXPECT_EQ(pool.stats().idle, 0u);
+}
+
+struct ParkableProbe : Parkable {
+  int id = 0;
+};
+
+struct ParkablePolicy {
+  using Context = ParkableProbe;
+  using Key = int;
+  int next_id = 0;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats*) {
+    auto c = std::make_unique<Context>();
+    c->id = ++next_id;
+    return c;
+  }
+  absl::Status Reset(Context&) { return absl::OkStatus(); }
+  size_t BytesHeld(const Context&) { return 0; }
+};
+
+TEST(ContextPoolTest, UnparkGivesBackTheLeaseParkTookAndOnlyThat) {
+  ContextPool<ParkablePolicy> pool(Options(2));
+  ContextPool<ParkablePolicy> other(Options(2));
+  ParkableProbe* parked = pool.Park(*pool.Acquire(1));
+  EXPECT_TRUE(parked->parked());
+  EXPECT_EQ(pool.stats().in_use, 1u);        // still leased
+  EXPECT_EQ(other.Unpark(parked), nullptr);  // not that pool's
+  auto lease = pool.Unpark(parked);
+  ASSERT_NE(lease, nullptr);
+  EXPECT_EQ(lease.get(), parked);
+  EXPECT_FALSE(parked->parked());
+  EXPECT_EQ(pool.Unpark(parked), nullptr);  // no longer parked
+  lease.reset();
+  EXPECT_EQ(pool.stats().in_use, 0u);
+  EXPECT_EQ((*pool.Acquire(1))->id, 1);  // reused
+}
+
+TEST(ContextPoolDeathTest, TestsRunWithInvariantChecks) {
+  EXPECT_EQ(ROCKPOOL_DEBUG_CHECKS_ON, 1) << "bazel test builds define ROCKPOOL_DEBUG_CHECKS";
+  EXPECT_DEATH(ROCKPOOL_DCHECK(1 + 1 == 3), "invariant failed .*1 \\+ 1 == 3");
+}
+
 }  // namespace
 }  // namespace rockpool

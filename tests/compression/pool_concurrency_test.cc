@@ -58,6 +58,10 @@ TEST(PoolConcurrencyTest, CountsBalanceAndNothingLeaks) {
   EXPECT_LE(pools.stats().zstd_compress.idle, 3u);
   EXPECT_LE(total.peak_in_use, 4u * kThreads);
   EXPECT_EQ(static_cast<uint64_t>(total.library.bytes_live), total.idle_bytes);
+  // The records agree with the statistics once every thread has joined.
+  EXPECT_TRUE(pools.zstd_compress().CheckQuiescent().ok())
+      << pools.zstd_compress().CheckQuiescent();
+  EXPECT_TRUE(pools.deflate().CheckQuiescent().ok()) << pools.deflate().CheckQuiescent();
 
   pools.Trim();
   const PoolStats after = pools.stats().Total();

@@ -364,7 +364,7 @@ TEST_P(CompactionLibraryBytes, DropByAtLeast95Percent) {
   EXPECT_EQ(pooled.created, 0u);           // pooled: every lease reused
   EXPECT_GT(stock.bytes, 0u);
   // zstd too: its one-shot compress calls run on size-class contexts
-  // (rocksdb_plugin/legacy/runtime.cc), so a kept context never resizes.
+  // (rocksdb_plugin/legacy/zstd_routing.cc), so a kept context never resizes.
   // Before that, zstd's shrink/regrow inside kept contexts left 23% here.
   EXPECT_LE(pooled.bytes * 20, stock.bytes) << "pooled must be <= 5% of stock";
 }

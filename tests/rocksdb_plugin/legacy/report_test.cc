@@ -1,5 +1,5 @@
 // The LOG report line: figures, stock estimate, format.
-#include "rocksdb_plugin/legacy/report.h"
+#include "rocksdb_plugin/report.h"
 
 #include <gtest/gtest.h>
 

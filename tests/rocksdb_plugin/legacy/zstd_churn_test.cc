@@ -1,7 +1,6 @@
 // zstd inside pooled contexts, with Debian's RocksDB 7.8.3: where the codec
 // library's bytes go, and that routing RocksDB's compress calls to size-class
-// contexts removes them (rocksdb_plugin/legacy/runtime.cc, "zstd call
-// routing").
+// contexts removes them (rocksdb_plugin/legacy/zstd_routing.cc).
 //
 // The pattern (issue 13): zstd levels 1, 3 and 9 in different column
 // families, with and without trained dictionaries (compression_max_dict_bytes

@@ -1,4 +1,4 @@
-#include "rocksdb_plugin/legacy/report.h"
+#include "rocksdb_plugin/report.h"
 
 #include "absl/strings/str_cat.h"
 

@@ -23,8 +23,8 @@
 //   in_use      contexts leased out now; discarded: leases destroyed instead
 //               of pooled (see runtime.h)
 //   per pool    leases/created/reused/lib_bytes, totals
-#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REPORT_H_
-#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REPORT_H_
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_
 
 #include <cstdint>
 #include <string>
@@ -49,7 +49,8 @@ struct PoolFigures {
 // The stock estimate uses the average over `now` (all contexts created so far).
 PoolFigures Figures(const PoolStats& now, const PoolStats& before);
 
-// Sum of the four pools' figures.
+// Sum of the figures of the four pools the codec calls lease from
+// (zstd_compress_blocks serves routed calls on contexts zstd_compress counts).
 PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPoolsStats& before);
 
 std::string FormatReport(const std::string& event, int job_id, const std::string& column_family,
@@ -66,4 +67,4 @@ const char* ModeName(RockpoolOptions::Mode mode);
 
 }  // namespace rockpool::legacy
 
-#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REPORT_H_
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_

@@ -1,4 +1,4 @@
-#include "compression/pool/thread_shard.h"
+#include "compression/pool/thread_front.h"
 
 #include <mutex>
 

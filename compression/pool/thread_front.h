@@ -1,0 +1,178 @@
+// The pool's lock-free front: everything the lease/return fast path touches,
+// indexed by the calling thread's shard.
+//
+//   ThreadShard()  a small per-thread index: the thread's statistics shard
+//                  and (modulo kStripes) its stripe.
+//   StripeFront    one atomic slot per stripe, holding the idle context its
+//                  stripe returned last (folly's core-local front). A lease
+//                  that finds its key there and the return that refills it
+//                  are one atomic exchange each; no lock.
+//   ShardCounters  the pool's statistics, one single-writer shard per
+//                  thread (a relaxed load and store, no read-modify-write),
+//                  summed by stats().
+//
+// Why an index that is handed back, not a counter that only grows: threads
+// come and go (compaction and flush threads, a server's request threads). An
+// index returns when its thread exits and goes to the next new thread, so a
+// process never needs more shards than it has threads at once; the counts a
+// shard holds are sums, so its next owner simply keeps adding.
+//
+// Contract:
+//  - ThreadShard() < kThreadShards + 1. Indices below kThreadShards belong
+//    to one live thread at a time; kSharedShard is shared by every thread
+//    beyond kThreadShards and by threads already running their thread_local
+//    destructors, and is written with atomic read-modify-writes.
+//  - The hand-over of an index happens-before its next owner's first use (a
+//    std::mutex, which ThreadSanitizer sees).
+//  - Slots are shared (threads beyond kStripes share stripes; the pool's slow
+//    paths look at every slot), so an entry is always taken out of a slot
+//    (exchanged for nullptr) before anyone reads it.
+//  - Counter sums are monotonic; gauges are differences of sums, exact when
+//    the pool is quiescent (while threads work, a sum may lag or lead by
+//    their in-flight operations).
+#ifndef ROCKPOOL_COMPRESSION_POOL_THREAD_FRONT_H_
+#define ROCKPOOL_COMPRESSION_POOL_THREAD_FRONT_H_
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "compression/fast_tls.h"
+
+namespace rockpool::pool_internal {
+
+// ---------------------------------------------------------------- shards
+
+inline constexpr size_t kThreadShards = 256;
+inline constexpr size_t kSharedShard = kThreadShards;
+
+// -1 until the thread's first pool operation. Constant-initialized, so a
+// read is a plain TLS load (no guard, no wrapper call).
+extern ROCKPOOL_FAST_TLS int32_t tls_thread_shard;
+
+// Slow path of ThreadShard(): hands this thread an index.
+size_t AssignThreadShard();
+
+inline size_t ThreadShard() {
+  const int32_t shard = tls_thread_shard;
+  return shard >= 0 ? static_cast<size_t>(shard) : AssignThreadShard();
+}
+
+// One more than the highest index ever handed out: a reader sums shards
+// [0, ThreadShardsInUse()) and kSharedShard.
+size_t ThreadShardsInUse();
+
+// ---------------------------------------------------------------- slots
+
+template <typename EntryT>
+class StripeFront {
+ public:
+  static constexpr size_t kStripes = 16;
+
+  StripeFront() = default;
+  StripeFront(const StripeFront&) = delete;
+  StripeFront& operator=(const StripeFront&) = delete;
+
+  // Takes the entry out of `stripe`'s slot if one is there; nullptr if not.
+  EntryT* Take(size_t stripe) {
+    std::atomic<EntryT*>& slot = slots_[stripe % kStripes].entry;
+    if (slot.load(std::memory_order_relaxed) == nullptr) return nullptr;
+    return slot.exchange(nullptr, std::memory_order_acq_rel);
+  }
+
+  // Puts `entry` in `stripe`'s slot; returns what it displaced (or nullptr).
+  // Afterwards `entry` belongs to the pool: do not touch it.
+  EntryT* Put(size_t stripe, EntryT* entry) {
+    return slots_[stripe % kStripes].entry.exchange(entry, std::memory_order_acq_rel);
+  }
+
+  // Puts back an entry Take() took, if the slot is still empty; returns
+  // false (entry still the caller's) when it was refilled meanwhile.
+  bool PutBack(size_t stripe, EntryT* entry) {
+    EntryT* empty = nullptr;
+    return slots_[stripe % kStripes].entry.compare_exchange_strong(empty, entry,
+                                                                   std::memory_order_acq_rel);
+  }
+
+  // What `stripe`'s slot holds, without taking it: only for a quiescent
+  // pool (ContextPool::CheckQuiescent), where nobody else touches slots.
+  const EntryT* PeekQuiescent(size_t stripe) const {
+    return slots_[stripe % kStripes].entry.load(std::memory_order_acquire);
+  }
+
+ private:
+  struct alignas(64) Slot {
+    std::atomic<EntryT*> entry{nullptr};
+  };
+  // On the heap: an over-aligned member would make every pool (and every
+  // object holding one) over-aligned, which ASan's fake stack does not honour.
+  const std::unique_ptr<Slot[]> slots_{new Slot[kStripes]};
+};
+
+// ---------------------------------------------------------------- counters
+
+enum class Counter : size_t {
+  kCreated,
+  kDestroyed,
+  kResetFailures,
+  kLeases,    // every lease handed out (reused = leases - created)
+  kReleases,  // every lease ended (returned or discarded)
+  kIdleBytesAdded,
+  kIdleBytesRemoved,
+  kCount,
+};
+
+class ShardCounters {
+ public:
+  using Sums = std::array<uint64_t, static_cast<size_t>(Counter::kCount)>;
+
+  ShardCounters() = default;
+  ShardCounters(const ShardCounters&) = delete;
+  ShardCounters& operator=(const ShardCounters&) = delete;
+
+  // Adds `n` to counter `c` of `shard` (the caller's ThreadShard()); returns
+  // the shard's new value.
+  uint64_t Add(size_t shard, Counter c, uint64_t n) {
+    std::atomic<uint64_t>& cell = shards_[shard].cells[static_cast<size_t>(c)];
+    if (shard == kSharedShard) return cell.fetch_add(n, std::memory_order_relaxed) + n;
+    const uint64_t value = cell.load(std::memory_order_relaxed) + n;
+    cell.store(value, std::memory_order_relaxed);
+    return value;
+  }
+
+  // One counter summed over the shards.
+  uint64_t Total(Counter c) const {
+    uint64_t total =
+        shards_[kSharedShard].cells[static_cast<size_t>(c)].load(std::memory_order_relaxed);
+    const size_t in_use = ThreadShardsInUse();
+    for (size_t shard = 0; shard < in_use; ++shard) {
+      total += shards_[shard].cells[static_cast<size_t>(c)].load(std::memory_order_relaxed);
+    }
+    return total;
+  }
+
+  Sums Sum() const {
+    Sums sums{};
+    const size_t in_use = ThreadShardsInUse();
+    for (size_t shard = 0; shard <= kThreadShards; ++shard) {
+      if (shard >= in_use && shard != kSharedShard) continue;
+      for (size_t c = 0; c < sums.size(); ++c) {
+        sums[c] += shards_[shard].cells[c].load(std::memory_order_relaxed);
+      }
+    }
+    return sums;
+  }
+
+ private:
+  struct alignas(64) Shard {
+    std::atomic<uint64_t> cells[static_cast<size_t>(Counter::kCount)] = {};
+  };
+  // On the heap, for the alignment reason in StripeFront.
+  const std::unique_ptr<Shard[]> shards_{new Shard[kThreadShards + 1]};
+};
+
+}  // namespace rockpool::pool_internal
+
+#endif  // ROCKPOOL_COMPRESSION_POOL_THREAD_FRONT_H_

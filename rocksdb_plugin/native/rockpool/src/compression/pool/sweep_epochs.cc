@@ -1,1 +1,0 @@
-../../../../../../compression/pool/sweep_epochs.cc

@@ -1,0 +1,1 @@
+../../../../../../compression/pool/thread_front.cc
