@@ -1,9 +1,19 @@
 #include "compression/block_codecs.h"
 
+#include <zstd.h>
+
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
+#include "compression/block_format.h"
 #include "compression/compression_type.h"
 
 namespace rockpool {
+
+size_t MaxCompressedBlockSize(size_t n) {
+  const size_t deflate_bound = n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6;
+  return kMaxBlockPrefixSize + std::max(ZSTD_compressBound(n), deflate_bound);
+}
 
 absl::Status BlockCodecs::Decompress(uint8_t type, std::string_view payload,
                                      const ZstdDictionary* dict, std::string* out) const {

@@ -21,6 +21,12 @@ namespace rockpool {
 // caller picks another limit. RocksDB blocks are KiBs to a few MiB.
 inline constexpr size_t kDefaultMaxUncompressedSize = size_t{256} << 20;
 
+// A buffer no zstd or zlib block of `uncompressed_size` bytes can overflow:
+// the longest size prefix plus the larger of ZSTD_compressBound and
+// deflate's bound for any parameters (zlib's deflateBound worst case: stored
+// blocks plus the largest wrapper).
+size_t MaxCompressedBlockSize(size_t uncompressed_size);
+
 class BlockCodecs {
  public:
   // `pools` must outlive this object.

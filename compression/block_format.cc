@@ -1,12 +1,22 @@
 #include "compression/block_format.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "compression/coding.h"
 
 namespace rockpool {
+
+std::optional<BlockPayloadArea> StartBlock(size_t uncompressed_size, char* out, size_t capacity) {
+  if (uncompressed_size > std::numeric_limits<uint32_t>::max() || capacity <= kMaxBlockPrefixSize) {
+    return std::nullopt;
+  }
+  char* payload = EncodeVarint32(out, static_cast<uint32_t>(uncompressed_size));
+  const size_t prefix = static_cast<size_t>(payload - out);
+  return BlockPayloadArea{payload, capacity - prefix, prefix};
+}
 
 absl::StatusOr<BlockPrefix> ParseBlockPrefix(std::string_view block, size_t max_uncompressed_size) {
   std::string_view rest = block;

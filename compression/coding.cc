@@ -60,6 +60,15 @@ void PutVarint64(std::string* dst, uint64_t v) {
 
 void PutVarint32(std::string* dst, uint32_t v) { PutVarint64(dst, v); }
 
+char* EncodeVarint32(char* dst, uint32_t v) {
+  while (v >= 0x80) {
+    *dst++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *dst++ = static_cast<char>(v);
+  return dst;
+}
+
 void PutVarsignedint64(std::string* dst, int64_t v) {
   const uint64_t u = static_cast<uint64_t>(v);
   PutVarint64(dst, (u << 1) ^ (v < 0 ? ~uint64_t{0} : uint64_t{0}));

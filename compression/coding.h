@@ -21,6 +21,8 @@ void PutFixed16(std::string* dst, uint16_t v);
 void PutFixed32(std::string* dst, uint32_t v);
 void PutFixed64(std::string* dst, uint64_t v);
 void PutVarint32(std::string* dst, uint32_t v);
+// Writes v's varint32 (1..5 bytes) at dst; returns the byte after it.
+char* EncodeVarint32(char* dst, uint32_t v);
 void PutVarint64(std::string* dst, uint64_t v);
 // RocksDB's PutVarsignedint64: zigzag, then varint64.
 void PutVarsignedint64(std::string* dst, int64_t v);

@@ -20,16 +20,11 @@ std::atomic<int64_t> countdown{0};
 std::atomic<bool> counting{false};
 std::atomic<uint64_t> counted_calls{0};
 
-ROCKPOOL_FAST_TLS int t_tag = 0;
 AllocationStats g_tag_stats[kAllocationTags];
 
 }  // namespace
 
-ScopedAllocationTag::ScopedAllocationTag(int tag) noexcept : previous_(t_tag) {
-  t_tag = tag >= 0 && tag < kAllocationTags ? tag : 0;
-}
-
-ScopedAllocationTag::~ScopedAllocationTag() { t_tag = previous_; }
+ROCKPOOL_FAST_TLS int tls_allocation_tag = 0;
 
 AllocationCounts TaggedAllocations(int tag) {
   if (tag < 0 || tag >= kAllocationTags) return {};
@@ -75,7 +70,7 @@ void* CountingAllocator::Allocate(size_t bytes) {
   bytes_allocated_ += bytes;
   ++allocations_;
   if (stats_ != nullptr) stats_->OnAllocate(bytes);
-  g_tag_stats[t_tag].OnAllocate(bytes);
+  g_tag_stats[tls_allocation_tag].OnAllocate(bytes);
   return static_cast<char*>(raw) + kHeader;
 }
 

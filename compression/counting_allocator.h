@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compression/fast_tls.h"
+
 namespace rockpool {
 
 // Snapshot of an AllocationStats.
@@ -116,11 +118,17 @@ size_t LibraryBytesHeld(const Context& context) {
 // library allocation, which after warm-up is (nearly) never.
 inline constexpr int kAllocationTags = 8;  // tag 0: untagged
 
+// The running thread's tag (counting_allocator.cc).
+extern ROCKPOOL_FAST_TLS int tls_allocation_tag;
+
 class ScopedAllocationTag {
  public:
-  // 0 <= tag < kAllocationTags.
-  explicit ScopedAllocationTag(int tag) noexcept;
-  ~ScopedAllocationTag();
+  // 0 <= tag < kAllocationTags (others count as untagged). Inline: the
+  // legacy face tags every zstd lease and return.
+  explicit ScopedAllocationTag(int tag) noexcept : previous_(tls_allocation_tag) {
+    tls_allocation_tag = tag >= 0 && tag < kAllocationTags ? tag : 0;
+  }
+  ~ScopedAllocationTag() { tls_allocation_tag = previous_; }
   ScopedAllocationTag(const ScopedAllocationTag&) = delete;
   ScopedAllocationTag& operator=(const ScopedAllocationTag&) = delete;
 

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "compression/coding.h"
+#include "compression/block_format.h"
 
 namespace rockpool {
 namespace {
@@ -13,27 +13,38 @@ constexpr uInt kMaxZlibChunk = std::numeric_limits<uInt>::max();
 
 Bytef* Bytes(const char* p) { return reinterpret_cast<Bytef*>(const_cast<char*>(p)); }
 
-// One deflate(Z_FINISH) of `input` appended to `out` after `header` bytes,
-// into deflateBound space. FailedPrecondition if it does not fit (RocksDB
-// then stores the block uncompressed).
-absl::Status DeflateOnce(z_stream* stream, std::string_view input, size_t header,
-                         std::string* out) {
+absl::Status SetDeflateDictionary(z_stream* stream, std::string_view dictionary) {
+  if (dictionary.empty()) return absl::OkStatus();
+  const int rc =
+      deflateSetDictionary(stream, Bytes(dictionary.data()), static_cast<uInt>(dictionary.size()));
+  if (rc == Z_MEM_ERROR)
+    return absl::ResourceExhaustedError("zlib: deflateSetDictionary: out of memory");
+  if (rc != Z_OK) return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
+  return absl::OkStatus();
+}
+
+// Into deflateBound bytes after `header` bytes of *out (the string forms).
+absl::Status DeflateToString(z_stream* stream, std::string_view input, std::string_view dictionary,
+                             size_t header, std::string* out) {
   if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib: block over 4 GiB");
+  // The dictionary first, as RocksDB does: deflateBound sees the stream as
+  // deflate will.
+  if (absl::Status s = SetDeflateDictionary(stream, dictionary); !s.ok()) {
+    out->clear();
+    return s;
+  }
   const uLong bound = deflateBound(stream, static_cast<uLong>(input.size()));
   out->resize(header + bound);
-  stream->next_in = Bytes(input.data());
-  stream->avail_in = static_cast<uInt>(input.size());
-  stream->next_out = reinterpret_cast<Bytef*>(out->data() + header);
-  stream->avail_out = static_cast<uInt>(bound);
-  const int rc = deflate(stream, Z_FINISH);
-  if (rc != Z_STREAM_END) {
+  absl::StatusOr<size_t> n =
+      ZlibBlockCodec::DeflateInto(stream, input, {}, out->data() + header, bound);
+  if (!n.ok()) {
     out->clear();
-    if (rc == Z_OK || rc == Z_BUF_ERROR) {
+    if (n.status().code() == absl::StatusCode::kFailedPrecondition) {
       return absl::FailedPreconditionError("zlib: output over deflateBound");
     }
-    return absl::InternalError(absl::StrCat("zlib: deflate failed (", rc, ")"));
+    return n.status();
   }
-  out->resize(out->size() - stream->avail_out);
+  out->resize(header + *n);
   return absl::OkStatus();
 }
 
@@ -48,32 +59,29 @@ DeflateKey DeflateKeyFor(const ZlibBlockOptions& options) {
   return NormalizeDeflateKey(key);
 }
 
-absl::Status ZlibBlockCodec::CompressWith(z_stream* stream, std::string_view input,
-                                          std::string_view dictionary, std::string* out) {
+absl::StatusOr<size_t> ZlibBlockCodec::DeflateInto(z_stream* stream, std::string_view input,
+                                                   std::string_view dictionary, char* dst,
+                                                   size_t capacity) {
   if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib: block over 4 GiB");
-  if (!dictionary.empty()) {
-    const int rc = deflateSetDictionary(stream, Bytes(dictionary.data()),
-                                        static_cast<uInt>(dictionary.size()));
-    if (rc == Z_MEM_ERROR)
-      return absl::ResourceExhaustedError("zlib: deflateSetDictionary: out of memory");
-    if (rc != Z_OK)
-      return absl::InternalError(absl::StrCat("zlib: deflateSetDictionary (", rc, ")"));
+  if (absl::Status s = SetDeflateDictionary(stream, dictionary); !s.ok()) return s;
+  stream->next_in = Bytes(input.data());
+  stream->avail_in = static_cast<uInt>(input.size());
+  stream->next_out = reinterpret_cast<Bytef*>(dst);
+  stream->avail_out = static_cast<uInt>(std::min<size_t>(capacity, kMaxZlibChunk));
+  const int rc = deflate(stream, Z_FINISH);
+  if (rc == Z_STREAM_END) return capacity - stream->avail_out;
+  if (rc == Z_OK || rc == Z_BUF_ERROR) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("zlib: deflate output over ", capacity, " bytes"));
   }
-  out->clear();
-  PutVarint32(out, static_cast<uint32_t>(input.size()));
-  const size_t header = out->size();
-  return DeflateOnce(stream, input, header, out);
+  return absl::InternalError(absl::StrCat("zlib: deflate failed (", rc, ")"));
 }
 
-absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view block,
-                                            std::string_view dictionary,
-                                            size_t max_uncompressed_size, std::string* out) {
-  absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, max_uncompressed_size);
-  if (!prefix.ok()) {
-    return absl::Status(prefix.status().code(),
-                        absl::StrCat("zlib block: ", prefix.status().message()));
+absl::Status ZlibBlockCodec::InflateInto(z_stream* stream, std::string_view payload,
+                                         std::string_view dictionary, char* out, size_t size) {
+  if (payload.size() > kMaxZlibChunk || size > kMaxZlibChunk) {
+    return absl::DataLossError("zlib block: over 4 GiB");
   }
-  if (prefix->payload.size() > kMaxZlibChunk) return absl::DataLossError("zlib block: over 4 GiB");
   if (!dictionary.empty()) {
     const int rc = inflateSetDictionary(stream, Bytes(dictionary.data()),
                                         static_cast<uInt>(dictionary.size()));
@@ -83,44 +91,56 @@ absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view b
     if (rc != Z_OK)
       return absl::InternalError(absl::StrCat("zlib: inflateSetDictionary (", rc, ")"));
   }
-  out->resize(prefix->uncompressed_size);
   Bytef scratch;  // keeps next_out valid for empty blocks
-  stream->next_in = Bytes(prefix->payload.data());
-  stream->avail_in = static_cast<uInt>(prefix->payload.size());
-  stream->next_out = out->empty() ? &scratch : reinterpret_cast<Bytef*>(out->data());
-  stream->avail_out = static_cast<uInt>(out->size());
-  // Z_FINISH with the whole output available: zlib inflates directly into
-  // the output and never allocates its sliding window.
+  stream->next_in = Bytes(payload.data());
+  stream->avail_in = static_cast<uInt>(payload.size());
+  stream->next_out = size == 0 ? &scratch : reinterpret_cast<Bytef*>(out);
+  stream->avail_out = static_cast<uInt>(size);
   const int rc = inflate(stream, Z_FINISH);
-  const size_t declared = out->size();
-  const size_t produced = declared - stream->avail_out;
+  const size_t produced = size - stream->avail_out;
   const size_t left_in = stream->avail_in;
   if (rc == Z_STREAM_END) {
-    if (produced != declared) {
-      out->clear();
-      return absl::DataLossError(absl::StrCat("zlib block: inflated ", produced,
-                                              " bytes, size prefix declares ", declared));
+    if (produced != size) {
+      return absl::DataLossError(
+          absl::StrCat("zlib block: inflated ", produced, " bytes, size prefix declares ", size));
     }
     if (left_in != 0) {
-      out->clear();
       return absl::DataLossError(absl::StrCat(
           "zlib block: ", left_in, " bytes of trailing garbage after the deflate stream"));
     }
     return absl::OkStatus();
   }
-  out->clear();
   if (rc == Z_BUF_ERROR || rc == Z_OK) {
     if (stream->avail_out == 0 && left_in != 0) {
       return absl::DataLossError(
-          absl::StrCat("zlib block: inflates to more than the declared ", declared, " bytes"));
+          absl::StrCat("zlib block: inflates to more than the declared ", size, " bytes"));
     }
-    return absl::DataLossError(absl::StrCat("zlib block: truncated deflate stream (",
-                                            prefix->payload.size(), " payload bytes)"));
+    return absl::DataLossError(
+        absl::StrCat("zlib block: truncated deflate stream (", payload.size(), " payload bytes)"));
   }
   if (rc == Z_NEED_DICT) return absl::DataLossError("zlib block: needs a dictionary");
   if (rc == Z_MEM_ERROR) return absl::ResourceExhaustedError("zlib block: out of memory");
   return absl::DataLossError(absl::StrCat("zlib block: corrupt deflate stream: ",
                                           stream->msg != nullptr ? stream->msg : zError(rc)));
+}
+
+absl::Status ZlibBlockCodec::CompressWith(z_stream* stream, std::string_view input,
+                                          std::string_view dictionary, std::string* out) {
+  if (input.size() > kMaxZlibChunk) return absl::InvalidArgumentError("zlib: block over 4 GiB");
+  char prefix[kMaxBlockPrefixSize + 1];
+  const std::optional<BlockPayloadArea> area = StartBlock(input.size(), prefix, sizeof(prefix));
+  if (!area.has_value()) return absl::InvalidArgumentError("zlib: block over 4 GiB");
+  out->assign(prefix, area->prefix_size);
+  return DeflateToString(stream, input, dictionary, area->prefix_size, out);
+}
+
+absl::Status ZlibBlockCodec::DecompressWith(z_stream* stream, std::string_view block,
+                                            std::string_view dictionary,
+                                            size_t max_uncompressed_size, std::string* out) {
+  return DecompressBlockToString("zlib block", block, max_uncompressed_size, out,
+                                 [&](std::string_view payload, char* dst, size_t size) {
+                                   return InflateInto(stream, payload, dictionary, dst, size);
+                                 });
 }
 
 absl::Status ZlibBlockCodec::Compress(std::string_view input, const ZlibBlockOptions& options,
@@ -154,7 +174,7 @@ absl::Status ZlibBlockCodec::CompressStream(std::string_view input, int level, i
 absl::Status ZlibBlockCodec::CompressStreamWith(z_stream* stream, std::string_view input,
                                                 std::string* out) {
   out->clear();
-  return DeflateOnce(stream, input, 0, out);
+  return DeflateToString(stream, input, {}, 0, out);
 }
 
 absl::Status ZlibBlockCodec::DecompressStream(std::string_view input, int window_bits,

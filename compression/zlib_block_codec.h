@@ -2,11 +2,15 @@
 // and the same pooled streams for zlib- and gzip-framed data (the way Go's
 // pooled gzip.Writer serves many callers).
 //
+// The one home of how rockpool deflates and inflates a zlib block.
 // Byte-identical to RocksDB (7.x-11.x) Zlib_Compress: deflateInit2(level,
 // Z_DEFLATED, window_bits, memLevel 8, strategy), optional
-// deflateSetDictionary, one deflate(Z_FINISH) into a deflateBound-sized
-// buffer. RocksDB gives up on a block whose deflate output does not fit that
-// bound; so do we (FailedPrecondition), and callers store it uncompressed.
+// deflateSetDictionary, one deflate(Z_FINISH) into the output buffer
+// (deflateBound bytes in RocksDB 7.x, the caller's buffer, which encodes the
+// acceptable ratio, in RocksDB >= 10.4). RocksDB gives up on a block whose
+// deflate output does not fit; so do we (FailedPrecondition), and callers
+// store it uncompressed. The *Into calls write into a caller's buffer (the
+// native face calls them); the string forms add the size prefix.
 #ifndef ROCKPOOL_COMPRESSION_ZLIB_BLOCK_CODEC_H_
 #define ROCKPOOL_COMPRESSION_ZLIB_BLOCK_CODEC_H_
 
@@ -71,6 +75,22 @@ class ZlibBlockCodec {
   static absl::Status DecompressWith(z_stream* stream, std::string_view block,
                                      std::string_view dictionary, size_t max_uncompressed_size,
                                      std::string* out);
+
+  // ---- into a caller's buffer: the payload only, no size prefix
+
+  // Sets `dictionary` (if any) on a fresh or reset deflate stream, then one
+  // deflate(Z_FINISH) of `input` into dst[0, capacity): the payload size, or
+  // FailedPrecondition when it does not fit.
+  static absl::StatusOr<size_t> DeflateInto(z_stream* stream, std::string_view input,
+                                            std::string_view dictionary, char* dst,
+                                            size_t capacity);
+  // Inflates a raw payload into exactly `size` bytes at `out` on a fresh or
+  // reset raw inflate stream, with `dictionary` (if any) set first. Z_FINISH
+  // with the whole output available: zlib inflates straight into it and
+  // never allocates its window. DataLoss on a corrupt, short, long or
+  // trailing-garbage payload.
+  static absl::Status InflateInto(z_stream* stream, std::string_view payload,
+                                  std::string_view dictionary, char* out, size_t size);
 
  private:
   DeflatePool* const deflate_pool_;

@@ -25,6 +25,21 @@ absl::StatusOr<std::shared_ptr<const ZstdDictionary>> ZstdDictionary::Create(std
   return dict;
 }
 
+void ZstdCDictDeleter::operator()(ZSTD_CDict* cdict) const { ZSTD_freeCDict(cdict); }
+void ZstdDDictDeleter::operator()(ZSTD_DDict* ddict) const { ZSTD_freeDDict(ddict); }
+
+ZstdCDictPtr DigestCDict(std::string_view raw, int zstd_level) {
+  return ZstdCDictPtr(ZSTD_createCDict(raw.data(), raw.size(), zstd_level));
+}
+
+ZstdDDictPtr DigestDDictByReference(std::string_view raw) {
+  return ZstdDDictPtr(ZSTD_createDDict_byReference(raw.data(), raw.size()));
+}
+
+size_t DigestedBytes(const ZSTD_DDict* ddict) {
+  return ddict != nullptr ? ZSTD_sizeof_DDict(ddict) : 0;
+}
+
 ZstdDictionary::~ZstdDictionary() {
   ZSTD_freeCDict(cdict_);
   ZSTD_freeDDict(ddict_);

@@ -20,6 +20,23 @@ struct ZSTD_DDict_s;
 
 namespace rockpool {
 
+// Digested forms for callers that keep the raw bytes alive themselves (the
+// native face: RocksDB owns an SST file's serialized dictionary), made as
+// RocksDB >= 10.4 makes them. Null when zstd cannot digest (out of memory).
+struct ZstdCDictDeleter {
+  void operator()(ZSTD_CDict_s* cdict) const;
+};
+struct ZstdDDictDeleter {
+  void operator()(ZSTD_DDict_s* ddict) const;
+};
+using ZstdCDictPtr = std::unique_ptr<ZSTD_CDict_s, ZstdCDictDeleter>;
+using ZstdDDictPtr = std::unique_ptr<ZSTD_DDict_s, ZstdDDictDeleter>;
+// ZSTD_createCDict(raw, zstd_level): copies `raw`.
+ZstdCDictPtr DigestCDict(std::string_view raw, int zstd_level);
+// ZSTD_createDDict_byReference: `raw` must outlive the DDict.
+ZstdDDictPtr DigestDDictByReference(std::string_view raw);
+size_t DigestedBytes(const ZSTD_DDict_s* ddict);
+
 class ZstdDictionary {
  public:
   // `level` follows RocksDB 7.8.3 (zstd_level.h, kV7). An empty `raw`

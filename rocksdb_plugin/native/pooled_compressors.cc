@@ -1,20 +1,17 @@
 #include "rocksdb_plugin/native/pooled_compressors.h"
 
-#include <zlib.h>
-#define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
-#include <zstd_errors.h>
-
-#include <algorithm>
-#include <cstring>
-#include <limits>
 #include <new>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
-#include "compression/coding.h"
+#include "compression/block_codecs.h"
+#include "compression/block_format.h"
 #include "compression/compression_type.h"
 #include "compression/zlib_block_codec.h"
+#include "compression/zstd_block_codec.h"
+#include "compression/zstd_dictionary.h"
 #include "compression/zstd_level.h"
 #include "rocksdb_plugin/native/pooled_decompressor.h"
 
@@ -35,22 +32,35 @@ using rocksdb::CompressionType;
 using rocksdb::Slice;
 using rocksdb::Status;
 
-// RocksDB's StartCompressBlockV2: varint32 size prefix, then the payload
-// space left in the caller's buffer (which encodes the acceptable ratio).
-// Returns {nullptr, 0} when compression is bypassed.
-std::pair<char*, size_t> StartBlock(Slice input, char* output, size_t output_size) {
-  if (input.size() > std::numeric_limits<uint32_t>::max() || output_size <= 5) {
-    return {nullptr, 0};
-  }
-  std::string prefix;  // at most 5 bytes: no allocation (small-string buffer)
-  PutVarint32(&prefix, static_cast<uint32_t>(input.size()));
-  std::memcpy(output, prefix.data(), prefix.size());
-  return {output + prefix.size(), output_size - prefix.size()};
-}
-
 void Bypass(size_t* compressed_output_size, CompressionType* type) {
   *compressed_output_size = 0;
   *type = rocksdb::kNoCompression;
+}
+
+std::string_view View(Slice s) { return std::string_view(s.data(), s.size()); }
+
+// The built-in's outcome for one block's compress result (compression/'s
+// *Into calls): compressed as `codec`; "attempted, rejected" (size 1,
+// kNoCompression) when the output did not fit the caller's buffer, which
+// encodes the acceptable ratio; any other failure bypasses (size 0), except
+// that a zstd library error is Corruption, as the built-in reports it.
+Status Finish(const absl::StatusOr<size_t>& payload, const BlockPayloadArea& area,
+              CompressionType codec, size_t* compressed_output_size, CompressionType* type) {
+  if (payload.ok()) {
+    *compressed_output_size = area.prefix_size + *payload;
+    *type = codec;
+    return Status::OK();
+  }
+  if (payload.status().code() == absl::StatusCode::kFailedPrecondition) {
+    *compressed_output_size = 1;
+    *type = rocksdb::kNoCompression;
+    return Status::OK();
+  }
+  if (codec == rocksdb::kZSTD && payload.status().code() == absl::StatusCode::kInternal) {
+    return Status::Corruption(std::string(payload.status().message()));
+  }
+  Bypass(compressed_output_size, type);
+  return Status::OK();
 }
 
 // A leased ZSTD_CCtx, as a Compressor::WorkingArea.
@@ -97,9 +107,7 @@ std::shared_ptr<rocksdb::Decompressor> PooledOptimizedDecompressor(
 #if !ROCKPOOL_COMPRESS_INTO_BUFFER
 Status CompressToString(Slice input, std::string* output, CompressionType* type,
                         absl::FunctionRef<Status(char*, size_t*, CompressionType*)> compress_into) {
-  const size_t n = input.size();
-  const size_t deflate_bound = n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6;
-  const size_t capacity = 5 + std::max(ZSTD_compressBound(n), deflate_bound);
+  const size_t capacity = MaxCompressedBlockSize(input.size());
   try {
     output->resize(capacity);
   } catch (...) {
@@ -156,12 +164,11 @@ PooledZstdCompressor::PooledZstdCompressor(std::unique_ptr<rocksdb::Compressor> 
   const Slice dict = wrapped_->GetSerializedDict();
   if (!dict.empty()) {
     // As RocksDB's CompressionDict: digested once, at the sanitized level.
-    cdict_ = ZSTD_createCDict(dict.data(), dict.size(), ZstdLevel(opts_.level));
+    cdict_ = DigestCDict(View(dict), ZstdLevel(opts_.level));
   }
 }
 
 PooledZstdCompressor::~PooledZstdCompressor() {
-  ZSTD_freeCDict(cdict_);
   if (report_ != nullptr) report_->Write();
 }
 
@@ -209,12 +216,9 @@ rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea(
   key.level = ZstdLevel(opts_.level);
   absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(key);
   if (!lease.ok()) return {};
-  ZSTD_CCtx* cctx = (*lease)->get();
   // The built-in's sticky parameters, on a context the pool reset.
-  if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ZstdLevel(opts_.level)))) {
-    return {};
-  }
-  if (opts_.checksum && ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1))) {
+  if (!ZstdBlockCodec::PrepareForCompress2((*lease)->get(), ZstdLevel(opts_.level), opts_.checksum)
+           .ok()) {
     return {};
   }
   auto* wa = new (std::nothrow) ZstdWorkingArea(*std::move(lease));
@@ -230,9 +234,9 @@ Status PooledZstdCompressor::CompressInto(Slice uncompressed_data, char* compres
                                           size_t* compressed_output_size,
                                           CompressionType* out_compression_type,
                                           ManagedWorkingArea* wa) {
-  auto [alg_output, alg_max_output_size] =
-      StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
-  if (alg_max_output_size == 0) {
+  const std::optional<BlockPayloadArea> area =
+      StartBlock(uncompressed_data.size(), compressed_output, *compressed_output_size);
+  if (!area.has_value()) {
     Bypass(compressed_output_size, out_compression_type);
     return Status::OK();
   }
@@ -246,25 +250,10 @@ Status PooledZstdCompressor::CompressInto(Slice uncompressed_data, char* compres
     return Status::OK();
   }
   ZSTD_CCtx* ctx = static_cast<ZstdWorkingArea*>(wa->get())->lease->get();
-  if (cdict_ != nullptr) {
-    ZSTD_CCtx_refCDict(ctx, cdict_);
-  } else {
-    const Slice dict = wrapped_->GetSerializedDict();
-    ZSTD_CCtx_loadDictionary(ctx, dict.data(), dict.size());
-  }
-  const size_t outlen = ZSTD_compress2(ctx, alg_output, alg_max_output_size,
-                                       uncompressed_data.data(), uncompressed_data.size());
-  if (!ZSTD_isError(outlen)) {
-    *compressed_output_size = outlen + static_cast<size_t>(alg_output - compressed_output);
-    *out_compression_type = rocksdb::kZSTD;
-    return Status::OK();
-  }
-  if (ZSTD_getErrorCode(outlen) != ZSTD_error_dstSize_tooSmall) {
-    return Status::Corruption(std::string("ZSTD_compress2 failed: ") + ZSTD_getErrorName(outlen));
-  }
-  *compressed_output_size = 1;  // attempted, rejected (ratio)
-  *out_compression_type = rocksdb::kNoCompression;
-  return Status::OK();
+  return Finish(ZstdBlockCodec::Compress2Into(ctx, View(uncompressed_data), cdict_.get(),
+                                              View(wrapped_->GetSerializedDict()), area->data,
+                                              area->capacity),
+                *area, rocksdb::kZSTD, compressed_output_size, out_compression_type);
 }
 
 // ---------------------------------------------------------------- zlib
@@ -306,9 +295,9 @@ Status PooledZlibCompressor::CompressInto(Slice uncompressed_data, char* compres
                                           size_t* compressed_output_size,
                                           CompressionType* out_compression_type,
                                           ManagedWorkingArea*) {
-  auto [alg_output, alg_max_output_size] =
-      StartBlock(uncompressed_data, compressed_output, *compressed_output_size);
-  if (alg_max_output_size == 0) {
+  const std::optional<BlockPayloadArea> area =
+      StartBlock(uncompressed_data.size(), compressed_output, *compressed_output_size);
+  if (!area.has_value()) {
     Bypass(compressed_output_size, out_compression_type);
     return Status::OK();
   }
@@ -323,27 +312,10 @@ Status PooledZlibCompressor::CompressInto(Slice uncompressed_data, char* compres
     Bypass(compressed_output_size, out_compression_type);
     return Status::OK();
   }
-  z_stream* stream = (*lease)->get();
-  const Slice dict = wrapped_->GetSerializedDict();
-  if (!dict.empty() && deflateSetDictionary(stream, reinterpret_cast<const Bytef*>(dict.data()),
-                                            static_cast<unsigned int>(dict.size())) != Z_OK) {
-    Bypass(compressed_output_size, out_compression_type);
-    return Status::OK();
-  }
-  stream->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(uncompressed_data.data()));
-  stream->avail_in = static_cast<unsigned int>(uncompressed_data.size());
-  stream->next_out = reinterpret_cast<Bytef*>(alg_output);
-  stream->avail_out = static_cast<unsigned int>(alg_max_output_size);
-  const int st = deflate(stream, Z_FINISH);
-  const size_t outlen = alg_max_output_size - stream->avail_out;
-  if (st == Z_STREAM_END) {
-    *compressed_output_size = outlen + static_cast<size_t>(alg_output - compressed_output);
-    *out_compression_type = rocksdb::kZlibCompression;
-    return Status::OK();
-  }
-  *compressed_output_size = 1;  // attempted, rejected
-  *out_compression_type = rocksdb::kNoCompression;
-  return Status::OK();
+  return Finish(
+      ZlibBlockCodec::DeflateInto((*lease)->get(), View(uncompressed_data),
+                                  View(wrapped_->GetSerializedDict()), area->data, area->capacity),
+      *area, rocksdb::kZlibCompression, compressed_output_size, out_compression_type);
 }
 
 }  // namespace rockpool::native

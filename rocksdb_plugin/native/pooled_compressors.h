@@ -25,11 +25,10 @@
 
 #include "absl/functional/function_ref.h"
 #include "compression/compression_pools.h"
+#include "compression/zstd_dictionary.h"
 #include "rocksdb/advanced_compression.h"
 #include "rocksdb_plugin/native/compressor_api.h"
 #include "rocksdb_plugin/native/log_report.h"
-
-struct ZSTD_CDict_s;
 
 namespace rockpool::native {
 
@@ -136,7 +135,7 @@ class PooledZstdCompressor final : public IntoBufferCompressor<PooledZstdCompres
   const rocksdb::CompressionOptions opts_;
   const std::shared_ptr<CompressionPools> pools_;
   const ZstdBlockClass block_class_;
-  ZSTD_CDict_s* cdict_ = nullptr;  // digested once per compressor (file)
+  ZstdCDictPtr cdict_;  // digested once per compressor (file)
 };
 
 class PooledZlibCompressor final : public IntoBufferCompressor<PooledZlibCompressor> {

@@ -1,17 +1,29 @@
 #include "rocksdb_plugin/native/pooled_decompressor.h"
 
-#include <zlib.h>
-#define ZSTD_STATIC_LINKING_ONLY
-#include <zstd.h>
-
 #include <new>
 #include <string>
+#include <string_view>
 #include <utility>
+
+#include "compression/zlib_block_codec.h"
+#include "compression/zstd_block_codec.h"
 
 namespace rockpool::native {
 namespace {
 
 using rocksdb::Status;
+
+std::string_view View(rocksdb::Slice s) { return std::string_view(s.data(), s.size()); }
+
+// As the built-in reports a block it cannot decompress: Corruption, except
+// running out of memory.
+Status BlockStatus(const absl::Status& s) {
+  if (s.ok()) return Status::OK();
+  if (s.code() == absl::StatusCode::kResourceExhausted) {
+    return Status::MemoryLimit(std::string(s.message()));
+  }
+  return Status::Corruption(std::string(s.message()));
+}
 
 struct ZstdDecompressWorkingArea : rocksdb::Decompressor::WorkingArea {
   explicit ZstdDecompressWorkingArea(ZstdDecompressPool::Lease l) : lease(std::move(l)) {}
@@ -23,10 +35,10 @@ struct ZstdDecompressWorkingArea : rocksdb::Decompressor::WorkingArea {
 PooledDecompressor::PooledDecompressor(std::shared_ptr<rocksdb::Decompressor> builtin,
                                        std::shared_ptr<CompressionPools> pools, rocksdb::Slice dict)
     : DecompressorWrapper(std::move(builtin)), pools_(std::move(pools)), dict_(dict) {
-  if (!dict_.empty()) ddict_ = ZSTD_createDDict_byReference(dict_.data(), dict_.size());
+  if (!dict_.empty()) ddict_ = DigestDDictByReference(View(dict_));
 }
 
-PooledDecompressor::~PooledDecompressor() { ZSTD_freeDDict(ddict_); }
+PooledDecompressor::~PooledDecompressor() = default;
 
 rocksdb::Decompressor::ManagedWorkingArea PooledDecompressor::ObtainWorkingArea(
     rocksdb::CompressionType preferred) {
@@ -59,8 +71,7 @@ Status PooledDecompressor::MaybeCloneForDict(const rocksdb::Slice& serialized_di
 }
 
 size_t PooledDecompressor::ApproximateOwnedMemoryUsage() const {
-  return sizeof(*this) + wrapped_->ApproximateOwnedMemoryUsage() +
-         (ddict_ != nullptr ? ZSTD_sizeof_DDict(ddict_) : 0);
+  return sizeof(*this) + wrapped_->ApproximateOwnedMemoryUsage() + DigestedBytes(ddict_.get());
 }
 
 // zstd and zlib blocks carry RocksDB's standard size prefix, which the base
@@ -100,39 +111,16 @@ Status PooledDecompressor::DecompressZstd(const Args& args, char* out) {
     tmp = *std::move(lease);
     dctx = tmp->one_shot();
   }
-  const size_t n =
-      ddict_ != nullptr
-          ? ZSTD_decompress_usingDDict(dctx, out, args.uncompressed_size,
-                                       args.compressed_data.data(), args.compressed_data.size(),
-                                       ddict_)
-          : ZSTD_decompressDCtx(dctx, out, args.uncompressed_size, args.compressed_data.data(),
-                                args.compressed_data.size());
-  if (ZSTD_isError(n)) return Status::Corruption(std::string("ZSTD ") + ZSTD_getErrorName(n));
-  if (n != args.uncompressed_size) return Status::Corruption("ZSTD decompression size mismatch");
-  return Status::OK();
+  return BlockStatus(ZstdBlockCodec::DecompressInto(dctx, View(args.compressed_data), ddict_.get(),
+                                                    out, args.uncompressed_size));
 }
 
 Status PooledDecompressor::DecompressZlib(const Args& args, char* out) {
   // -15 inflates every raw stream RocksDB writes (window_bits -9..-15).
   absl::StatusOr<InflatePool::Lease> lease = pools_->inflate().Acquire(InflateKey{-15});
   if (!lease.ok()) return Status::MemoryLimit("rockpool: " + lease.status().ToString());
-  z_stream* stream = (*lease)->get();
-  if (!dict_.empty()) {
-    const int st = inflateSetDictionary(stream, reinterpret_cast<const Bytef*>(dict_.data()),
-                                        static_cast<unsigned int>(dict_.size()));
-    if (st != Z_OK) {
-      return Status::Corruption("Failed to initialize zlib dictionary: " + std::to_string(st));
-    }
-  }
-  Bytef scratch;
-  stream->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(args.compressed_data.data()));
-  stream->avail_in = static_cast<unsigned int>(args.compressed_data.size());
-  stream->next_out = args.uncompressed_size == 0 ? &scratch : reinterpret_cast<Bytef*>(out);
-  stream->avail_out = static_cast<unsigned int>(args.uncompressed_size);
-  const int st = inflate(stream, Z_FINISH);
-  if (st != Z_STREAM_END) return Status::Corruption("Failed zlib inflate: " + std::to_string(st));
-  if (stream->avail_out != 0) return Status::Corruption("Size mismatch decompressing zlib data");
-  return Status::OK();
+  return BlockStatus(ZlibBlockCodec::InflateInto((*lease)->get(), View(args.compressed_data),
+                                                 View(dict_), out, args.uncompressed_size));
 }
 
 }  // namespace rockpool::native

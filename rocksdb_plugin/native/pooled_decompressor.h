@@ -19,9 +19,8 @@
 #include <memory>
 
 #include "compression/compression_pools.h"
+#include "compression/zstd_dictionary.h"
 #include "rocksdb/advanced_compression.h"
-
-struct ZSTD_DDict_s;
 
 namespace rockpool::native {
 
@@ -47,7 +46,7 @@ class PooledDecompressor final : public rocksdb::DecompressorWrapper {
 
   const std::shared_ptr<CompressionPools> pools_;
   const rocksdb::Slice dict_;
-  ZSTD_DDict_s* ddict_ = nullptr;
+  ZstdDDictPtr ddict_;  // by reference to dict_
 };
 
 }  // namespace rockpool::native

@@ -57,10 +57,9 @@ class RockpoolCompressionManager final : public rocksdb::CompressionManagerWrapp
   // An unknown option name is InvalidArgument naming it (RocksDB's own
   // message would name only "compression_manager"); names may carry a
   // "rockpool." prefix (rocksdb_plugin/option_glue.h).
-  rocksdb::Status ConfigureOptions(
-      const rocksdb::ConfigOptions& config_options,
-      const std::unordered_map<std::string, std::string>& opts_map,
-      std::unordered_map<std::string, std::string>* unused) override;
+  rocksdb::Status ConfigureOptions(const rocksdb::ConfigOptions& config_options,
+                                   const std::unordered_map<std::string, std::string>& opts_map,
+                                   std::unordered_map<std::string, std::string>* unused) override;
   // The pools behind every compressor and decompressor this manager made.
   const std::shared_ptr<CompressionPools>& pools() const { return pools_; }
 

@@ -221,5 +221,48 @@ TEST(InflatePolicyTest, ResetForgetsAWindowLearnedFromTheHeader) {
   EXPECT_EQ(pool.stats().created, 1u);
 }
 
+// The into-buffer calls the native face uses: the same bytes as the string
+// form's payload, FailedPrecondition when the caller's buffer is too small,
+// DataLoss for a payload that does not inflate to the declared size.
+TEST_F(ZlibBlockCodecTest, IntoBufferCallsMatchTheStringFormAndFailCleanly) {
+  const std::string input = SemiCompressible(8192, 3);
+  ZlibBlockOptions o;
+  std::string block;
+  ASSERT_TRUE(codecs_.zlib().Compress(input, o, &block).ok());
+  absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, 1 << 20);
+  ASSERT_TRUE(prefix.ok());
+
+  auto deflate = pools_.deflate().Acquire(DeflateKeyFor(o));
+  ASSERT_TRUE(deflate.ok());
+  std::string payload(block.size(), '\0');
+  absl::StatusOr<size_t> n =
+      ZlibBlockCodec::DeflateInto((*deflate)->get(), input, {}, payload.data(), payload.size());
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(std::string_view(payload.data(), *n), prefix->payload);
+  deflate->reset();
+
+  auto small = pools_.deflate().Acquire(DeflateKeyFor(o));
+  ASSERT_TRUE(small.ok());
+  const std::string noise = Incompressible(4096, 4);
+  EXPECT_EQ(
+      ZlibBlockCodec::DeflateInto((*small)->get(), noise, {}, payload.data(), 100).status().code(),
+      absl::StatusCode::kFailedPrecondition);
+
+  auto inflate = pools_.inflate().Acquire(InflateKey{-15});
+  ASSERT_TRUE(inflate.ok());
+  std::string back(input.size(), '\0');
+  ASSERT_TRUE(
+      ZlibBlockCodec::InflateInto((*inflate)->get(), prefix->payload, {}, back.data(), back.size())
+          .ok());
+  EXPECT_EQ(back, input);
+  inflate->reset();
+  auto again = pools_.inflate().Acquire(InflateKey{-15});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(ZlibBlockCodec::InflateInto((*again)->get(), prefix->payload, {}, back.data(),
+                                        back.size() + 1)
+                .code(),
+            absl::StatusCode::kDataLoss);
+}
+
 }  // namespace
 }  // namespace rockpool

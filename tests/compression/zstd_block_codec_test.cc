@@ -141,5 +141,52 @@ TEST_F(ZstdBlockCodecTest, HostileInputIsAnErrorNotACrash) {
   }
 }
 
+// RocksDB >= 10.4's sequence through the into-buffer calls: the bytes of a
+// fresh context running the built-in's calls (sticky level and checksum,
+// ZSTD_compress2), into a buffer whose size encodes the acceptable ratio.
+TEST_F(ZstdBlockCodecTest, Compress2IntoMatchesTheBuiltInSequenceAndRejectsWhatDoesNotFit) {
+  const std::string input = SemiCompressible(16384, 7);
+  std::string expected(ZSTD_compressBound(input.size()), '\0');
+  ZSTD_CCtx* fresh = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(fresh, ZSTD_c_compressionLevel, 3);
+  ZSTD_CCtx_setParameter(fresh, ZSTD_c_checksumFlag, 1);
+  expected.resize(
+      ZSTD_compress2(fresh, expected.data(), expected.size(), input.data(), input.size()));
+  ZSTD_freeCCtx(fresh);
+
+  auto lease = pools_.zstd_compress().Acquire(ZstdKey{});
+  ASSERT_TRUE(lease.ok());
+  ASSERT_TRUE(ZstdBlockCodec::PrepareForCompress2((*lease)->get(), 3, /*checksum=*/true).ok());
+  std::string buffer(1 << 16, '\0');
+  const std::optional<BlockPayloadArea> area =
+      StartBlock(input.size(), buffer.data(), buffer.size());
+  ASSERT_TRUE(area.has_value());
+  EXPECT_EQ(area->prefix_size, 3u);  // 16384 as a varint32
+  absl::StatusOr<size_t> n = ZstdBlockCodec::Compress2Into((*lease)->get(), input, nullptr, {},
+                                                           area->data, area->capacity);
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(std::string(area->data, *n), expected);
+  std::string back(input.size(), '\0');
+  auto dctx = pools_.zstd_decompress().Acquire(ZstdKey{});
+  ASSERT_TRUE(dctx.ok());
+  EXPECT_TRUE(ZstdBlockCodec::DecompressInto((*dctx)->get(), std::string_view(area->data, *n),
+                                             nullptr, back.data(), back.size())
+                  .ok());
+  EXPECT_EQ(back, input);
+  // A wrong declared size is DataLoss, not a crash.
+  EXPECT_EQ(ZstdBlockCodec::DecompressInto((*dctx)->get(), std::string_view(area->data, *n),
+                                           nullptr, back.data(), back.size() - 1)
+                .code(),
+            absl::StatusCode::kDataLoss);
+  // Output over the caller's buffer: FailedPrecondition (RocksDB: rejected).
+  const std::string noise = Incompressible(4096, 8);
+  EXPECT_EQ(ZstdBlockCodec::Compress2Into((*lease)->get(), noise, nullptr, {}, area->data, 1000)
+                .status()
+                .code(),
+            absl::StatusCode::kFailedPrecondition);
+  // No room beyond the longest prefix: no payload area at all.
+  EXPECT_FALSE(StartBlock(10, buffer.data(), kMaxBlockPrefixSize).has_value());
+}
+
 }  // namespace
 }  // namespace rockpool
