@@ -6,8 +6,11 @@ pkg-config where the package ships a .pc file (Abseil has ~140 of them).
 
 RocksDB defaults to Debian's 7.8.3. Setting ROCKPOOL_ROCKSDB_PREFIX (with
 --repo_env) points @rocksdb at another installed RocksDB (include/ and lib/);
-the generated :version target then tells the code whether that RocksDB has
-the CompressionManager extension point (>= 10.4).
+the generated defs.bzl then tells the code whether that RocksDB has the
+CompressionManager extension point (>= 10.4). Its link dependencies are the
+ones its build detected (liburing, jemalloc, gflags, ...), read from the
+install's lib/pkgconfig/rocksdb.pc (make install-static) or a make_config.mk;
+defs.bzl names them (ROCKSDB_LINK_DEPS) and where they came from.
 """
 
 def _pkg_config(ctx, modules):
@@ -40,7 +43,75 @@ system_lib = repository_rule(
     },
 )
 
+# Used only when an install records nothing (no rocksdb.pc, no make_config.mk).
 _ROCKSDB_DEPS = ["-lsnappy", "-llz4", "-lbz2", "-lzstd", "-lz", "-lpthread", "-ldl"]
+
+def _words(text):
+    """Whitespace-separated words (Starlark's split needs a separator)."""
+    return [w for w in text.replace("\t", " ").split(" ") if w]
+
+def _link_flags(words):
+    """The library flags of a link line: -l, -L, -pthread and -Wl, options.
+
+    Left out: -lrocksdb (the archive is linked directly) and linker choices
+    such as -fuse-ld=lld (RocksDB's build picked its linker, ours is Bazel's).
+    """
+    out = []
+    for w in words:
+        if w == "-lrocksdb" or w in out:
+            continue
+        if w.startswith("-l") or w.startswith("-L") or w == "-pthread" or w.startswith("-Wl,"):
+            out.append(w)
+    return out
+
+def _pc_link_flags(text):
+    """Libs and Libs.private of a pkg-config file, its ${variables} expanded."""
+    variables = {}
+    words = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        for name, value in variables.items():
+            line = line.replace("${%s}" % name, value)
+        colon = line.find(":")
+        eq = line.find("=")
+        if eq > 0 and (colon < 0 or eq < colon):
+            variables[line[:eq].strip()] = line[eq + 1:].strip()
+        elif line.startswith("Libs:") or line.startswith("Libs.private:"):
+            words += _words(line[colon + 1:])
+    return _link_flags(words)
+
+def _make_config_link_flags(text):
+    """PLATFORM_LDFLAGS (and JEMALLOC_LIB) of RocksDB's make_config.mk."""
+    words = []
+    for line in text.splitlines():
+        for key in ["PLATFORM_LDFLAGS=", "JEMALLOC_LIB=", "EXEC_LDFLAGS="]:
+            if line.startswith(key):
+                words += _words(line[len(key):])
+    return _link_flags(words)
+
+def _rocksdb_link_deps(ctx, prefix, libdir):
+    """RocksDB's link dependencies as its build recorded them, and where from.
+
+    make install-static writes lib/pkgconfig/rocksdb.pc (Libs.private holds
+    what the build detected: liburing, jemalloc, gflags, ...); a build tree
+    has make_config.mk. Only without either the fixed list is used.
+    """
+    candidates = [
+        libdir.dirname.get_child("pkgconfig").get_child("rocksdb.pc"),
+        libdir.dirname.get_child("rocksdb.pc"),
+        ctx.path(prefix + "/make_config.mk"),
+        libdir.dirname.get_child("make_config.mk"),
+    ]
+    for c in candidates:
+        if c.exists:
+            text = ctx.read(c)
+            if c.basename.endswith(".pc"):
+                return _pc_link_flags(text), str(c)
+            return _make_config_link_flags(text), str(c)
+    print("ROCKPOOL_ROCKSDB_PREFIX=%s records no link dependencies (no lib/pkgconfig/rocksdb.pc or make_config.mk): using %s" % (prefix, " ".join(_ROCKSDB_DEPS)))
+    return _ROCKSDB_DEPS, "the fixed list in third_party/system_libs.bzl"
 
 def _rocksdb_impl(ctx):
     prefix = ctx.os.environ.get("ROCKPOOL_ROCKSDB_PREFIX", "")
@@ -63,7 +134,7 @@ def _rocksdb_impl(ctx):
         srcs = '["librocksdb.a"]'
         includes = '["include"]'
         hdrs = 'glob(["include/**/*.h"])'
-        linkopts = _ROCKSDB_DEPS
+        linkopts, deps_from = _rocksdb_link_deps(ctx, prefix, libdir)
         dynamic = ""
     else:
         native_api = ctx.path("/usr/include/rocksdb/advanced_compression.h").exists
@@ -71,6 +142,7 @@ def _rocksdb_impl(ctx):
         includes = "[]"
         hdrs = "[]"
         linkopts = ["-lrocksdb"]
+        deps_from = "librocksdb.so"
         dynamic = "-lrocksdb"
     defines = ["ROCKPOOL_ROCKSDB_NATIVE_API=%d" % (1 if native_api else 0)]
     ctx.file("BUILD.bazel", """
@@ -84,7 +156,7 @@ cc_library(
     visibility = ["//visibility:public"],
 )
 """.format(srcs = srcs, hdrs = hdrs, includes = includes, linkopts = repr(linkopts), defines = repr(defines)))
-    ctx.file("defs.bzl", "ROCKSDB_NATIVE_API = %s\nROCKSDB_PREFIX = %r\n" % (native_api, prefix))
+    ctx.file("defs.bzl", "ROCKSDB_NATIVE_API = %s\nROCKSDB_PREFIX = %r\nROCKSDB_LINK_DEPS = %r\nROCKSDB_LINK_DEPS_FROM = %r\n" % (native_api, prefix, linkopts, deps_from))
 
 rocksdb_repository = repository_rule(
     implementation = _rocksdb_impl,

@@ -25,6 +25,7 @@
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/data_block_builder.h"
 #include "tools/sst_replay/measure.h"
+#include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
 namespace {
@@ -106,6 +107,9 @@ class Replayer {
   }
 
   absl::Status Run() {
+    absl::StatusOr<const StockPattern*> pattern = PatternForVersion(job_.pattern);
+    if (!pattern.ok()) return Internal(pattern.status(), "job");
+    pattern_ = *pattern;
     if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
     compressed_.reserve(size_t{1} << 16);
     result_->series.reserve(kMaxSeriesPoints * 2 + 8);
@@ -137,6 +141,7 @@ class Replayer {
     m["compressed_bytes"] = static_cast<int64_t>(compressed_total_);
     m["stored_bytes"] = static_cast<int64_t>(stored_);
     m["blocks_stored_raw"] = static_cast<int64_t>(stored_raw_);
+    m["index_blocks"] = static_cast<int64_t>(index_blocks_);
     m["blob_files"] = static_cast<int64_t>(job_.blobs.size());
     m["blobs"] = static_cast<int64_t>(blobs_);
     m["blob_uncompressed_bytes"] = static_cast<int64_t>(blob_uncompressed_);
@@ -179,12 +184,22 @@ class Replayer {
         zlib_options.dictionary = dict;
       }
     }
-    // The table builder's zstd context: one per file.
+    // Index blocks (partitions, then the top level) are compressed too if
+    // the file stores any of them compressed (enable_index_compression).
+    std::vector<sst::RawBlock> index_blocks;
+    bool index_compressed = false;
+    if (absl::Status s = ReadIndexBlocks(file, &index_blocks, &index_compressed); !s.ok()) {
+      return s;
+    }
+    // The table builder's zstd contexts: one per file, shared by data and
+    // index blocks, or (10.4+) a data and an index working area.
     ZstdCompressPool::Lease cctx;
+    ZstdCompressPool::Lease index_cctx;
     if (zstd) {
-      absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(ZstdKey{});
-      if (!lease.ok()) return Internal(lease.status(), "zstd context");
-      cctx = *std::move(lease);
+      if (absl::Status s = AcquireCCtx(&cctx); !s.ok()) return s;
+      if (pattern_->separate_index_context && index_compressed) {
+        if (absl::Status s = AcquireCCtx(&index_cctx); !s.ok()) return s;
+      }
     }
     const DeflateKey deflate_key = DeflateKeyFor(zlib_options);
 
@@ -253,13 +268,59 @@ class Replayer {
       if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok()) return s;
       builder_->Reset();
     }
-    cctx.reset();  // the table builder is done: its context goes
+    if (index_compressed) {
+      ZlibBlockOptions index_options = zlib_options;
+      index_options.dictionary = {};  // RocksDB uses the dictionary for data blocks only
+      for (const sst::RawBlock& raw : index_blocks) {
+        absl::StatusOr<std::string> contents = file.Decompress(raw, sst::BlockKind::kIndex);
+        if (!contents.ok()) return contents.status();
+        absl::Status s;
+        if (zstd) {
+          auto* ctx = index_cctx ? index_cctx->get() : cctx->get();
+          s = ZstdBlockCodec::CompressWith(ctx, *contents, bf.codec.level, nullptr, &compressed_);
+        } else {
+          absl::StatusOr<DeflatePool::Lease> lease =
+              pools_.deflate().Acquire(DeflateKeyFor(index_options));
+          if (!lease.ok()) return Internal(lease.status(), "deflate context");
+          s = ZlibBlockCodec::CompressWith((*lease)->get(), *contents, {}, &compressed_);
+        }
+        if (!s.ok() && !absl::IsFailedPrecondition(s)) {
+          return Internal(s, absl::StrCat(bf.path, ": index block at ", raw.handle.offset));
+        }
+        ++index_blocks_;
+      }
+    }
+    index_cctx.reset();
+    cctx.reset();  // the table builder is done: its contexts go
     return absl::OkStatus();
   }
 
-  // One blob file, record by record, as RocksDB 7.8.3's BlobFileBuilder
-  // writes it (CompressBlobIfNeeded: a CompressionContext per blob, i.e. a
-  // new ZSTD_CCtx or deflateInit2 each time, default CompressionOptions,
+  absl::Status AcquireCCtx(ZstdCompressPool::Lease* out) {
+    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(ZstdKey{});
+    if (!lease.ok()) return Internal(lease.status(), "zstd context");
+    *out = *std::move(lease);
+    return absl::OkStatus();
+  }
+
+  // The file's index blocks as stored, and whether any is compressed.
+  absl::Status ReadIndexBlocks(const sst::SstFile& file, std::vector<sst::RawBlock>* out,
+                               bool* compressed) {
+    absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.IndexPartitionHandles();
+    if (!handles.ok()) return handles.status();
+    handles->push_back(file.index_handle());
+    for (const sst::BlockHandle& h : *handles) {
+      absl::StatusOr<sst::RawBlock> raw = file.ReadRawBlock(h, job_.verify_checksums);
+      if (!raw.ok()) return raw.status();
+      *compressed = *compressed || raw->compression_type != rockpool::compression_type::kNone;
+      out->push_back(*std::move(raw));
+    }
+    return absl::OkStatus();
+  }
+
+  // One blob file, record by record, as the pattern's BlobFileBuilder
+  // writes it (up to 10.x CompressBlobIfNeeded: a CompressionContext per
+  // blob, i.e. a new ZSTD_CCtx or deflateInit2 each time; 11.x: one zstd
+  // working area per builder, deflateInit2 per blob; default CompressionOptions,
   // format version 2, kept whatever the ratio) and BlobFileReader reads it
   // (zstd: the per-core DCtx; zlib: inflateInit2 per blob). Each compressed
   // blob is decompressed again and must equal the value.
@@ -273,6 +334,12 @@ class Replayer {
     ZlibBlockOptions zlib_options;
     zlib_options.level = bf.codec.level;
     const DeflateKey deflate_key = DeflateKeyFor(zlib_options);
+    // RocksDB 11.x: one zstd working area per BlobFileBuilder (here: per
+    // blob file); before, a CompressionContext per blob.
+    ZstdCompressPool::Lease file_cctx;
+    if (zstd && !pattern_->zstd_context_per_blob) {
+      if (absl::Status s = AcquireCCtx(&file_cctx); !s.ok()) return s;
+    }
     for (const sst::BlobRecord& r : file->records) {
       std::string_view value = r.value;
       if (stored_type != rockpool::compression_type::kNone) {
@@ -285,7 +352,10 @@ class Replayer {
         value = blob_value_;
       }
       absl::Status s;
-      if (zstd) {
+      if (zstd && file_cctx) {
+        s = ZstdBlockCodec::CompressWith(file_cctx->get(), value, bf.codec.level, nullptr,
+                                         &compressed_);
+      } else if (zstd) {
         // A CompressionContext per blob: a ZSTD_CCtx created and freed.
         absl::StatusOr<ZstdCompressPool::Lease> cctx = pools_.zstd_compress().Acquire(ZstdKey{});
         if (!cctx.ok()) return Internal(cctx.status(), "zstd context");
@@ -335,6 +405,7 @@ class Replayer {
   }
 
   const Job& job_;
+  const StockPattern* pattern_ = nullptr;
   RunResult* const result_;
   ProgressSink* const progress_;
   CompressionPools pools_;
@@ -353,6 +424,7 @@ class Replayer {
   uint64_t compressed_total_ = 0;
   uint64_t stored_ = 0;
   uint64_t stored_raw_ = 0;
+  uint64_t index_blocks_ = 0;
   uint64_t stored_done_ = 0;
   uint64_t blobs_ = 0;
   uint64_t blob_uncompressed_ = 0;

@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
+#include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
 namespace {
@@ -72,6 +73,12 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
   if (f.workload_mb < 1 || f.workload_mb > 65536) {
     return absl::InvalidArgumentError("--workload_mb: want 1..65536");
   }
+  if (f.rocksdb_version != "auto") {
+    if (absl::StatusOr<const StockPattern*> p = PatternForVersion(f.rocksdb_version); !p.ok()) {
+      return p.status();
+    }
+  }
+  s.rocksdb_version = f.rocksdb_version;
   r.verify_checksums = f.verify_checksums;
   s.json = f.json;
   s.svg = f.svg;

@@ -31,6 +31,7 @@ struct FlagValues {
   bool keep_tmp = false;
   bool verify_checksums = true;
   bool progress = true;
+  std::string rocksdb_version = "auto";
   bool corrupt_pooled_output = false;  // --testonly_corrupt_pooled_output
 };
 
@@ -43,6 +44,7 @@ struct Settings {
   std::string tmpdir;
   bool keep_tmp = false;
   bool progress = true;
+  std::string rocksdb_version = "auto";  // "auto" or a version PatternForVersion knows
   bool corrupt_pooled_output = false;
 };
 

@@ -17,6 +17,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
+#include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/listener.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "tools/sst_replay/db_copy.h"
@@ -302,6 +303,10 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   result->metrics["output_blob_files"] = blob_files;
   close();
   return absl::OkStatus();
+}
+
+std::string CompactionRocksDbVersion() {
+  return absl::StrCat(ROCKSDB_MAJOR, ".", ROCKSDB_MINOR, ".", ROCKSDB_PATCH);
 }
 
 }  // namespace rockpool::replay

@@ -21,6 +21,8 @@
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "rocksdb/options.h"
 #include "tools/sst_replay/child_support.h"
@@ -29,6 +31,10 @@
 namespace rockpool::replay {
 
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress);
+
+// The RocksDB compaction mode runs: the one this binary is linked with
+// (rocksdb/version.h), e.g. "7.8.3" (Debian's librocksdb).
+std::string CompactionRocksDbVersion();
 
 // The column family options a group is compacted (and staged) with: its
 // codec and options, block size, format_version and checksum; no automatic

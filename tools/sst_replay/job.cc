@@ -65,6 +65,7 @@ std::string SerializeJob(const Job& job) {
   absl::StrAppend(&out, "strategy ", StrategyName(job.strategy), "\n");
   absl::StrAppend(&out, "max_idle_per_key ", job.max_idle_per_key, "\n");
   absl::StrAppend(&out, "verify_checksums ", job.verify_checksums ? 1 : 0, "\n");
+  absl::StrAppend(&out, "pattern ", job.pattern, "\n");
   absl::StrAppend(&out, "block_size ", job.block_size, "\n");
   absl::StrAppend(&out, "total_blocks ", job.total_blocks, "\n");
   absl::StrAppend(&out, "total_stored_bytes ", job.total_stored_bytes, "\n");
@@ -100,6 +101,8 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
       ok = ParseInt(value, &job.max_idle_per_key);
     } else if (key == "verify_checksums") {
       job.verify_checksums = value == "1";
+    } else if (key == "pattern") {
+      job.pattern = std::string(value);
     } else if (key == "block_size") {
       ok = ParseInt(value, &job.block_size);
     } else if (key == "total_blocks") {

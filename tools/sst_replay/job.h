@@ -51,7 +51,8 @@ struct Job {
   Strategy strategy = Strategy::kStock;
   uint64_t max_idle_per_key = 8;  // pooled strategy
   bool verify_checksums = true;
-  // blocks mode
+  // blocks mode: the stock call pattern (a StockPattern key, stock_patterns.h)
+  std::string pattern = "7.8";
   uint64_t block_size = 0;  // > 0: re-block the data to this size
   uint64_t total_blocks = 0;
   uint64_t total_stored_bytes = 0;

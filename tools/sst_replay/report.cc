@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace rockpool::replay {
 namespace {
@@ -264,10 +265,37 @@ std::string FormatValue(double v, Unit unit) {
   return "";
 }
 
+std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
+  const char* key = malloc_counter_active ? "process_bytes" : "codec_bytes";
+  const double stock = Summarize(m.stock, key).median;
+  const double pooled = Summarize(m.pooled, key).median;
+  const double created_stock = Summarize(m.stock, "contexts_created").median;
+  const double created_pooled = Summarize(m.pooled, "contexts_created").median;
+  const double saved = stock - pooled;
+  const double pct = stock > 0 ? saved / stock * 100.0 : 0.0;
+  const std::string what =
+      malloc_counter_active ? "of the process's allocated bytes" : "of the codec library's bytes";
+  const std::string on = m.stock_is.empty() ? "" : absl::StrCat(" on ", m.stock_is);
+  if (pct < 5.0) {
+    return absl::StrFormat(
+        "saving: near zero%s: rockpool saves %s (%.1f%% %s) and %s of %s contexts created; "
+        "stock's call pattern here already keeps its contexts",
+        on, FormatBytes(saved), pct, what, FormatCount(created_stock - created_pooled),
+        FormatCount(created_stock));
+  }
+  return absl::StrFormat("saving%s: rockpool removes %.1f%% %s (%s) and %s of %s contexts created",
+                         on, pct, what, FormatBytes(saved),
+                         FormatCount(created_stock - created_pooled), FormatCount(created_stock));
+}
+
 std::string FormatTable(const Report& report) {
   std::string out;
   if (report.default_workload) {
     absl::StrAppend(&out, "input: embedded default workload (", report.workload_description, ")\n");
+  }
+  if (!report.pattern.header.empty()) {
+    absl::StrAppend(&out, report.pattern.header, "\n");
+    for (const std::string& n : report.pattern.notes) absl::StrAppend(&out, "note: ", n, "\n");
   }
   for (const ModeReport& m : report.modes) {
     absl::StrAppend(&out, "\n", m.mode, " mode: ", m.description, "\n");
@@ -292,6 +320,7 @@ std::string FormatTable(const Report& report) {
       absl::StrAppend(&out, Pad(def.label, kLabel), Pad(Cell(s, def.unit), kValue),
                       Pad(Cell(p, def.unit), kValue), Delta(s, p, def.noisy), "\n");
     }
+    absl::StrAppend(&out, SavingLine(m, report.malloc_counter_active), "\n");
     for (const std::string& note : m.notes) absl::StrAppend(&out, "note: ", note, "\n");
   }
   if (!report.malloc_counter_active) {
@@ -309,6 +338,18 @@ std::string FormatJson(const Report& report) {
                   ",\n");
   absl::StrAppend(&o, "  \"workload\": ", JsonString(report.workload_description), ",\n");
   absl::StrAppend(&o, "  \"repeat\": ", report.repeat, ",\n");
+  {
+    const PatternReport& p = report.pattern;
+    std::vector<std::string> managers;
+    for (const std::string& m : p.compression_managers) managers.push_back(JsonString(m));
+    std::vector<std::string> notes;
+    for (const std::string& n : p.notes) notes.push_back(JsonString(n));
+    absl::StrAppend(
+        &o, "  \"stock_pattern\": {\"header\": ", JsonString(p.header),
+        ", \"pattern\": ", JsonString(p.key), ", \"rocksdb_version\": ", JsonString(p.version),
+        ", \"source\": ", JsonString(p.source), ", \"compression_managers\": [",
+        absl::StrJoin(managers, ", "), "], \"notes\": [", absl::StrJoin(notes, ", "), "]},\n");
+  }
   absl::StrAppend(&o, "  \"process_malloc_counter\": ",
                   JsonString(report.malloc_counter_active
                                  ? "malloc/calloc/realloc/memalign/... interposed in the executable"
@@ -339,6 +380,9 @@ std::string FormatJson(const Report& report) {
     absl::StrAppend(&o, "      \"compared_blocks\": ", m.compared_blocks, ",\n");
     absl::StrAppend(&o, "      \"compared_runs\": ", m.compared_runs, ",\n");
     absl::StrAppend(&o, "      \"difference\": ", JsonString(m.difference), ",\n");
+    absl::StrAppend(&o, "      \"stock_is\": ", JsonString(m.stock_is), ",\n");
+    absl::StrAppend(
+        &o, "      \"saving\": ", JsonString(SavingLine(m, report.malloc_counter_active)), ",\n");
     absl::StrAppend(&o, "      \"notes\": [");
     for (size_t i = 0; i < m.notes.size(); ++i) {
       absl::StrAppend(&o, i == 0 ? "" : ", ", JsonString(m.notes[i]));

@@ -50,6 +50,9 @@ struct ModeReport {
   int compared_runs = 0;
   std::string difference;
   std::vector<std::string> notes;
+  // What stock is in this mode: blocks mode the pattern (StockPattern key),
+  // compaction mode "RocksDB <version> (run)".
+  std::string stock_is;
 };
 
 struct InputReport {
@@ -66,7 +69,19 @@ struct InputReport {
   std::string compaction_mode;  // "compacted", "staged and compacted", or why not
 };
 
+// Which RocksDB's call pattern stock is (rocksdb_version.h), empty when
+// blocks mode did not run.
+struct PatternReport {
+  std::string header;  // "stock = RocksDB 11.8.1's call pattern (...), from ..."
+  std::string key;     // "11"
+  std::string version;
+  std::string source;
+  std::vector<std::string> compression_managers;
+  std::vector<std::string> notes;
+};
+
 struct Report {
+  PatternReport pattern;
   bool default_workload = false;
   std::string workload_description;
   int repeat = 1;
@@ -75,6 +90,11 @@ struct Report {
   std::vector<ModeReport> modes;
   int exit_code = 0;
 };
+
+// One line on what rockpool saves in a mode, saying "near zero" when the
+// process's allocation bytes (codec bytes without the malloc counter) fall
+// by less than 5%.
+std::string SavingLine(const ModeReport& m, bool malloc_counter_active);
 
 std::string FormatTable(const Report& report);
 std::string FormatJson(const Report& report);

@@ -23,15 +23,18 @@
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/child_support.h"
+#include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/mode_runs.h"
 #include "tools/sst_replay/plan.h"
 #include "tools/sst_replay/report.h"
+#include "tools/sst_replay/rocksdb_version.h"
 #include "tools/sst_replay/runner.h"
 #include "tools/sst_replay/scratch.h"
 #include "tools/sst_replay/staging.h"
+#include "tools/sst_replay/stock_patterns.h"
 #include "tools/sst_replay/svg.h"
 #include "tools/sst_replay/workload.h"
 
@@ -124,6 +127,7 @@ class Session {
       report_.inputs.push_back(r);
     }
 
+    if (int rc = ChooseStockPattern(); rc != 0) return rc;
     const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
     bar_.SetTotal(2.0 * replay_.repeat * modes);
     if (replay_.blocks) {
@@ -139,10 +143,43 @@ class Session {
  private:
   // What compaction mode's stock and pooled runs are.
   std::string CompactionModesNote() const {
+    const std::string built = CompactionRocksDbVersion();
+    std::string pattern;
+    if (pattern_.pattern != nullptr) {
+      absl::StatusOr<const StockPattern*> own = PatternForVersion(built);
+      if (!own.ok() || *own != pattern_.pattern) {
+        pattern = absl::StrCat(" (not RocksDB ", pattern_.version,
+                               ", whose pattern blocks mode replays)");
+      }
+    }
     return absl::StrCat(
-        "stock = rockpool's legacy face with measure_stock=true (RocksDB creates and frees every "
-        "context as always, counted); pooled = listeners={id=rockpool;max_idle_per_key=",
+        "compaction mode runs RocksDB ", built, ", the librocksdb sst_replay is built with",
+        pattern,
+        "; stock = rockpool's legacy face with measure_stock=true (RocksDB creates and "
+        "frees every context as always, counted); pooled = listeners={id=rockpool;"
+        "max_idle_per_key=",
         replay_.max_idle_per_key, ";idle_seconds=60}");
+  }
+
+  // Blocks mode's stock call pattern: --rocksdb_version or what the inputs
+  // record (rocksdb_version.h); exit 2 naming the flag when unknown.
+  int ChooseStockPattern() {
+    if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return 0;
+    std::vector<VersionInput> files;
+    for (const InputFile& in : inputs_) files.push_back({in.path, false, false, in.format_version});
+    for (const BlobInput& in : blob_inputs_) files.push_back({in.path, false, true, 0});
+    absl::StatusOr<PatternChoice> c = ChoosePattern(settings_.rocksdb_version, args_, files);
+    if (!c.ok()) return Fail(2, c.status().message());
+    pattern_ = *std::move(c);
+    PatternReport& r = report_.pattern;
+    r.header = PatternHeader(pattern_);
+    r.key = pattern_.pattern->key;
+    r.version = pattern_.version;
+    r.source = pattern_.source;
+    r.compression_managers = pattern_.compression_managers;
+    r.notes = pattern_.notes;
+    if (std::string n = CompressionManagerNote(pattern_); !n.empty()) r.notes.push_back(n);
+    return 0;
   }
 
   int Fail(int code, absl::string_view message) {
@@ -180,8 +217,10 @@ class Session {
 
   int RunBlocks() {
     BlocksPlan plan = PlanBlocks(inputs_, blob_inputs_, replay_);
+    if (pattern_.pattern != nullptr) plan.job.pattern = pattern_.pattern->key;
     ModeReport m;
     m.mode = "blocks";
+    if (pattern_.pattern != nullptr) m.stock_is = absl::StrCat("RocksDB ", pattern_.version);
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
     for (size_t i = 0; i < plan.input_status.size(); ++i)
@@ -198,18 +237,8 @@ class Session {
     BlocksRuns runs(Context(), std::move(plan.job), plan.file_names);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    if (files > 0) {
-      m.notes.push_back(
-          "stock creates a zstd CCtx per file, a deflate stream per block and an inflate stream "
-          "per block read, and reuses one zstd DCtx (RocksDB 7.8.3's per-core cache), all "
-          "through the counting allocator");
-    }
-    if (blob_files > 0) {
-      m.notes.push_back(
-          "blobs: stock creates a compression context per blob written (a zstd CCtx or a "
-          "deflate stream: BlobFileBuilder::CompressBlobIfNeeded) and an inflate stream per zlib "
-          "blob read; every compressed blob is decompressed again and checked");
-    }
+    if (files > 0) m.notes.push_back(SstStockNote(*pattern_.pattern));
+    if (blob_files > 0) m.notes.push_back(BlobStockNote(*pattern_.pattern));
     const RunResult& first = m.stock.front();
     auto metric = [&](const char* key) { return MetricValue(first, key); };
     std::vector<std::string> codecs;
@@ -248,6 +277,7 @@ class Session {
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
     ModeReport m;
     m.mode = "compaction";
+    m.stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
     m.x_label = "seconds into the compaction";
     m.notes = plan.notes;
     for (size_t i = 0; i < inputs_.size(); ++i) {
@@ -347,6 +377,7 @@ class Session {
     DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
     ModeReport m;
     m.mode = "compaction";
+    m.stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
     m.x_label = "seconds into the compaction";
     m.notes = plan.notes;
     Job job;
@@ -450,6 +481,7 @@ class Session {
   std::vector<InputFile> inputs_;
   std::vector<BlobInput> blob_inputs_;
   Report report_;
+  PatternChoice pattern_;
   std::vector<ModeReport> notes_only_;
   int runs_ = 0;
   double units_done_ = 0;

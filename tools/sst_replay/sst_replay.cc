@@ -47,6 +47,11 @@ ABSL_FLAG(std::string, tmpdir, "",
           "written");
 ABSL_FLAG(bool, keep_tmp, false, "keep the scratch directory (outputs, scratch DBs) and say where");
 ABSL_FLAG(bool, verify_checksums, true, "verify the block checksums of the inputs");
+ABSL_FLAG(std::string, rocksdb_version, "auto",
+          "whose call pattern stock replays: auto (the DB directory's newest OPTIONS file, "
+          "[Version] rocksdb_version, i.e. the RocksDB that last opened the DB), or 6.29, 7.8, 8, "
+          "9, 10, 10.4, 11 or a version such as 11.8.1; files without an OPTIONS file beside "
+          "them need it (compaction mode always runs the RocksDB sst_replay was built with)");
 ABSL_FLAG(bool, progress, true, "show a progress bar on stderr when it is a terminal");
 
 namespace rockpool::replay {
@@ -76,6 +81,7 @@ FlagValues CurrentFlags() {
   f.keep_tmp = absl::GetFlag(FLAGS_keep_tmp);
   f.verify_checksums = absl::GetFlag(FLAGS_verify_checksums);
   f.progress = absl::GetFlag(FLAGS_progress);
+  f.rocksdb_version = absl::GetFlag(FLAGS_rocksdb_version);
   f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
   return f;
 }

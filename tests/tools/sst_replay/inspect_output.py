@@ -19,6 +19,12 @@ def main():
         print(f"exit_code={doc['exit_code']}")
         print(f"default_workload={str(doc['default_workload']).lower()}")
         print(f"inputs={len(doc['inputs'])}")
+        sp = doc["stock_pattern"]
+        for key in ("header", "pattern", "rocksdb_version", "source"):
+            print(f"stock_pattern.{key}={sp[key]}")
+        print(f"stock_pattern.compression_managers={len(sp['compression_managers'])}")
+        for i, note in enumerate(sp["notes"]):
+            print(f"stock_pattern.note.{i}={note}")
         for i, inp in enumerate(doc["inputs"]):
             print(f"input.{i}.codec={inp['codec']}")
             print(f"input.{i}.kind={inp['kind']}")
@@ -29,6 +35,10 @@ def main():
             print(f"{p}.identical={str(m['identical']).lower()}")
             print(f"{p}.compared_blocks={m['compared_blocks']}")
             print(f"{p}.runs={m['runs_per_strategy']}")
+            print(f"{p}.stock_is={m['stock_is']}")
+            print(f"{p}.saving={m['saving']}")
+            for i, note in enumerate(m["notes"]):
+                print(f"{p}.note.{i}={note}")
             for name, metric in m["metrics"].items():
                 for strategy in ("stock", "pooled"):
                     s = metric[strategy]

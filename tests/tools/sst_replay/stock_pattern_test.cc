@@ -1,0 +1,174 @@
+// The stock call patterns per RocksDB version (tools/sst_replay/
+// stock_patterns.h) and how sst_replay chooses one (rocksdb_version.h):
+// --rocksdb_version values, OPTIONS files read as text, bare files refused,
+// format_version 7 as proof. In-process; the real-call checks are
+// real_calls_test.cc.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/compression/test_data.h"
+#include "tools/sst_replay/command_line.h"
+#include "tools/sst_replay/rocksdb_version.h"
+#include "tools/sst_replay/stock_patterns.h"
+
+namespace rockpool::replay {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+std::string Key(std::string_view version) {
+  absl::StatusOr<const StockPattern*> p = PatternForVersion(version);
+  return p.ok() ? (*p)->key : std::string(p.status().message());
+}
+
+TEST(StockPatternsTest, VersionsMapToThePatternOfTheirSource) {
+  EXPECT_EQ(Key("6.29.5"), "6.29");
+  EXPECT_EQ(Key("6.29"), "6.29");
+  EXPECT_EQ(Key("6.22.1"), "6.29");
+  EXPECT_EQ(Key("7.8.3"), "7.8");
+  EXPECT_EQ(Key("7.8"), "7.8");
+  EXPECT_EQ(Key("8"), "8");
+  EXPECT_EQ(Key("8.11.4"), "8");
+  EXPECT_EQ(Key("9"), "8");
+  EXPECT_EQ(Key("9.11.2"), "8");
+  EXPECT_EQ(Key("10.2.1"), "8");
+  EXPECT_EQ(Key("10.4.2"), "10.4");
+  EXPECT_EQ(Key("10.10.1"), "10.4");
+  EXPECT_EQ(Key("10"), "10.4");
+  EXPECT_EQ(Key("11"), "11");
+  EXPECT_EQ(Key("11.8.1"), "11");
+  for (const char* bad : {"12.0.0", "5.18.4", "auto2", "", "11.", "x.y"}) {
+    EXPECT_THAT(Key(bad), HasSubstr("--rocksdb_version=")) << bad;
+  }
+}
+
+// The README's table is rectangular: every pattern answers the same events,
+// each with a source; what changed between versions is what blocks mode
+// replays differently.
+TEST(StockPatternsTest, EveryPatternAnswersEveryEventWithASource) {
+  const std::vector<StockPattern>& all = AllPatterns();
+  ASSERT_EQ(all.size(), 5u);
+  for (const StockPattern& p : all) {
+    ASSERT_EQ(p.events.size(), all.front().events.size()) << p.key;
+    for (size_t i = 0; i < p.events.size(); ++i) {
+      EXPECT_STREQ(p.events[i].event, all.front().events[i].event) << p.key;
+      EXPECT_NE(std::string(p.events[i].source), "") << p.key << " " << p.events[i].event;
+    }
+  }
+  EXPECT_FALSE(all[1].separate_index_context);  // 7.8: one CCtx per file
+  EXPECT_TRUE(all[1].zstd_context_per_blob);
+  EXPECT_TRUE(all[3].separate_index_context);  // 10.4: index + data working areas
+  EXPECT_TRUE(all[3].zstd_context_per_blob);
+  EXPECT_FALSE(all[4].zstd_context_per_blob);  // 11: one per BlobFileBuilder
+}
+
+TEST(RocksDbVersionTest, OptionsTextGivesVersionAndCompressionManager) {
+  const OptionsFileInfo info = ParseOptionsText(
+      "OPTIONS-000007",
+      "# a comment\n[Version]\n  rocksdb_version=11.8.1\n  options_file_version=1.1\n\n"
+      "[DBOptions]\n  max_open_files=-1\n[CFOptions \"default\"]\n  "
+      "compression_manager=nullptr\n[CFOptions \"hot\"]\n  compression_manager={id=rockpool;"
+      "max_idle_per_key=8}\n[CFOptions \"cold\"]\n  compression_manager={id=rockpool;"
+      "max_idle_per_key=8}\n");
+  EXPECT_EQ(info.rocksdb_version, "11.8.1");
+  EXPECT_THAT(info.compression_managers,
+              ::testing::ElementsAre("{id=rockpool;max_idle_per_key=8}"));
+}
+
+class ChoosePatternTest : public ::testing::Test {
+ protected:
+  std::string Dir(const std::string& name) {
+    const std::string d = rockpool::testing::FreshTestDir(name);
+    fs::create_directories(d);
+    return d;
+  }
+  static void Options(const std::string& dir, int number, const std::string& version,
+                      const std::string& extra = "") {
+    std::ofstream(absl::StrCat(dir, "/OPTIONS-", number))
+        << "[Version]\n  rocksdb_version=" << version << "\n[CFOptions \"default\"]\n"
+        << extra;
+  }
+};
+
+TEST_F(ChoosePatternTest, NewestOptionsFileOfTheDbNamesTheVersion) {
+  const std::string db = Dir("db");
+  Options(db, 5, "6.29.5");
+  Options(db, 12, "11.8.1", "  compression_manager=Acme\n");
+  std::ofstream(db + "/OPTIONS-000013.dbtmp") << "[Version]\n  rocksdb_version=7.8.3\n";
+  absl::StatusOr<PatternChoice> c =
+      ChoosePattern("auto", {db}, {{db + "/000010.sst", false, false, 5}});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_STREQ(c->pattern->key, "11");
+  EXPECT_EQ(c->version, "11.8.1");
+  EXPECT_EQ(c->source, db + "/OPTIONS-12");
+  const std::string header = PatternHeader(*c);
+  EXPECT_THAT(header, HasSubstr("stock = RocksDB 11.8.1's call pattern"));
+  EXPECT_THAT(header, HasSubstr("the RocksDB that last opened the DB"));
+  EXPECT_THAT(CompressionManagerNote(*c), HasSubstr("does not know that manager's call pattern"));
+}
+
+TEST_F(ChoosePatternTest, BareFilesNeedTheFlag) {
+  const std::string dir = Dir("bare");
+  absl::StatusOr<PatternChoice> c =
+      ChoosePattern("auto", {dir + "/1.sst"},
+                    {{dir + "/1.sst", false, false, 5}, {dir + "/2.blob", false, true, 0}});
+  ASSERT_FALSE(c.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(c.status()));
+  EXPECT_THAT(c.status().message(), HasSubstr("which RocksDB wrote " + dir + "/1.sst"));
+  EXPECT_THAT(c.status().message(), HasSubstr("pass --rocksdb_version="));
+
+  absl::StatusOr<PatternChoice> given =
+      ChoosePattern("6.29", {dir + "/1.sst"}, {{dir + "/1.sst", false, false, 5}});
+  ASSERT_TRUE(given.ok()) << given.status();
+  EXPECT_STREQ(given->pattern->key, "6.29");
+  EXPECT_THAT(PatternHeader(*given), HasSubstr("from --rocksdb_version"));
+}
+
+TEST_F(ChoosePatternTest, FormatVersion7ProvesTheNewSstPatternButNotBlobs) {
+  const std::string dir = Dir("fv7");
+  absl::StatusOr<PatternChoice> c =
+      ChoosePattern("auto", {dir}, {{dir + "/1.sst", false, false, 7}});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->pattern->separate_index_context);
+  EXPECT_THAT(PatternHeader(*c), HasSubstr("format_version 7"));
+  EXPECT_FALSE(ChoosePattern("auto", {dir},
+                             {{dir + "/1.sst", false, false, 7}, {dir + "/2.blob", false, true, 0}})
+                   .ok());
+}
+
+TEST_F(ChoosePatternTest, DisagreeingDbsNeedTheFlagAndTheFlagWinsWithANote) {
+  const std::string a = Dir("a");
+  const std::string b = Dir("b");
+  Options(a, 7, "7.8.3");
+  Options(b, 9, "11.8.1");
+  const std::vector<VersionInput> files = {{a + "/1.sst", false, false, 5},
+                                           {b + "/2.sst", false, false, 7}};
+  absl::StatusOr<PatternChoice> c = ChoosePattern("auto", {a, b}, files);
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(c.status().message(), HasSubstr("different call patterns"));
+  absl::StatusOr<PatternChoice> forced = ChoosePattern("11", {a, b}, files);
+  ASSERT_TRUE(forced.ok()) << forced.status();
+  ASSERT_EQ(forced->notes.size(), 1u);
+  EXPECT_THAT(forced->notes[0], HasSubstr("records rocksdb_version=7.8.3"));
+}
+
+TEST(CommandLineVersionTest, FlagIsChecked) {
+  FlagValues f;
+  EXPECT_TRUE(SettingsFromFlags(f).ok());
+  f.rocksdb_version = "11.8.1";
+  EXPECT_TRUE(SettingsFromFlags(f).ok());
+  f.rocksdb_version = "13";
+  absl::StatusOr<Settings> s = SettingsFromFlags(f);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.status().message(), HasSubstr("--rocksdb_version=13"));
+}
+
+}  // namespace
+}  // namespace rockpool::replay

@@ -1,0 +1,221 @@
+#include "tools/sst_replay/rocksdb_version.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <system_error>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace rockpool::replay {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kAsk[] =
+    "pass --rocksdb_version=<the RocksDB that runs this data> (6.29, 7.8, 8, 9, 10, 11 or a "
+    "version such as 11.8.1)";
+
+// A number after "OPTIONS-", or -1 (OPTIONS-000007.dbtmp and others).
+int64_t OptionsNumber(const std::string& name) {
+  if (name.rfind("OPTIONS-", 0) != 0) return -1;
+  int64_t n = 0;
+  return absl::SimpleAtoi(name.substr(8), &n) ? n : -1;
+}
+
+std::string Dir(const VersionInput& in) {
+  if (in.is_directory) return in.path;
+  const fs::path parent = fs::path(in.path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+}  // namespace
+
+OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& text) {
+  OptionsFileInfo info;
+  info.path = path;
+  std::string section;
+  for (absl::string_view raw : absl::StrSplit(text, '\n')) {
+    absl::string_view line = absl::StripAsciiWhitespace(raw);
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '[') {
+      section = std::string(line);
+      continue;
+    }
+    std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(line, absl::MaxSplits('=', 1));
+    const absl::string_view key = absl::StripAsciiWhitespace(kv.first);
+    const absl::string_view value = absl::StripAsciiWhitespace(kv.second);
+    if (section == "[Version]" && key == "rocksdb_version") {
+      info.rocksdb_version = std::string(value);
+    } else if (absl::StartsWith(section, "[CFOptions") && key == "compression_manager" &&
+               !value.empty() && value != "nullptr" && value != "{}") {
+      bool seen = false;
+      for (const std::string& m : info.compression_managers) seen = seen || m == value;
+      if (!seen) info.compression_managers.emplace_back(value);
+    }
+  }
+  return info;
+}
+
+absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir) {
+  std::error_code ec;
+  std::string newest;
+  int64_t best = -1;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const int64_t n = OptionsNumber(e.path().filename().string());
+    if (n > best && e.is_regular_file(ec)) {
+      best = n;
+      newest = e.path().string();
+    }
+  }
+  if (best < 0) return absl::NotFoundError(absl::StrCat("no OPTIONS file in ", dir));
+  std::ifstream in(newest, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) return absl::NotFoundError(absl::StrCat("cannot read ", newest));
+  return ParseOptionsText(newest, text.str());
+}
+
+absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
+                                            const std::vector<std::string>& args,
+                                            const std::vector<VersionInput>& files) {
+  (void)args;
+  // What the inputs say, per directory looked in.
+  struct Found {
+    std::string version;
+    const StockPattern* pattern = nullptr;
+    OptionsFileInfo options;
+  };
+  std::map<std::string, Found> by_dir;
+  std::vector<std::string> unknown;
+  bool format7 = false;
+  for (const VersionInput& in : files) {
+    const std::string dir = Dir(in);
+    auto it = by_dir.find(dir);
+    if (it == by_dir.end()) {
+      Found f;
+      absl::StatusOr<OptionsFileInfo> options = ReadNewestOptionsFile(dir);
+      if (options.ok() && !options->rocksdb_version.empty()) {
+        f.options = *options;
+        f.version = options->rocksdb_version;
+        absl::StatusOr<const StockPattern*> p = PatternForVersion(f.version);
+        if (!p.ok()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              options->path, " records rocksdb_version=", f.version,
+              ", which sst_replay has no call pattern for: ", kAsk, " to replay it as another"));
+        }
+        f.pattern = *p;
+      }
+      it = by_dir.emplace(dir, std::move(f)).first;
+    }
+    if (it->second.pattern != nullptr) continue;
+    if (!in.is_blob && !in.is_directory && in.format_version >= 7) {
+      format7 = true;
+    } else {
+      unknown.push_back(in.path);
+    }
+  }
+  PatternChoice c;
+  std::map<std::string, std::vector<std::string>> versions;  // version -> OPTIONS files
+  for (const auto& [dir, f] : by_dir) {
+    if (f.pattern == nullptr) continue;
+    versions[f.version].push_back(f.options.path);
+    for (const std::string& m : f.options.compression_managers) c.compression_managers.push_back(m);
+  }
+  if (flag != "auto") {
+    absl::StatusOr<const StockPattern*> p = PatternForVersion(flag);
+    if (!p.ok()) return p.status();
+    c.pattern = *p;
+    c.version = flag;
+    c.source = "--rocksdb_version";
+    for (const auto& [version, paths] : versions) {
+      absl::StatusOr<const StockPattern*> found = PatternForVersion(version);
+      if (found.ok() && *found != c.pattern) {
+        c.notes.push_back(absl::StrCat(paths.front(), " records rocksdb_version=", version,
+                                       "; replaying --rocksdb_version=", flag,
+                                       "'s pattern as asked"));
+      }
+    }
+    return c;
+  }
+  if (!unknown.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "which RocksDB wrote ", unknown.front(),
+        unknown.size() > 1 ? absl::StrCat(" (and ", unknown.size() - 1, " more inputs)") : "",
+        "? No OPTIONS file beside it records rocksdb_version (SST and blob files do not say "
+        "which RocksDB writes them; stock's call pattern depends on it): ",
+        kAsk));
+  }
+  std::map<std::string, std::string> patterns;  // pattern key -> "version (OPTIONS file)"
+  for (const auto& [version, paths] : versions) {
+    const StockPattern* p = *PatternForVersion(version);
+    patterns[p->key] = absl::StrCat(version, " (", paths.front(), ")");
+    c.pattern = p;
+    c.version = version;
+    c.source = paths.size() == 1
+                   ? paths.front()
+                   : absl::StrCat(paths.front(), " and ", paths.size() - 1, " more OPTIONS files");
+  }
+  if (patterns.size() > 1) {
+    std::vector<std::string> which;
+    for (const auto& [key, text] : patterns) which.push_back(text);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the inputs were last opened by RocksDB versions with different call patterns: ",
+        absl::StrJoin(which, ", "), "; replay them separately or ", kAsk));
+  }
+  if (format7) {
+    if (c.pattern != nullptr && !c.pattern->separate_index_context) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("SST files of format_version 7 (RocksDB >= 10.4) beside ", c.source,
+                       " which records RocksDB ", c.version, ": ", kAsk));
+    }
+    if (c.pattern == nullptr) {
+      c.pattern = *PatternForVersion("10.4");
+      c.version = "10.4 or later";
+      c.source = "the SST files' format_version 7";
+      c.notes.push_back(
+          "format_version 7 proves RocksDB >= 10.4; 10.4 to 11.x build SST files with the same "
+          "contexts; pass --rocksdb_version to name the exact version");
+    }
+  }
+  if (c.pattern == nullptr) return absl::InvalidArgumentError(absl::StrCat("no inputs: ", kAsk));
+  return c;
+}
+
+std::string PatternHeader(const PatternChoice& c) {
+  const bool from_options = c.source.find("OPTIONS") != std::string::npos;
+  return absl::StrCat("stock = ", DescribePattern(*c.pattern, c.version), ", from ", c.source,
+                      from_options ? ": the figures are for the RocksDB that last opened the DB"
+                      : c.source == "--rocksdb_version"
+                          ? ": the figures are for the RocksDB you named"
+                          : ": the figures are for the RocksDB the files prove");
+}
+
+std::string CompressionManagerNote(const PatternChoice& c) {
+  if (c.compression_managers.empty()) return "";
+  std::vector<std::string> parts;
+  for (const std::string& m : c.compression_managers) {
+    if (m.find("rockpool") != std::string::npos) {
+      parts.push_back(absl::StrCat(
+          "compression_manager=", m,
+          " is recorded: the DB's SST blocks already run rockpool's native face; stock here is "
+          "the built-in manager's pattern (the same RocksDB without rockpool)"));
+    } else {
+      parts.push_back(absl::StrCat(
+          "compression_manager=", m,
+          " is recorded: sst_replay does not know that manager's call pattern; stock here is "
+          "the built-in manager's, so the SST figures may not hold for this DB (blob files and "
+          "the compressed secondary cache use the built-in manager whatever it says)"));
+    }
+  }
+  return absl::StrJoin(parts, "; ");
+}
+
+}  // namespace rockpool::replay

@@ -1,0 +1,66 @@
+// Which RocksDB's call pattern "stock" replays (--rocksdb_version): given,
+// or detected from the inputs. A DB directory's newest OPTIONS-* file names
+// the RocksDB that last opened the DB (`[Version] rocksdb_version=`), read
+// as text (7.8.3's options parser rejects newer options). A file given on
+// its own is looked up beside itself (its parent directory's OPTIONS file).
+// SST files of format_version 7 prove RocksDB >= 10.4, whose SST pattern
+// 11.x shares. Anything else is not guessed: the caller asks the user.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tools/sst_replay/stock_patterns.h"
+
+namespace rockpool::replay {
+
+// What one OPTIONS file records.
+struct OptionsFileInfo {
+  std::string path;
+  std::string rocksdb_version;  // "" if the file has none
+  // Every non-empty compression_manager value of its [CFOptions] sections
+  // ("nullptr" left out), deduplicated, in file order.
+  std::vector<std::string> compression_managers;
+};
+
+// The newest (highest-numbered) OPTIONS-<n> file of `dir`; NotFound if none.
+absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir);
+// Parses the text of an OPTIONS file.
+OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& text);
+
+// One input as the detector sees it.
+struct VersionInput {
+  std::string path;  // as given
+  bool is_directory = false;
+  bool is_blob = false;
+  uint32_t format_version = 0;  // SSTs; 0 for blobs and directories
+};
+
+struct PatternChoice {
+  const StockPattern* pattern = nullptr;
+  std::string version;  // "11.8.1", "7.8" (as given), ">= 10.4"
+  std::string source;   // "OPTIONS-000007 in /db", "--rocksdb_version", ...
+  std::vector<std::string> compression_managers;
+  std::vector<std::string> notes;  // e.g. the flag overrode a detected version
+};
+
+// `flag` is --rocksdb_version ("auto" or a version). `paths` are the files
+// blocks mode replays (SSTs and blobs), `args` the inputs as given (DB
+// directories among them). InvalidArgument naming --rocksdb_version when the
+// pattern cannot be told (no OPTIONS file, inputs that disagree).
+absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
+                                            const std::vector<std::string>& args,
+                                            const std::vector<VersionInput>& files);
+
+// The report's header line: "stock = RocksDB 11.8.1's call pattern (...),
+// from OPTIONS-000007 in /db: the figures are for the RocksDB that last
+// opened the DB".
+std::string PatternHeader(const PatternChoice& c);
+// What a recorded compression_manager means for the figures; "" if none.
+std::string CompressionManagerNote(const PatternChoice& c);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_

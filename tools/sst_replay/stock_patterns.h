@@ -1,0 +1,65 @@
+// What "stock" means in sst_replay: the compression-context call pattern of
+// a given RocksDB release, one entry per pattern, each written from that
+// release's source (stock_patterns.cc cites file and function per event).
+//
+// Blocks mode replays the events files can carry (SST data and index blocks,
+// blobs, block and blob reads) with the chosen pattern; the others
+// (verify_compression, sample_for_compression, the compressed secondary
+// cache, parallel compression) are documented here and in README.md, not
+// invented.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rockpool::replay {
+
+// One event of a pattern: what stock RocksDB creates or obtains for it.
+struct PatternEvent {
+  const char* event;   // "SST file (table builder)", "data block", ...
+  const char* zstd;    // contexts created, zstd
+  const char* zlib;    // contexts created, zlib
+  const char* source;  // file and function in the release's source
+  bool replayed;       // blocks mode replays it
+};
+
+struct StockPattern {
+  const char* key;        // "6.29", "7.8", "8", "10.4", "11": --rocksdb_version values
+  const char* versions;   // releases it holds for, e.g. "8.0-10.3"
+  const char* read_from;  // the tag its source was read from, e.g. "v9.11.2"
+  // zstd SST files: index blocks are compressed with a working area of
+  // their own (10.4+: BlockBasedTableBuilder::Rep obtains one for index
+  // blocks and one for data blocks), instead of sharing the data blocks'
+  // CompressionContext (compression_ctxs[0]).
+  bool separate_index_context;
+  // zstd blobs: a CompressionContext per blob (true), or one working area
+  // per BlobFileBuilder (false, 11.x; blocks mode: one per blob file).
+  bool zstd_context_per_blob;
+  std::vector<PatternEvent> events;
+};
+
+// Every pattern, oldest first.
+const std::vector<StockPattern>& AllPatterns();
+
+// The pattern of a RocksDB version: a --rocksdb_version value ("6.29",
+// "7.8", "8", "9", "10", "10.4", "11") or a full version from an OPTIONS
+// file ("11.8.1"). 6.x maps to 6.29, 7.x to 7.8, 8.x, 9.x and 10.0-10.3 to
+// "8", 10.4 and later 10.x to "10.4", 11.x to "11". InvalidArgument for
+// anything else (older than 6, newer than 11, not a version).
+absl::StatusOr<const StockPattern*> PatternForVersion(std::string_view version);
+
+// One line for the report: "RocksDB 11.8.1's call pattern (pattern 11:
+// 11.0-11.x, read from v11.8.1's source)".
+std::string DescribePattern(const StockPattern& p, std::string_view version);
+
+// The notes blocks mode prints about what stock created under `p`.
+std::string SstStockNote(const StockPattern& p);
+std::string BlobStockNote(const StockPattern& p);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
