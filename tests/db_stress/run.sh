@@ -45,205 +45,62 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-stage_start=$SECONDS
+source "$here/../stage_lib.sh"
+stage_init db_stress
 
-scale=1
-long=0
-only=
-stock_only=0
-list_only=0
-keep_all=0
+# --- installs -----------------------------------------------------------------------
+# The db_stress binary: build.sh installs what it needs (apt) and builds it
+# once; prints its path.
+db_stress_binary() {
+  bash "$here/build.sh" | tail -n 1
+}
+
+scale=1 long=0 stock_only=0 list_only=0
 while (($#)); do
   case "$1" in
     --long) long=1; scale=10; shift ;;
     --scale) scale=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
+    --only) STAGE_ONLY=$2; shift 2 ;;
     --stock) stock_only=1; shift ;;
     --list) list_only=1; shift ;;
-    --keep) keep_all=1; shift ;;
-    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
-    *) echo "db_stress: unknown option $1" >&2; exit 2 ;;
+    --keep) STAGE_KEEP_ALL=1; shift ;;
+    -h|--help) stage_usage "$0"; exit 0 ;;
+    *) stage_usage_error "unknown option $1" ;;
   esac
 done
-[[ $scale =~ ^[1-9][0-9]*$ ]] || { echo "db_stress: --scale wants a positive integer" >&2; exit 2; }
+[[ $scale =~ ^[1-9][0-9]*$ ]] || stage_usage_error "--scale wants a positive integer"
 
-# --- the configurations ----------------------------------------------------------
-# Flags every run shares. Each one is here for a reason:
-COMMON=(
-  --threads=4
-  # Small key space: the final verification reads every key of every CF.
-  --max_key=100000
-  # db_stress defaults to 10 column families and 10 reopens; configurations
-  # that want them ask.
-  --column_families=1
-  --reopen=0
-  # > 0 crashes db_stress 7.8.3 itself, stock too; db_crashtest.py keeps 0.
-  --clear_column_family_one_in=0
-  # Defaults to 1000 (read faults on everywhere); only the faults
-  # configuration injects, so a failure elsewhere is never a fault's.
-  --read_fault_one_in=0
-  # Small memtables and files, a small L1: many flushes and compactions, i.e.
-  # many table builders (one ZSTD_CCtx each) and deflate/inflate streams.
-  --write_buffer_size=262144
-  --target_file_size_base=262144
-  --max_bytes_for_level_base=1048576
-  # Values of 32..96 bytes (db_crashtest.py's multiplier), compressible.
-  --value_size_mult=32
-  # A small block cache: reads go to the files, through decompression.
-  --cache_size=1048576
-  # Checksums on every read; every new SST re-read after it is written.
-  --verify_checksum=1
-  --paranoid_file_checks=1
-)
-
-# name|ops per thread (scaled)|flags. The op counts hold each run to roughly
-# 5-15 s here; BlobDB runs fewer (every iterator step reads and decompresses a
-# blob, so they are the slowest per op).
-CONFIGS=(
-  "zlib|50000|--compression_type=zlib"
-  "zstd_dict|50000|--compression_type=zstd --compression_max_dict_bytes=16384 --compression_zstd_max_train_bytes=65536"
-  "zstd_zlib_bottom|50000|--compression_type=zstd --bottommost_compression_type=zlib"
-  # db_crashtest.py 7.8.3 leaves this at 1 ("the feature is not stable"); it
-  # is kept while it passes stock (and excluded by the rule below if not).
-  "parallel|50000|--compression_type=zstd --compression_parallel_threads=4"
-  "cf4|40000|--compression_type=zlib --column_families=4"
-  "reopen|50000|--compression_type=zstd --bottommost_compression_type=zlib --reopen=5"
-  "blob_zstd|20000|--compression_type=zstd --enable_blob_files=1 --min_blob_size=32 --blob_file_size=1048576 --blob_compression_type=zstd --enable_blob_garbage_collection=1 --blob_garbage_collection_age_cutoff=0.5"
-  "blob_zlib|20000|--compression_type=zlib --enable_blob_files=1 --min_blob_size=32 --blob_file_size=1048576 --blob_compression_type=zlib --enable_blob_garbage_collection=1 --blob_garbage_collection_age_cutoff=0.5"
-  # A block cache smaller than the working set, so blocks go to and come back
-  # from the compressed secondary cache (one codec context per entry in
-  # 7.8.3). The URI is parsed by SecondaryCache::CreateFromString (cache.cc).
-  # --statistics=1 prints the secondary cache's hit count (sec_cache_hits=N),
-  # the proof that it was used.
-  "secondary_cache|40000|--compression_type=zstd --cache_size=262144 --statistics=1 --secondary_cache_uri=compressed_secondary_cache://capacity=8388608;compression_type=kZSTD"
-  "secondary_cache_zlib|40000|--compression_type=zlib --cache_size=262144 --statistics=1 --secondary_cache_uri=compressed_secondary_cache://capacity=8388608;compression_type=kZlibCompression"
-  # Read faults (in Get/MultiGet, which alone arm them in 7.8.3; more reads
-  # and a smaller cache so they reach the files) and open-time read, write and
-  # metadata-write faults (armed only while DB::Open runs on a reopen; a failed
-  # open is retried). With the default --seed the open faults' random sequence
-  # (reset to the seed on every reopen) never fires at these rates; --seed=1
-  # does: about one failed open per reopen, counted as faults=N.
-  "faults|40000|--compression_type=zlib --bottommost_compression_type=zstd --cache_size=262144 --readpercent=40 --prefixpercent=0 --writepercent=35 --delpercent=15 --iterpercent=10 --read_fault_one_in=8 --reopen=5 --seed=1 --open_read_fault_one_in=8 --open_write_fault_one_in=4 --open_metadata_write_fault_one_in=4"
-  # Write faults while running: in 7.8.3 a retryable write error puts the DB in
-  # background-error recovery, the next foreground write returns "Result
-  # incomplete" and db_stress terminates ("put or merge error"), stock too;
-  # db_crashtest.py 7.8.3 never sets it. Kept so the exclusion shows in every
-  # run (it fails within a second or two).
-  "write_faults|20000|--compression_type=zstd --write_fault_one_in=8"
-)
-# Crash recovery, as db_crashtest.py's blackbox mode does it: runs with
-# --expected_values_dir killed by SIGKILL mid-run; each next run verifies the
-# reopened DB against the expected state before it operates; a final bounded
-# run verifies at start and at end. Stock: 1 kill; pooled: 3 kills.
-CRASH_FLAGS="--compression_type=zstd --bottommost_compression_type=zlib"
-CRASH_VERIFY_OPS=20000
-crash_kills_stock=1
-crash_kills_pooled=3
-kill_after=(6 8 10)  # seconds; varied so kills land in different phases
-if ((long)); then
-  crash_kills_stock=3
-  crash_kills_pooled=10
-  kill_after=(30)
-fi
-
-reopen_scale=1
-((long)) && reopen_scale=4
-
-selected() {  # <name>
-  [[ -z $only ]] && return 0
-  [[ ",$only," == *",$1,"* ]]
-}
-
-if ((list_only)); then
-  printf 'common: %s\n' "${COMMON[*]}"
-  for c in "${CONFIGS[@]}"; do
-    IFS='|' read -r name ops flags <<<"$c"
-    if [[ $flags =~ --reopen=([0-9]+) ]]; then
-      flags=${flags/${BASH_REMATCH[0]}/--reopen=$((BASH_REMATCH[1] * reopen_scale))}
-    fi
-    printf '%s: --ops_per_thread=%s %s\n' "$name" "$((ops * scale))" "$flags"
-  done
-  printf 'crash: %s (killed runs: --ops_per_thread=100000000; verify: --ops_per_thread=%s)\n' \
-    "$CRASH_FLAGS" "$((CRASH_VERIFY_OPS * scale))"
-  exit 0
-fi
+# --- the configurations (COMMON, CONFIGS, crash recovery's settings) ---------------
+source "$here/configs.sh"
+if ((list_only)); then list_configs; exit 0; fi
 
 # --- inputs -------------------------------------------------------------------------
 if [[ -z ${DB_STRESS:-} ]]; then
-  DB_STRESS=$(bash "$here/build.sh" | tail -n 1)
+  DB_STRESS=$(db_stress_binary)
 fi
-[[ -x $DB_STRESS ]] || { echo "db_stress: $DB_STRESS is not executable" >&2; exit 2; }
+[[ -x $DB_STRESS ]] || stage_usage_error "$DB_STRESS is not executable"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rockpool-db-stress.XXXXXX")
 preload=
 if ((!stock_only)); then
   [[ -n ${ROCKPOOL_PRELOAD:-} ]] ||
-    { echo "db_stress: set ROCKPOOL_PRELOAD to the preload object (or pass --stock)" >&2; exit 2; }
-  [[ -f $ROCKPOOL_PRELOAD ]] || { echo "db_stress: $ROCKPOOL_PRELOAD not found" >&2; exit 2; }
+    stage_usage_error "set ROCKPOOL_PRELOAD to the preload object (or pass --stock)"
+  [[ -f $ROCKPOOL_PRELOAD ]] || stage_usage_error "$ROCKPOOL_PRELOAD not found"
   preload=$work/$(basename "$ROCKPOOL_PRELOAD")
   cp "$ROCKPOOL_PRELOAD" "$preload"
 fi
-echo "db_stress: binary $DB_STRESS"
-echo "db_stress: preload ${ROCKPOOL_PRELOAD:-none} (sha256 $( [[ -n $preload ]] && sha256sum "$preload" | cut -c1-16 || echo -))"
-echo "db_stress: work dir $work; scale $scale"
+stage_say "binary $DB_STRESS"
+stage_say "preload ${ROCKPOOL_PRELOAD:-none} (sha256 $( [[ -n $preload ]] && sha256sum "$preload" | cut -c1-16 || echo -))"
+stage_say "work dir $work; scale $scale"
 
-passed=0
-failed=0
-excluded=()
-kept=()
-PRE=()
-
-# The processes this script started and has not reaped: the `timeout` of a
-# foreground run (TERM: it forwards the signal to db_stress) and a crash run's
-# db_stress (KILL). An interrupted stage (CI timeout, ^C; timeout runs in its
-# own process group, so ^C does not reach it) leaves nothing running.
-fg_pid=''
-bg_pid=''
-stop_children() {
-  [[ -n $fg_pid ]] && kill -TERM "$fg_pid" 2>/dev/null
-  [[ -n $bg_pid ]] && kill -KILL "$bg_pid" 2>/dev/null
-  return 0
-}
-trap stop_children EXIT
+# db_stress processes: the foreground runs' (stage_run_logged) and a crash
+# run's (STAGE_BG_PID) are stopped if the stage is interrupted.
+trap stage_stop_children EXIT
 # fd 3: the stage's stderr, also while a run's group has stderr on its log.
 exec 3>&2
-trap 'echo "db_stress: interrupted; work dir $work kept" >&3; exit 130' INT TERM
+trap 'stage_say "interrupted; work dir $work kept" >&3; exit 130' INT TERM
 
 # --- one db_stress process -----------------------------------------------------------
-# mode_env <stock|pooled> <stats file>: sets PRE, the environment prefix.
-# ROCKPOOL_OPTIONS switches pooling on at load (db_stress clears the DB's
-# listeners, so an OPTIONS-file listener never reaches the DB there).
-mode_env() {
-  if [[ $1 == pooled ]]; then
-    PRE=(env LD_PRELOAD="$preload" "ROCKPOOL_OPTIONS=max_idle_per_key=8;idle_seconds=60"
-         ROCKPOOL_STATS="$2")
-  else
-    # Nothing of rockpool's may leak in from the caller's environment.
-    PRE=(env -u LD_PRELOAD -u ROCKPOOL_OPTIONS -u ROCKPOOL_STATS)
-  fi
-}
-
-# totals <stats file> <db dir>: prints "leases created reused lib_bytes in_use"
-# from the stats file's last report line, else from the newest LOG's last
-# report line, else "0 0 0 0 -".
-totals() {
-  local line='' f
-  [[ -s $1 ]] && line=$(grep -h 'rockpool report:' "$1" | tail -n 1 || true)
-  if [[ -z $line && -d $2 ]]; then
-    # LOG is the newest; LOG.old.<microseconds> sort by age.
-    for f in "$2/LOG" $(ls -r "$2"/LOG.old.* 2>/dev/null); do
-      [[ -f $f ]] || continue
-      line=$(grep -h 'rockpool report:' "$f" | tail -n 1 || true)
-      [[ -n $line ]] && break
-    done
-  fi
-  local t u
-  t=$(sed -nE 's/.*\| total: leases=([0-9]+) created=([0-9]+) reused=([0-9]+) lib_bytes=([0-9]+).*/\1 \2 \3 \4/p' <<<"$line")
-  # Leases not returned when the line was written (at exit: should be 0).
-  u=$(sed -nE 's/.* in_use=([0-9]+).*/\1/p' <<<"$line")
-  echo "${t:-0 0 0 0} ${u:--}"
-}
-
 # first_error <log>: the first line that says what went wrong.
 first_error() {
   tr '\r' '\n' <"$1" |
@@ -260,7 +117,7 @@ report() {
   shift 6
   local leases=0 created=0 reused=0 lib_bytes=0 in_use=- why=''
   if [[ $mode == pooled ]]; then
-    read -r leases created reused lib_bytes in_use < <(totals "$stats" "$db")
+    read -r leases created reused lib_bytes in_use < <(stage_rockpool_totals "$stats" "$db")
     set -- "$@" "in_use=$in_use"
     if ((ok)) && ! ((leases > 0 && reused > 0)); then
       ok=0
@@ -269,48 +126,22 @@ report() {
   fi
   local result=FAIL
   ((ok)) && result=PASS
-  echo "db_stress: $config $mode $result ${secs}s leases=$leases created=$created reused=$reused lib_bytes=$lib_bytes${*:+ $*}$why"
+  stage_say "$config $mode $result ${secs}s leases=$leases created=$created reused=$reused lib_bytes=$lib_bytes${*:+ $*}$why"
   ((ok))
 }
 
 # run_fg <mode> <dir> <timeout s> <flags...>: runs db_stress to completion;
-# its output goes to <dir>/out.txt, its command to <dir>/cmd.txt.
+# its output goes to <dir>/out.txt, its command to <dir>/cmd.txt. Pooled:
+# ROCKPOOL_OPTIONS switches pooling on at load (db_stress clears the DB's
+# listeners, so an OPTIONS-file listener never reaches it).
 run_fg() {
   local mode=$1 dir=$2 limit=$3
   shift 3
-  mode_env "$mode" "$dir/rockpool_stats.txt"
-  printf '%q ' "${PRE[@]}" "$DB_STRESS" "$@" >"$dir/cmd.txt"
-  echo >>"$dir/cmd.txt"
-  local rc=0
-  # In the background (so the trap can stop it) and waited for inside a group
-  # whose stderr is the log: bash's "Aborted"/"Killed" notice for a child that
-  # died of a signal lands there, not in the stage output.
-  {
-    timeout --kill-after=10 "$limit" "${PRE[@]}" "$DB_STRESS" "$@" >"$dir/out.txt" 2>&1 &
-    fg_pid=$!
-    wait "$fg_pid" || rc=$?
-    fg_pid=''
-  } 2>>"$dir/out.txt"
-  ((rc == 124)) && echo "db_stress: timed out after ${limit}s" >>"$dir/out.txt"
-  return "$rc"
+  stage_mode_env "$mode" "$dir/rockpool_stats.txt" "$preload"
+  stage_write_command "$dir/cmd.txt" "${STAGE_ENV[@]}" "$DB_STRESS" "$@"
+  stage_run_logged "$dir/out.txt" "$limit" "${STAGE_ENV[@]}" "$DB_STRESS" "$@"
 }
-
-# finish_run <dir> <passed 0|1>: removes a passed run's directory, keeps a
-# failed one's (and prints where it is, its command and its first error).
-finish_run() {
-  if (($2)); then
-    ((keep_all)) || rm -rf "$1"
-  else
-    kept+=("$1")
-    echo "  kept $1"
-    echo "  command: $(cat "$1/cmd.txt" 2>/dev/null)"
-    local e
-    e=$(first_error "$1/out.txt" 2>/dev/null || true)
-    [[ -n $e ]] && echo "  error: $e"
-    echo "  last lines:"
-    tr '\r' '\n' <"$1/out.txt" 2>/dev/null | grep -av '^\.\.\. finished' | tail -n 8 | sed 's/^/    /'
-  fi
-}
+STAGE_FIRST_ERROR=first_error
 
 # open_faults <db dir>: how many DB::Open attempts an injected fault failed.
 open_faults() {
@@ -318,8 +149,12 @@ open_faults() {
 }
 
 # --- the ordinary configurations -------------------------------------------------------
-run_config() {  # <name> <ops> <flags string>
-  local name=$1 ops=$2 flags_s=$3
+# run_config <row of CONFIGS> <stock|pooled>: one run (stage_matrix runs each
+# configuration stock, then pooled; a configuration that fails stock is
+# excluded and not run pooled).
+run_config() {
+  local name ops flags_s mode=$2
+  IFS='|' read -r name ops flags_s <<<"$1"
   local -a flags
   read -r -a flags <<<"$flags_s"
   # Reopens scale with --long too (db_stress needs reopen < ops_per_thread).
@@ -330,38 +165,30 @@ run_config() {  # <name> <ops> <flags string>
     fi
   done
   local limit=$((180 * scale))
-  local modes=(stock)
-  ((stock_only)) || modes+=(pooled)
-  local mode
-  for mode in "${modes[@]}"; do
-    local dir=$work/$name-$mode
-    mkdir -p "$dir"
-    local start=$SECONDS ok=1
-    run_fg "$mode" "$dir" "$limit" "${COMMON[@]}" "--ops_per_thread=$((ops * scale))" \
-      "${flags[@]}" --db="$dir/db" || ok=0
-    local extra=()
-    [[ $flags_s == *open_*fault* ]] && extra+=("faults=$(open_faults "$dir/db")")
-    if [[ $flags_s == *secondary_cache_uri* ]]; then
-      extra+=("sec_cache_hits=$(sed -nE 's/^rocksdb\.secondary\.cache\.hits COUNT : ([0-9]+).*/\1/p' "$dir/out.txt" | tail -n 1)")
-    fi
-    if [[ $mode == stock ]] && ((!ok)); then
-      # RocksDB's own failure: exclude the configuration, do not run pooled.
-      local e
-      e=$(first_error "$dir/out.txt")
-      echo "db_stress: $name stock EXCLUDED $((SECONDS - start))s (stock failed: ${e:-exit status non-zero}); pooled not run"
-      echo "  command: $(cat "$dir/cmd.txt")"
-      excluded+=("$name (stock failed: ${e:-exit status non-zero})")
-      ((keep_all)) || rm -rf "$dir"
-      return 0
-    fi
-    if report "$name" "$mode" "$ok" "$((SECONDS - start))" "$dir/rockpool_stats.txt" "$dir/db" "${extra[@]}"; then
-      passed=$((passed + 1))
-      finish_run "$dir" 1
-    else
-      failed=$((failed + 1))
-      finish_run "$dir" 0
-    fi
-  done
+  local dir=$work/$name-$mode
+  mkdir -p "$dir"
+  local start=$SECONDS ok=1
+  run_fg "$mode" "$dir" "$limit" "${COMMON[@]}" "--ops_per_thread=$((ops * scale))" \
+    "${flags[@]}" --db="$dir/db" || ok=0
+  local extra=()
+  [[ $flags_s == *open_*fault* ]] && extra+=("faults=$(open_faults "$dir/db")")
+  if [[ $flags_s == *secondary_cache_uri* ]]; then
+    extra+=("sec_cache_hits=$(sed -nE 's/^rocksdb\.secondary\.cache\.hits COUNT : ([0-9]+).*/\1/p' "$dir/out.txt" | tail -n 1)")
+  fi
+  if [[ $mode == stock ]] && ((!ok)); then
+    # RocksDB's own failure: exclude the configuration, do not run pooled.
+    local e
+    e=$(first_error "$dir/out.txt")
+    stage_exclude "$name" $((SECONDS - start)) "${e:-exit status non-zero}" "$dir"
+    return 0
+  fi
+  if report "$name" "$mode" "$ok" "$((SECONDS - start))" "$dir/rockpool_stats.txt" "$dir/db" "${extra[@]}"; then
+    stage_count 1
+    stage_finish_run "$dir" 1
+  else
+    stage_count 0
+    stage_finish_run "$dir" 0
+  fi
 }
 
 # --- crash recovery --------------------------------------------------------------------
@@ -380,24 +207,23 @@ run_crash() {
   local start=$SECONDS ok=1 i why=
   for ((i = 1; i <= kills; i++)); do
     local log=$dir/killed-$i.txt
-    mode_env "$mode" "$dir/rockpool_stats-killed-$i.txt"
-    printf '%q ' "${PRE[@]}" "$DB_STRESS" "${flags[@]}" --ops_per_thread=100000000 >"$dir/cmd.txt"
-    echo >>"$dir/cmd.txt"
+    stage_mode_env "$mode" "$dir/rockpool_stats-killed-$i.txt" "$preload"
+    stage_write_command "$dir/cmd.txt" "${STAGE_ENV[@]}" "$DB_STRESS" "${flags[@]}" --ops_per_thread=100000000
     # Exec'd through env, so $! is db_stress itself: the kill hits it, and
     # nothing else.
-    "${PRE[@]}" "$DB_STRESS" "${flags[@]}" --ops_per_thread=100000000 >"$log" 2>&1 &
-    bg_pid=$!
+    "${STAGE_ENV[@]}" "$DB_STRESS" "${flags[@]}" --ops_per_thread=100000000 >"$log" 2>&1 &
+    STAGE_BG_PID=$!
     sleep "${kill_after[$(((i - 1) % ${#kill_after[@]}))]}"
-    if ! kill -0 "$bg_pid" 2>/dev/null; then
-      { wait "$bg_pid" || true; } 2>>"$log"
-      bg_pid=''
+    if ! kill -0 "$STAGE_BG_PID" 2>/dev/null; then
+      { wait "$STAGE_BG_PID" || true; } 2>>"$log"
+      STAGE_BG_PID=''
       ok=0 why="run $i exited before the kill"
       cp "$log" "$dir/out.txt"
       break
     fi
-    kill -KILL "$bg_pid"
-    { wait "$bg_pid" || true; } 2>>"$log"
-    bg_pid=''
+    kill -KILL "$STAGE_BG_PID"
+    { wait "$STAGE_BG_PID" || true; } 2>>"$log"
+    STAGE_BG_PID=''
     # Runs after the first reopen a killed DB and verify it before operating.
     if ((i > 1)) && ! grep -aq 'Crash-recovery verification passed' "$log"; then
       ok=0 why="run $i: no 'Crash-recovery verification passed' before the kill"
@@ -425,7 +251,7 @@ run_crash() {
   if [[ $mode == pooled ]]; then
     for ((i = 1; i <= kills; i++)); do
       local t
-      t=$(totals "$dir/rockpool_stats-killed-$i.txt" /nonexistent)
+      t=$(stage_rockpool_totals "$dir/rockpool_stats-killed-$i.txt" /nonexistent)
       killed_leases+=("${t%% *}")
     done
   fi
@@ -435,48 +261,38 @@ run_crash() {
     # RocksDB's own failure: exclude crash recovery, do not run it pooled.
     local e
     e=$(first_error "$dir/out.txt" 2>/dev/null || true)
-    echo "db_stress: crash stock EXCLUDED $((SECONDS - start))s (stock failed: $why${e:+: $e}); pooled not run"
-    echo "  command: $(cat "$dir/cmd.txt")"
-    excluded+=("crash (stock failed: $why${e:+: $e})")
-    ((keep_all)) || rm -rf "$dir"
+    stage_exclude crash $((SECONDS - start)) "$why${e:+: $e}" "$dir"
     return 2
   fi
   [[ -n $why ]] && echo "  $why"
   if report crash "$mode" "$ok" "$((SECONDS - start))" "$dir/rockpool_stats.txt" "$dir/db" "${extra[@]}"; then
-    passed=$((passed + 1))
-    finish_run "$dir" 1
+    stage_count 1
+    stage_finish_run "$dir" 1
     return 0
   fi
-  failed=$((failed + 1))
-  finish_run "$dir" 0
+  stage_count 0
+  stage_finish_run "$dir" 0
   return 1
 }
 
 # --- the stage ----------------------------------------------------------------------------
+stage_modes "$stock_only"
+rows=()
 for c in "${CONFIGS[@]}"; do
-  IFS='|' read -r name ops flags <<<"$c"
-  selected "$name" || continue
-  run_config "$name" "$ops" "$flags"
+  if stage_selected "${c%%|*}"; then rows+=("$c"); fi
 done
+stage_matrix run_config "${rows[@]}"
 
-if selected crash; then
+if stage_selected crash; then
   if run_crash stock "$crash_kills_stock"; then
     ((stock_only)) || run_crash pooled "$crash_kills_pooled" || true
   fi
 fi
 
-echo "db_stress: stage took $((SECONDS - stage_start)) s"
-for e in "${excluded[@]}"; do
-  echo "db_stress: excluded: $e"
-done
-if ((keep_all)); then
-  echo "db_stress: every run kept under $work (--keep)"
-elif ((failed == 0)); then
-  rm -rf "$work"
-else
-  echo "db_stress: failed runs kept under $work"
-fi
-echo "db_stress: $passed passed, $failed failed"
+stage_say "stage took $(stage_elapsed) s"
+stage_list_excluded
+stage_close_workdir "$work"
+stage_summary
 # Nothing passed (e.g. every configuration excluded because the binary is
 # broken) is a failure too, not a vacuous success.
-((failed == 0 && passed > 0))
+((STAGE_FAILED == 0 && STAGE_PASSED > 0))

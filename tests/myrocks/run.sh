@@ -40,6 +40,22 @@ set -uo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$SCRIPT_DIR/../.." && pwd)"
+source "$REPO/tests/stage_lib.sh"
+stage_init myrocks
+
+# ---------------------------------------------------------------- packages
+# Installs the stage's Debian packages if missing (apt-get, as root).
+install_packages() {
+  local p missing=""
+  for p in mariadb-server mariadb-plugin-rocksdb sysbench; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  [ -n "$missing" ] || return 0
+  [ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
+  stage_say "installing$missing"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } \
+    >/tmp/myrocks-apt.log 2>&1 || die "apt-get install$missing failed, see /tmp/myrocks-apt.log"
+}
 export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Nothing of the caller's preload or rockpool settings leaks into the clients.
 unset LD_PRELOAD ROCKPOOL_OPTIONS ROCKPOOL_STATS MALLOC_COUNTER_OUT
@@ -52,14 +68,14 @@ for a in "$@"; do
     --no-measure) MEASURE=0 ;;
     --keep) KEEP=1 ;;
     --codecs=*) CODECS="${a#--codecs=}" ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
-    *) echo "myrocks: unknown option $a" >&2; exit 2 ;;
+    -h|--help) stage_usage "$0"; exit 0 ;;
+    *) stage_usage_error "unknown option $a" ;;
   esac
 done
 
 IFS=',' read -r -a CODEC_LIST <<<"$CODECS"
 for codec in "${CODEC_LIST[@]}"; do
-  case "$codec" in zlib|zstd) ;; *) echo "myrocks: unknown codec $codec" >&2; exit 2 ;; esac
+  case "$codec" in zlib|zstd) ;; *) stage_usage_error "unknown codec $codec" ;; esac
 done
 
 if [ "$LONG" = 1 ]; then
@@ -73,29 +89,14 @@ BLOCK_CACHE=8M         # small, so that reads decompress blocks
 # an SST's index block outgrows a block-cache shard, and then every point lookup
 # re-reads and decompresses the whole index block (the --long load crawled).
 CF_EXTRA="write_buffer_size=4m;target_file_size_base=8m"
-POOL_OPTIONS="max_idle_per_key=8;idle_seconds=60"
-T0=$(date +%s)
 
-PASSED=0; FAILED=0
 check() {  # check <codec> <mode> <name> <ok:0|1> [detail...]
   local codec=$1 mode=$2 name=$3 ok=$4; shift 4
-  if [ "$ok" = 1 ]; then PASSED=$((PASSED + 1)); echo "myrocks: $codec $mode $name PASS $*"
-  else FAILED=$((FAILED + 1)); echo "myrocks: $codec $mode $name FAIL $*"; fi
+  stage_check "$ok" "$codec $mode $name" "$@"
 }
-die() { echo "myrocks: setup FAIL $*"; echo "myrocks: $PASSED passed, $((FAILED + 1)) failed"; exit 1; }
+die() { stage_setup_fail "$@"; }
 
-# ---------------------------------------------------------------- packages
-PKGS="mariadb-server mariadb-plugin-rocksdb sysbench"
-missing=""
-for p in $PKGS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  [ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
-  echo "myrocks: installing$missing"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } \
-    >/tmp/myrocks-apt.log 2>&1 || die "apt-get install$missing failed, see /tmp/myrocks-apt.log"
-fi
+install_packages
 for b in mariadbd mariadb-install-db mariadb mariadb-admin sysbench; do
   command -v "$b" >/dev/null || die "$b not found"
 done
@@ -118,8 +119,8 @@ cleanup() {
   [ "$KEEP" = 1 ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-[ "$KEEP" = 1 ] && echo "myrocks: scratch dir $WORK (kept)"
-trap 'echo "myrocks: interrupted"; exit 130' INT TERM
+[ "$KEEP" = 1 ] && stage_say "scratch dir $WORK (kept)"
+trap 'stage_say "interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------- preloads
 if [ -z "${MALLOC_COUNTER:-}" ]; then
@@ -132,12 +133,10 @@ if [ -z "${MALLOC_COUNTER:-}" ]; then
   fi
 fi
 [ -f "$MALLOC_COUNTER" ] || die "MALLOC_COUNTER=$MALLOC_COUNTER not found"
-MODES="stock"
+stage_modes "$STOCK_ONLY" "$MEASURE"
 if [ "$STOCK_ONLY" = 0 ]; then
   [ -n "${ROCKPOOL_INTERPOSE:-}" ] || die "ROCKPOOL_INTERPOSE is not set (or use --stock-only)"
   [ -f "$ROCKPOOL_INTERPOSE" ] || die "ROCKPOOL_INTERPOSE=$ROCKPOOL_INTERPOSE not found"
-  [ "$MEASURE" = 1 ] && MODES="$MODES measure"
-  MODES="$MODES pooled"
 fi
 # Private copies: a rebuild elsewhere cannot swap an object under a running server.
 cp "$MALLOC_COUNTER" "$WORK/counter.so" || die "cannot copy $MALLOC_COUNTER"
@@ -146,141 +145,15 @@ if [ "$STOCK_ONLY" = 0 ]; then
   cp "$ROCKPOOL_INTERPOSE" "$WORK/librockpool_interpose.so" || die "cannot copy $ROCKPOOL_INTERPOSE"
   ROCKPOOL_INTERPOSE_SRC="$ROCKPOOL_INTERPOSE"; ROCKPOOL_INTERPOSE="$WORK/librockpool_interpose.so"
 fi
-echo "myrocks: rows=$ROWS sysbench=${SB_TABLES}x${SB_SIZE} threads=$SB_THREADS events=$SB_EVENTS (cap ${SB_TIME}s)" \
-     "modes=[$MODES] codecs=[$CODECS] counter=$MALLOC_COUNTER_SRC interpose=${ROCKPOOL_INTERPOSE_SRC:-none}"
+stage_say "rows=$ROWS sysbench=${SB_TABLES}x${SB_SIZE} threads=$SB_THREADS events=$SB_EVENTS (cap ${SB_TIME}s)" \
+     "modes=[${STAGE_MODES[*]}] codecs=[$CODECS] counter=$MALLOC_COUNTER_SRC interpose=${ROCKPOOL_INTERPOSE_SRC:-none}"
 
-# ---------------------------------------------------------------- server helpers
+# ---------------------------------------------------------------- servers
 TEMPLATE="$WORK/template"
 mariadb-install-db --no-defaults --datadir="$TEMPLATE" --auth-root-authentication-method=normal \
   >"$WORK/install-db.log" 2>&1 || { tail -20 "$WORK/install-db.log"; die "mariadb-install-db failed"; }
 
-# start_server <dir> <codec> <mode> <life>; sets SUBSHELL_PID. Returns 0 when the socket answers.
-start_server() {
-  local dir=$1 codec=$2 mode=$3 life=$4 comp
-  case "$codec" in zlib) comp=kZlibCompression ;; zstd) comp=kZSTD ;; esac
-  rm -f "$dir/rc.$life" "$dir/times.$life"
-  (
-    export MALLOC_COUNTER_OUT="$dir/malloc.$life"
-    case "$mode" in
-      stock) export LD_PRELOAD="$MALLOC_COUNTER" ;;
-      measure) export LD_PRELOAD="$MALLOC_COUNTER:$ROCKPOOL_INTERPOSE" ROCKPOOL_OPTIONS="measure_stock=true" \
-                      ROCKPOOL_STATS="$dir/rockpool.$life" ;;
-      pooled) export LD_PRELOAD="$MALLOC_COUNTER:$ROCKPOOL_INTERPOSE" ROCKPOOL_OPTIONS="$POOL_OPTIONS" \
-                     ROCKPOOL_STATS="$dir/rockpool.$life" ;;
-    esac
-    [ "$mode" = stock ] && unset ROCKPOOL_STATS_SECONDS
-    # Only builtins after mariadbd, so `times` reports mariadbd's CPU alone.
-    mariadbd --no-defaults --datadir="$dir/data" --socket="$dir/sock" --skip-networking --user=root \
-      --plugin-load-add=ha_rocksdb.so --default-storage-engine=rocksdb \
-      --rocksdb-default-cf-options="compression=$comp;$CF_EXTRA" --rocksdb-block-cache-size=$BLOCK_CACHE \
-      --log-error="$dir/err.$life.log" --pid-file="$dir/pid.$life" >"$dir/stdout.$life" 2>&1
-    echo $? >"$dir/rc.$life"
-    times >"$dir/times.$life"
-  ) &
-  SUBSHELL_PID=$!
-  local i
-  for i in $(seq 600); do
-    if [ -S "$dir/sock" ] && mariadb-admin --no-defaults -S "$dir/sock" -uroot ping >/dev/null 2>&1; then
-      return 0
-    fi
-    [ -f "$dir/rc.$life" ] && return 1
-    sleep 0.1
-  done
-  return 1
-}
-
-# stop_server <dir> <life>: clean shutdown; returns 0 if mariadbd exited 0 and logged it.
-stop_server() {
-  local dir=$1 life=$2 pid i
-  pid=$(cat "$dir/pid.$life" 2>/dev/null)
-  timeout 180 mariadb-admin --no-defaults -S "$dir/sock" -uroot shutdown >>"$dir/client.log" 2>&1
-  for i in $(seq 1800); do [ -f "$dir/times.$life" ] && break; sleep 0.1; done
-  if [ ! -f "$dir/times.$life" ]; then
-    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
-    for i in $(seq 300); do [ -f "$dir/times.$life" ] && break; sleep 0.1; done
-    [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-    return 1
-  fi
-  wait "$SUBSHELL_PID" 2>/dev/null
-  [ "$(cat "$dir/rc.$life")" = 0 ] && grep -q "Shutdown complete" "$dir/err.$life.log"
-}
-
-show_failure() {  # show_failure <dir> <life>
-  echo "---- $1/err.$2.log (tail)"; tail -n 30 "$1/err.$2.log" 2>/dev/null
-  echo "---- $1/stdout.$2 (tail)"; tail -n 10 "$1/stdout.$2" 2>/dev/null
-  echo "---- $1/client.log (tail)"; tail -n 10 "$1/client.log" 2>/dev/null
-  echo "----"
-}
-
-# ---------------------------------------------------------------- data
-# Deterministic table: generated by the SEQUENCE engine, then updated and partly deleted.
-K_EXPR='(seq * 7919) % 100003'
-C_EXPR="CONCAT(MD5(seq), '-', REPEAT(CHAR(65 + seq % 26), 20 + seq % 50), '-', MD5(seq DIV 3))"
-PAD_EXPR="LPAD(seq % 9973, 60, 'x')"
-REF_QUERY="SELECT seq, $K_EXPR + IF(seq % 7 = 0, 1, 0), CONCAT($C_EXPR, IF(seq % 7 = 0, '+', '')), $PAD_EXPR
-  FROM seq_1_to_$ROWS WHERE seq % 1000 <> 0 ORDER BY seq"
-DUMP_QUERY="SELECT id, k, c, pad FROM rp.t ORDER BY id"
-
-sql() {  # sql <dir> <statements>: prints batch output, fails on error
-  timeout 600 mariadb --no-defaults -S "$1/sock" -uroot -D test -N -B -e "$2" 2>>"$1/client.log"
-}
-load_table() {
-  local dir=$1 a b
-  sql "$dir" "CREATE DATABASE rp; CREATE TABLE rp.t (id INT NOT NULL PRIMARY KEY, k INT NOT NULL,
-      c VARCHAR(200) NOT NULL, pad CHAR(60) NOT NULL, KEY k_idx (k)) ENGINE=ROCKSDB" || return 1
-  for ((a = 1; a <= ROWS; a += CHUNK)); do
-    b=$((a + CHUNK - 1)); [ $b -gt $ROWS ] && b=$ROWS
-    sql "$dir" "INSERT INTO rp.t SELECT seq, $K_EXPR, $C_EXPR, $PAD_EXPR FROM seq_${a}_to_${b}" || return 1
-  done
-  sql "$dir" "SET GLOBAL rocksdb_force_flush_memtable_now = 1" || return 1
-  # by id range too: a full-table UPDATE locks every row it scans
-  for ((a = 1; a <= ROWS; a += CHUNK)); do
-    b=$((a + CHUNK - 1))
-    sql "$dir" "UPDATE rp.t SET k = k + 1, c = CONCAT(c, '+') WHERE id BETWEEN $a AND $b AND id % 7 = 0" || return 1
-    sql "$dir" "DELETE FROM rp.t WHERE id BETWEEN $a AND $b AND id % 1000 = 0" || return 1
-  done
-  sql "$dir" "SET GLOBAL rocksdb_force_flush_memtable_now = 1"
-}
-# dump_hash <dir> <query>: "<rows>:<sha256 prefix>" of the query's output, empty on error
-dump_hash() {
-  local out="$1/dump.tmp" n
-  sql "$1" "$2" >"$out" || { rm -f "$out"; return 1; }
-  n=$(wc -l <"$out")
-  echo "$n:$(sha256sum <"$out" | cut -c1-16)"
-  rm -f "$out"
-}
-sb_tables() { local i s=""; for ((i = 1; i <= SB_TABLES; i++)); do s="$s${s:+, }sbtest.sbtest$i"; done; echo "$s"; }
-# checksums of rp.t and the sysbench tables, one line
-state() {
-  local t sb
-  t=$(sql "$1" "CHECKSUM TABLE rp.t" | awk '{print $2}')
-  sb=$(sql "$1" "CHECKSUM TABLE $(sb_tables)" | awk '{printf "%s ", $2}')
-  echo "t=$t sb=[${sb% }]"
-}
-sysbench_cmd() {
-  timeout $((SB_TIME + 120)) sysbench oltp_read_write --db-driver=mysql --mysql-socket="$1/sock" --mysql-user=root --mysql-db=sbtest \
-    --mysql-storage-engine=rocksdb --tables=$SB_TABLES --table-size=$SB_SIZE --threads=$SB_THREADS "${@:2}"
-}
-
-secs() {  # "1m2.500s" -> 62.500
-  awk -v t="$1" 'BEGIN { split(t, a, "m"); sub("s", "", a[2]); printf "%.3f", a[1] * 60 + a[2] }'
-}
-cpu_of() {  # cpu_of <dir> <life>: user+sys of mariadbd (second line of `times`)
-  local u s
-  read -r u s < <(sed -n 2p "$1/times.$2")
-  awk -v u="$(secs "$u")" -v s="$(secs "$s")" 'BEGIN { printf "%.2f", u + s }'
-}
-malloc_of() {  # malloc_of <dir> <life>: "<calls> <bytes>" or empty
-  sed -n 's/^malloc_calls=\([0-9]*\) malloc_bytes=\([0-9]*\)$/\1 \2/p' "$1/malloc.$2" 2>/dev/null | tail -1
-}
-# rp_field <file> <segment> <key>: value of key= inside the "| <segment>: ..." part of the last report line
-rp_field() {
-  grep 'rockpool report:' "$1" 2>/dev/null | tail -1 | tr '|' '\n' \
-    | awk -v seg="$2" -v key="$3" '
-        { sub(/^ +/, "") }
-        seg == "pools" && $0 ~ /(zstd_c|deflate)=/ { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit } }
-        index($0, seg ":") == 1 { for (i = 1; i <= NF; i++) if (index($i, key "=") == 1) { print substr($i, length(key) + 2); exit } }'
-}
+source "$SCRIPT_DIR/mariadb.sh"
 
 # ---------------------------------------------------------------- one codec x mode
 declare -A R   # results: R[codec,mode,field]
@@ -289,7 +162,7 @@ run_case() {
   local codec=$1 mode=$2 dir="$WORK/$1-$2" ok s1 s2 h ref tps codecs want
   mkdir -p "$dir"; SERVER_DIRS+=("$dir")
   cp -a "$TEMPLATE" "$dir/data"
-  local t_start=$(date +%s)
+  local t_start=$SECONDS
 
   # ---- life 1: load, sysbench, compaction
   if start_server "$dir" "$codec" "$mode" 1; then check "$codec" "$mode" start 1
@@ -371,13 +244,13 @@ run_case() {
       f="$dir/rockpool.$life"
       grep -q 'rockpool report: event=exit' "$f" 2>/dev/null || ok=0
       for v in leases created reused lib_bytes stock_est_bytes; do
-        local x=$(rp_field "$f" total $v); x=${x:-0}
+        local x=$(stage_report_field "$f" total $v); x=${x:-0}
         case $v in leases) leases=$((leases + x)) ;; created) created=$((created + x)) ;;
                    reused) reused=$((reused + x)) ;; lib_bytes) lib=$((lib + x)) ;;
                    stock_est_bytes) est=$((est + x)) ;; esac
       done
-      pools="$pools life$life:[zstd_c=$(rp_field "$f" pools zstd_c) zstd_d=$(rp_field "$f" pools zstd_d)"
-      pools="$pools deflate=$(rp_field "$f" pools deflate) inflate=$(rp_field "$f" pools inflate)]"
+      pools="$pools life$life:[zstd_c=$(stage_report_field "$f" pools zstd_c) zstd_d=$(stage_report_field "$f" pools zstd_d)"
+      pools="$pools deflate=$(stage_report_field "$f" pools deflate) inflate=$(stage_report_field "$f" pools inflate)]"
     done
     R[$codec,$mode,leases]=$leases; R[$codec,$mode,created]=$created
     R[$codec,$mode,reused]=$reused; R[$codec,$mode,lib]=$lib; R[$codec,$mode,est]=$est
@@ -386,12 +259,10 @@ run_case() {
     check "$codec" "$mode" stats "$ok" "(leases=$leases created=$created reused=$reused lib_bytes=$lib stock_est_bytes=$est$pools)"
     [ "$ok" = 1 ] || { for life in 1 2; do echo "---- $dir/rockpool.$life"; cat "$dir/rockpool.$life" 2>/dev/null; done; }
   fi
-  echo "myrocks: $codec $mode took $(( $(date +%s) - t_start ))s"
+  stage_say "$codec $mode took $((SECONDS - t_start))s"
 }
 
-for codec in "${CODEC_LIST[@]}"; do
-  for mode in $MODES; do run_case "$codec" "$mode"; done
-done
+stage_matrix run_case "${CODEC_LIST[@]}"
 
 # ---------------------------------------------------------------- results
 echo
@@ -402,7 +273,7 @@ echo "  of what stock would have allocated. tps = sysbench oltp_read_write, fixe
 printf '%-5s %-8s %10s %13s %8s %9s %14s %14s %8s %8s %8s\n' codec mode malloc_MB malloc_calls cpu_s tps \
   codec_lib_B stock_est_B leases created reused
 for codec in "${CODEC_LIST[@]}"; do
-  for mode in $MODES; do
+  for mode in "${STAGE_MODES[@]}"; do
     [ -n "${R[$codec,$mode,calls]:-}" ] || continue
     printf '%-5s %-8s %10.1f %13s %8s %9s %14s %14s %8s %8s %8s\n' "$codec" "$mode" \
       "$(awk -v b="${R[$codec,$mode,bytes]}" 'BEGIN { print b / 1048576 }')" "${R[$codec,$mode,calls]}" \
@@ -421,6 +292,6 @@ for codec in "${CODEC_LIST[@]}"; do
       printf "\n" }'
   fi
 done
-echo "myrocks: total time $(( $(date +%s) - T0 ))s"
-echo "myrocks: $PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+stage_say "total time $(stage_elapsed)s"
+stage_summary
+[ "$STAGE_FAILED" = 0 ]
