@@ -4,7 +4,8 @@
 # MyRocks, whose ha_rocksdb.so has its own RocksDB built in and imports the
 # zstd/zlib context functions from the system libraries.
 #
-# Packages needed (installed here with apt-get when missing and run as root):
+# Packages needed (installed by `tools/setup.sh --stage=myrocks` when missing
+# and run as root):
 #   mariadb-server mariadb-plugin-rocksdb sysbench
 # (g++ too, only when no built malloc counter is found: it is then compiled
 # from tests/rocksdb_plugin/legacy/measure/malloc_counter.cc.)
@@ -85,17 +86,8 @@ check() {  # check <codec> <mode> <name> <ok:0|1> [detail...]
 die() { echo "myrocks: setup FAIL $*"; echo "myrocks: $PASSED passed, $((FAILED + 1)) failed"; exit 1; }
 
 # ---------------------------------------------------------------- packages
-PKGS="mariadb-server mariadb-plugin-rocksdb sysbench"
-missing=""
-for p in $PKGS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  [ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
-  echo "myrocks: installing$missing"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } \
-    >/tmp/myrocks-apt.log 2>&1 || die "apt-get install$missing failed, see /tmp/myrocks-apt.log"
-fi
+# mariadb-server mariadb-plugin-rocksdb sysbench: tools/setup.sh --stage=myrocks
+bash "$REPO/tools/setup.sh" --stage=myrocks || die "tools/setup.sh --stage=myrocks failed"
 for b in mariadbd mariadb-install-db mariadb mariadb-admin sysbench; do
   command -v "$b" >/dev/null || die "$b not found"
 done
