@@ -489,7 +489,8 @@ def main():
         print(f"{rel}:{no}: {path}")
     if stale:
         files = len({s[0] for s in stale})
-        print(f"doc_paths: {len(stale)} stale paths in {files} files "
+        print(f"doc_paths: {len(stale)} stale path{'s' if len(stale) != 1 else ''} in {files} "
+              f"file{'s' if files != 1 else ''} "
               f"({checked} references checked in {root}); fix each reference, or list a path "
               f"of another project in tests/doc_paths_allowlist.txt")
         return 1
