@@ -1,35 +1,229 @@
 #!/usr/bin/env bash
-# Installs every Debian package rockpool needs. Idempotent: installs only what
-# is missing (after one `apt-get update`), so a second run on a set-up machine
-# does no network work at all.
+# Installs the Debian packages rockpool needs, by need: the base (no
+# argument) is what the build, the main job (`bazel run //tools/sst_replay`)
+# and `bazel test //...` use; each CI stage of tests/RELIABILITY.md that needs
+# more has a stage of its own, installed right before that stage runs.
+#
+#   bash tools/setup.sh                  the base
+#   bash tools/setup.sh --stage=NAME     one stage (NAME[,NAME...], or repeat the flag)
+#   bash tools/setup.sh --list [...]     print the packages, install nothing
+#
+# Stages (each lists everything it needs, so it also works alone; what the
+# base already installed is simply present):
+#   base       Bazel 4.2.3 (bazel-bootstrap, rules_java), g++, pkg-config,
+#              Debian's RocksDB 7.8.3 (librocksdb-dev; it brings the -dev
+#              packages of its codecs: gflags, snappy, lz4, bz2) and its
+#              tools (db_bench/ldb/sst_dump: preload_tools_test), zstd, zlib,
+#              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3
+#   db_stress  tests/db_stress/build.sh: librocksdb-dev and the codec -dev
+#              packages it links, dpkg-dev (`apt-get source`), plus a deb-src
+#              entry in a sources file of its own
+#              (/etc/apt/sources.list.d/rockpool-deb-src.sources; the binary
+#              lists stay as they are) and the source index it needs
+#   myrocks    tests/myrocks/run.sh: mariadb-server mariadb-plugin-rocksdb
+#              sysbench (g++: the malloc counter, when no built one is found)
+#   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
+#   upstream   building RocksDB >= 10.4 from source for the native face
+#              (rocksdb_plugin/README.md): its optional codecs and gflags,
+#              liburing, jemalloc; not used by CI
+#   all        every stage above
+#
+# Quiet and idempotent: one line per step; apt's output goes to a log file
+# that is printed (and the script exits non-zero) only when a step fails. A
+# run with nothing missing does no network work: `apt-get update` runs once,
+# first, only when something must be installed (or the deb-src entry was
+# just written, or its source index is missing). Needs root only then.
 set -euo pipefail
 
-PACKAGES=(
-  bazel-bootstrap            # Bazel 4.2.3, WORKSPACE mode, offline
-  bazel-rules-java           # rules_java at /usr/share/bazel/rules/java
-  g++ pkg-config
-  librocksdb-dev rocksdb-tools   # RocksDB 7.8.3 (.so/.a) and db_bench/ldb/sst_dump
-  libzstd-dev zlib1g-dev libxxhash-dev
-  libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libsnappy-dev liblz4-dev libbz2-dev libgflags-dev liburing-dev libjemalloc-dev
-  clang-14 libclang-rt-14-dev    # libFuzzer and sanitizers
-  python3
-  dpkg-dev                       # apt-get source rocksdb: db_stress (tests/db_stress/build.sh)
-  mariadb-server mariadb-plugin-rocksdb sysbench   # MyRocks stage (tests/myrocks/run.sh)
+declare -A STAGE_PACKAGES=(
+  [base]="bazel-bootstrap bazel-rules-java g++ pkg-config
+          librocksdb-dev rocksdb-tools
+          libzstd-dev zlib1g-dev libxxhash-dev libabsl-dev
+          libgtest-dev libgmock-dev libbenchmark-dev
+          python3"
+  [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
+               libzstd-dev zlib1g-dev dpkg-dev"
+  [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"
+  [clang]="clang-14 libclang-rt-14-dev"
+  [upstream]="g++ make pkg-config libabsl-dev libzstd-dev zlib1g-dev
+              libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
+STAGE_ORDER=(base db_stress myrocks clang upstream)
+SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
+fail() { echo "setup: $*" >&2; exit 1; }
+
+stages=()
+list_only=0
+for arg in "$@"; do
+  case "$arg" in
+    --stage=*)
+      IFS=',' read -r -a names <<<"${arg#--stage=}"
+      for name in "${names[@]}"; do
+        if [[ $name == all ]]; then
+          stages+=("${STAGE_ORDER[@]}")
+        elif [[ -n ${STAGE_PACKAGES[$name]+x} ]]; then
+          stages+=("$name")
+        else
+          echo "setup: unknown stage '$name' (stages: ${STAGE_ORDER[*]} all)" >&2
+          exit 2
+        fi
+      done
+      ;;
+    --list) list_only=1 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "setup: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+((${#stages[@]})) || stages=(base)
+
+# The packages of the stages asked for, each once, in order.
+declare -A seen=()
+packages=()
+want_deb_src=0
+for s in "${stages[@]}"; do
+  [[ $s == db_stress ]] && want_deb_src=1
+  for p in ${STAGE_PACKAGES[$s]}; do
+    [[ -n ${seen[$p]+x} ]] && continue
+    seen[$p]=1
+    packages+=("$p")
+  done
+done
+label=$(printf '%s\n' "${stages[@]}" | awk '!seen[$0]++' | paste -sd, -)
+
+if ((list_only)); then
+  echo "${packages[*]}"
+  exit 0
+fi
+
+# --- what is missing (local: dpkg's database only) ------------------------------
+declare -A installed=()
+while IFS=$'\t' read -r name status; do
+  [[ $status == *" ok installed" ]] && installed[$name]=1
+done < <(dpkg-query -W -f='${Package}\t${Status}\n' "${packages[@]}" 2>/dev/null || true)
 missing=()
-for p in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
-    missing+=("$p")
-  fi
+for p in "${packages[@]}"; do
+  [[ -n ${installed[$p]+x} ]] || missing+=("$p")
 done
 
-if ((${#missing[@]})); then
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "setup: missing packages (${missing[*]}); run as root" >&2
+# --- the deb-src entry (db_stress) --------------------------------------------
+# A deb-src twin of every Debian entry in the binary lists, in a file of its
+# own. Third-party repositories are left out: they carry no rocksdb source and
+# may be unreachable.
+deb_src_entries() {
+  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    # deb822: each "Types: deb" stanza whose URI is Debian's, with its
+    # URIs/Suites/Components/Signed-By, as "Types: deb-src".
+    awk '
+      function flush() {
+        if (types ~ /(^| )deb( |$)/ && uris ~ /debian/) {
+          printf "%sTypes: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n", sep, uris, suites, comps
+          if (signed != "") printf "Signed-By: %s\n", signed
+          sep = "\n"
+        }
+        types = uris = suites = comps = signed = ""
+      }
+      /^[ \t]*$/ { flush(); next }
+      /^#/ { next }
+      /^Types:/      { sub(/^Types:[ \t]*/, "");      types = $0 }
+      /^URIs:/       { sub(/^URIs:[ \t]*/, "");       uris = $0 }
+      /^Suites:/     { sub(/^Suites:[ \t]*/, "");     suites = $0 }
+      /^Components:/ { sub(/^Components:[ \t]*/, ""); comps = $0 }
+      /^Signed-By:/  { sub(/^Signed-By:[ \t]*/, "");  signed = $0 }
+      END { flush() }' /etc/apt/sources.list.d/debian.sources
+  elif [[ -f /etc/apt/sources.list ]]; then
+    # One-line format: "deb [opts] URI suite comps..." -> deb822 stanzas.
+    awk '
+      $1 == "deb" {
+        i = 2; opts = ""
+        if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts " " $i; i++ } opts = opts " " $i; i++ }
+        uri = $i; suite = $(i + 1); comps = ""
+        for (j = i + 2; j <= NF; j++) comps = comps (comps == "" ? "" : " ") $j
+        if (uri !~ /debian/) next
+        signed = ""
+        if (match(opts, /signed-by=[^] ]+/)) signed = substr(opts, RSTART + 10, RLENGTH - 10)
+        printf "%sTypes: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n", sep, uri, suite, comps
+        if (signed != "") printf "Signed-By: %s\n", signed
+        sep = "\n"
+      }' /etc/apt/sources.list
+  fi
+}
+write_deb_src=0
+deb_src=
+if ((want_deb_src)); then
+  deb_src=$(deb_src_entries)
+  [[ -n $deb_src ]] || fail "no Debian entry in /etc/apt/sources.list{,.d/debian.sources} to derive a deb-src entry from"
+  deb_src="# Written by rockpool tools/setup.sh --stage=db_stress: source packages (apt-get source rocksdb).
+$deb_src"
+  # Comments aside, an equal file is kept (no rewrite, no update).
+  if ! [[ -f $SRCLIST ]] || [[ $(grep -v '^#' "$SRCLIST") != "$(grep -v '^#' <<<"$deb_src")" ]]; then
+    write_deb_src=1
+  fi
+fi
+
+# The source index must offer the version of the installed librocksdb-dev
+# (db_stress uses RocksDB internals: another version would link or run wrongly).
+source_index_ok() {
+  local version
+  version=$(dpkg-query -W -f='${source:Version}' librocksdb-dev 2>/dev/null) || return 1
+  [[ -n $version ]] && apt-cache showsrc rocksdb 2>/dev/null | grep -qx "Version: $version"
+}
+
+need_source_index=0
+if ((want_deb_src)) && ! ((write_deb_src)) && ! ((${#missing[@]})) && ! source_index_ok; then
+  need_source_index=1
+fi
+
+if ! ((${#missing[@]} || write_deb_src || need_source_index)); then
+  echo "setup: $label: all ${#packages[@]} packages installed"
+  exit 0
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  what=()
+  ((${#missing[@]})) && what+=("missing packages: ${missing[*]}")
+  ((write_deb_src)) && what+=("deb-src entry $SRCLIST")
+  ((need_source_index)) && what+=("source index for rocksdb (apt-get update)")
+  fail "$label: needs root for: $(IFS=';'; echo "${what[*]}")"
+fi
+
+# --- steps: one line each, apt's output in the log ----------------------------
+log=$(mktemp "${TMPDIR:-/tmp}/rockpool-setup.XXXXXX.log")
+trap 'rm -f "$log"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+# Wait for another apt/dpkg to finish instead of failing at once; no progress
+# bars in the log.
+APT_OPTS=(-q -o DPkg::Lock::Timeout=600 -o Dpkg::Use-Pty=0)
+
+step() {  # step <description> <command...>
+  local what=$1 start=$SECONDS status
+  shift
+  printf 'setup: %s ... ' "$what"
+  echo "=== $what: $*" >>"$log"
+  if "$@" >>"$log" 2>&1; then
+    echo "ok ($((SECONDS - start)) s)"
+  else
+    status=$?
+    echo "FAILED (exit $status)"
+    {
+      echo "setup: output of the failed step (from $log):"
+      cat "$log"
+      echo "setup: $what FAILED"
+    } >&2
+    trap - EXIT   # keep the log
     exit 1
   fi
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+if ((write_deb_src)); then
+  step "writing $SRCLIST (deb-src entry)" bash -c 'printf "%s\n" "$1" >"$2"' _ "$deb_src" "$SRCLIST"
+fi
+step "apt-get update" apt-get "${APT_OPTS[@]}" update
+if ((${#missing[@]})); then
+  step "installing ${#missing[@]} packages (${missing[*]})" \
+    apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "${missing[@]}"
+fi
+if ((want_deb_src)) && ! source_index_ok; then
+  version=$(dpkg-query -W -f='${source:Version}' librocksdb-dev 2>/dev/null || echo '?')
+  fail "apt has no source package rocksdb $version after apt-get update (deb-src entry: $SRCLIST)"
 fi

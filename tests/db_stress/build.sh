@@ -29,79 +29,19 @@ log() { echo "db_stress build: $*" >&2; }
 die() { echo "db_stress build: $*" >&2; exit 1; }
 is_root() { [[ $(id -u) -eq 0 ]]; }
 
-# --- packages -----------------------------------------------------------------
-# librocksdb-dev: the .so and headers db_stress links against; the -dev
-# packages of every codec RocksDB was built with (db_stress's flags name them);
-# dpkg-dev: dpkg-source, which `apt-get source` needs to unpack.
-PACKAGES=(g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
-          libzstd-dev zlib1g-dev dpkg-dev)
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-    missing+=("$p")
-done
+# --- packages, deb-src entry, source index: tools/setup.sh --stage=db_stress ---
+# g++, librocksdb-dev (the .so and headers db_stress links against), the -dev
+# packages of every codec RocksDB was built with (db_stress's flags name them),
+# dpkg-dev (dpkg-source, which `apt-get source` needs to unpack); a deb-src
+# entry in a sources file of its own ($srclist) and its source index.
+bash "$(dirname "$0")/../../tools/setup.sh" --stage=db_stress >&2 ||
+  die "tools/setup.sh --stage=db_stress failed"
 
 # The source package must be the one the installed library was built from:
 # db_stress uses RocksDB internals (DBImpl::TEST_*, class layouts), so a source
 # tree of another version would link or run wrongly.
 version_of_lib() {
   dpkg-query -W -f='${source:Version}' librocksdb-dev 2>/dev/null || true
-}
-
-# --- deb-src entry ------------------------------------------------------------
-# Writes a deb-src twin of every Debian entry in the binary lists, into a file
-# of its own (the binary lists stay untouched). Third-party repositories are
-# left out: they carry no rocksdb source and may be unreachable. Sets added=1
-# if it wrote the file (added=0 if an equal one was already there).
-added=0
-add_deb_src() {
-  local want
-  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
-    # deb822: copy each "Types: deb" stanza whose URI is Debian's, with its
-    # URIs/Suites/Components/Signed-By, as "Types: deb-src".
-    want=$(awk '
-      function flush() {
-        if (types ~ /(^| )deb( |$)/ && uris ~ /debian/) {
-          printf "%sTypes: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n", sep, uris, suites, comps
-          if (signed != "") printf "Signed-By: %s\n", signed
-          sep = "\n"
-        }
-        types = uris = suites = comps = signed = ""
-      }
-      /^[ \t]*$/ { flush(); next }
-      /^#/ { next }
-      /^Types:/      { sub(/^Types:[ \t]*/, "");      types = $0 }
-      /^URIs:/       { sub(/^URIs:[ \t]*/, "");       uris = $0 }
-      /^Suites:/     { sub(/^Suites:[ \t]*/, "");     suites = $0 }
-      /^Components:/ { sub(/^Components:[ \t]*/, ""); comps = $0 }
-      /^Signed-By:/  { sub(/^Signed-By:[ \t]*/, "");  signed = $0 }
-      END { flush() }' /etc/apt/sources.list.d/debian.sources)
-  elif [[ -f /etc/apt/sources.list ]]; then
-    # One-line format: "deb [opts] URI suite comps..." -> deb822 stanzas.
-    want=$(awk '
-      $1 == "deb" {
-        i = 2; opts = ""
-        if ($2 ~ /^\[/) { while ($i !~ /\]$/) { opts = opts " " $i; i++ } opts = opts " " $i; i++ }
-        uri = $i; suite = $(i + 1); comps = ""
-        for (j = i + 2; j <= NF; j++) comps = comps (comps == "" ? "" : " ") $j
-        if (uri !~ /debian/) next
-        signed = ""
-        if (match(opts, /signed-by=[^] ]+/)) signed = substr(opts, RSTART + 10, RLENGTH - 10)
-        printf "%sTypes: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n", sep, uri, suite, comps
-        if (signed != "") printf "Signed-By: %s\n", signed
-        sep = "\n"
-      }' /etc/apt/sources.list)
-  fi
-  [[ -n ${want:-} ]] || die "no Debian entry in /etc/apt/sources.list{,.d/debian.sources} to derive a deb-src entry from"
-  want="# Written by rockpool tests/db_stress/build.sh: source packages (apt-get source rocksdb).
-$want"
-  if [[ -f $srclist ]] && [[ $(cat "$srclist") == "$want" ]]; then
-    return
-  fi
-  is_root || die "need root to write $srclist"
-  log "writing $srclist"
-  printf '%s\n' "$want" >"$srclist"
-  added=1
 }
 
 # --- source tree --------------------------------------------------------------
@@ -111,11 +51,6 @@ src_dir() {  # the unpacked tree for the installed library's version, if any
   echo "$cache/rocksdb-$upstream"
 }
 
-need_update=0
-if ((${#missing[@]})); then
-  is_root || die "missing packages (${missing[*]}); run as root"
-  need_update=1
-fi
 version=$(version_of_lib)
 src=
 if [[ -n $version ]]; then
@@ -124,33 +59,10 @@ if [[ -n $version ]]; then
   # apt-get source returned), so an interrupted unpack is redone.
   [[ -f $src/.rockpool-unpacked-$version ]] || src=
 fi
-if [[ -z $src ]]; then
-  add_deb_src
-  ((added)) && need_update=1
-fi
-updated=0
-apt_update() {
-  log "apt-get update"
-  apt-get update -qq >&2
-  updated=1
-}
-((need_update)) && apt_update
-if ((${#missing[@]})); then
-  log "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-  version=$(version_of_lib)
-fi
 [[ -n $version ]] || die "librocksdb-dev is not installed"
 [[ -e $lib ]] || die "$lib not found (librocksdb-dev $version)"
 
 if [[ -z $src ]]; then
-  # The entry may predate this run while the source indexes do not exist
-  # (apt lists removed, as container images do): update once for them.
-  if ! apt-cache showsrc rocksdb 2>/dev/null | grep -qx "Version: $version"; then
-    ((updated)) && die "apt has no source package rocksdb $version (deb-src entry: $srclist)"
-    is_root || die "no source index for rocksdb $version; run as root (apt-get update)"
-    apt_update
-  fi
   src=$(src_dir "$version")
   mkdir -p "$cache"
   log "apt-get source rocksdb=$version into $cache"

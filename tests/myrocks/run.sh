@@ -4,7 +4,8 @@
 # MyRocks, whose ha_rocksdb.so has its own RocksDB built in and imports the
 # zstd/zlib context functions from the system libraries.
 #
-# Packages needed (installed here with apt-get when missing and run as root):
+# Packages needed (installed by `tools/setup.sh --stage=myrocks` when missing
+# and run as root):
 #   mariadb-server mariadb-plugin-rocksdb sysbench
 # (g++ too, only when no built malloc counter is found: it is then compiled
 # from tests/rocksdb_plugin/legacy/measure/malloc_counter.cc.)
@@ -45,16 +46,8 @@ stage_init myrocks
 
 # ---------------------------------------------------------------- packages
 # Installs the stage's Debian packages if missing (apt-get, as root).
-install_packages() {
-  local p missing=""
-  for p in mariadb-server mariadb-plugin-rocksdb sysbench; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-  done
-  [ -n "$missing" ] || return 0
-  [ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
-  stage_say "installing$missing"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } \
-    >/tmp/myrocks-apt.log 2>&1 || die "apt-get install$missing failed, see /tmp/myrocks-apt.log"
+install_packages() {  # mariadb-server mariadb-plugin-rocksdb sysbench
+  bash "$REPO/tools/setup.sh" --stage=myrocks || die "tools/setup.sh --stage=myrocks failed"
 }
 export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Nothing of the caller's preload or rockpool settings leaks into the clients.
