@@ -239,7 +239,8 @@ class ContextPool {
       now_.store(options.now, std::memory_order_relaxed);
       next_sweep_nanos_.store(INT64_MIN, std::memory_order_relaxed);
       // Slot entries join the lists, so the shrink sees every idle context.
-      ForEachSlotEntry([&](size_t, EntryT* entry) { lists_.Push(entry); });
+      ForEachSlotEntry([&](size_t, EntryT* entry)
+                           ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { lists_.Push(entry); });
       lists_.TakeOverCap(options.max_idle_per_key, &doomed);
     }
     ForgetAndDestroy(doomed);
@@ -399,7 +400,7 @@ class ContextPool {
 
   // Takes each stripe slot's entry, if any, and hands it to take(stripe, entry).
   template <typename Take>
-  void ForEachSlotEntry(Take take) {
+  void ForEachSlotEntry(Take take) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     for (size_t stripe = 0; stripe < Front::kStripes; ++stripe) {
       if (EntryT* entry = front_.Take(stripe)) take(stripe, entry);
     }
@@ -448,7 +449,7 @@ class ContextPool {
     const uint64_t expired_below = epochs_.Sweep(now, options_.idle_timeout);
     epoch_.store(epochs_.current(), std::memory_order_relaxed);
     lists_.TakeExpired(expired_below, out);
-    ForEachSlotEntry([&](size_t stripe, EntryT* entry) {
+    ForEachSlotEntry([&](size_t stripe, EntryT* entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       if (entry->epoch < expired_below) {
         out->Add(entry);
       } else if (!front_.PutBack(stripe, entry)) {
