@@ -222,7 +222,8 @@ if ((write_deb_src)); then
 fi
 step "apt-get update" apt-get "${APT_OPTS[@]}" update
 if ((${#missing[@]})); then
-  step "installing ${#missing[@]} packages (${missing[*]})" \
+  noun=packages; ((${#missing[@]} == 1)) && noun=package
+  step "installing ${#missing[@]} $noun (${missing[*]})" \
     apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "${missing[@]}"
 fi
 if ((want_deb_src)) && ! source_index_ok; then
