@@ -14,7 +14,9 @@
 #              Debian's RocksDB 7.8.3 (librocksdb-dev; it brings the -dev
 #              packages of its codecs: gflags, snappy, lz4, bz2) and its
 #              tools (db_bench/ldb/sst_dump: preload_tools_test), zstd, zlib,
-#              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3
+#              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3 and
+#              python-is-python3 (Bazel 4.2.3's Python stub runs `env python`:
+#              py_test/py_binary, e.g. //tests:doc_paths_test, need it)
 #   db_stress  tests/db_stress/build.sh: librocksdb-dev and the codec -dev
 #              packages it links, dpkg-dev (`apt-get source`), plus a deb-src
 #              entry in a sources file of its own
@@ -40,7 +42,7 @@ declare -A STAGE_PACKAGES=(
           librocksdb-dev rocksdb-tools
           libzstd-dev zlib1g-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          python3"
+          python3 python-is-python3"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
                libzstd-dev zlib1g-dev dpkg-dev"
   [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"
@@ -51,7 +53,7 @@ declare -A STAGE_PACKAGES=(
 STAGE_ORDER=(base db_stress myrocks clang upstream)
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 
-usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 fail() { echo "setup: $*" >&2; exit 1; }
 
 stages=()
@@ -220,7 +222,8 @@ if ((write_deb_src)); then
 fi
 step "apt-get update" apt-get "${APT_OPTS[@]}" update
 if ((${#missing[@]})); then
-  step "installing ${#missing[@]} packages (${missing[*]})" \
+  noun=packages; ((${#missing[@]} == 1)) && noun=package
+  step "installing ${#missing[@]} $noun (${missing[*]})" \
     apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "${missing[@]}"
 fi
 if ((want_deb_src)) && ! source_index_ok; then
