@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "compression/codec_library.h"
 #include "compression/context_pool.h"
 #include "compression/zlib_contexts.h"
 #include "compression/zstd_contexts.h"
@@ -27,12 +28,18 @@ struct CompressionPoolsStats {
 
 class CompressionPools {
  public:
+  // Pools whose contexts the binary's own libzstd and zlib make (needs
+  // :direct_codec_library).
   explicit CompressionPools(const PoolOptions& options = {})
-      : zstd_compress_(options),
-        zstd_compress_blocks_(options),
-        zstd_decompress_(options),
-        deflate_(options),
-        inflate_(options) {}
+      : CompressionPools(options, DirectCodecLibraries()) {}
+  // Pools whose contexts `libraries` make (their tables must outlive the
+  // pools; the legacy face fills them from the copy it resolved).
+  CompressionPools(const PoolOptions& options, const CodecLibraries& libraries)
+      : zstd_compress_(options, ZstdCompressPolicy(libraries.zstd)),
+        zstd_compress_blocks_(options, ZstdCompressPolicy(libraries.zstd)),
+        zstd_decompress_(options, ZstdDecompressPolicy(libraries.zstd)),
+        deflate_(options, DeflatePolicy(libraries.zlib)),
+        inflate_(options, InflatePolicy(libraries.zlib)) {}
   CompressionPools(const CompressionPools&) = delete;
   CompressionPools& operator=(const CompressionPools&) = delete;
 

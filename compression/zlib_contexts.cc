@@ -8,8 +8,9 @@
 namespace rockpool {
 namespace {
 
-absl::Status ZlibError(const char* what, int code, const z_stream& stream) {
-  const std::string detail = stream.msg != nullptr ? stream.msg : zError(code);
+absl::Status ZlibError(const ZlibLibrary& lib, const char* what, int code,
+                       const z_stream& stream) {
+  const std::string detail = stream.msg != nullptr ? stream.msg : lib.zError(code);
   if (code == Z_MEM_ERROR) {
     return absl::ResourceExhaustedError(absl::StrCat("zlib: ", what, ": ", detail));
   }
@@ -60,7 +61,8 @@ DeflateKey NormalizeDeflateKey(DeflateKey key) {
   return key;
 }
 
-ZlibStream::ZlibStream(AllocationStats* stats) : allocator_(stats) {
+ZlibStream::ZlibStream(const ZlibLibrary* lib, AllocationStats* stats)
+    : lib_(lib), allocator_(stats) {
   std::memset(&stream_, 0, sizeof(stream_));
   stream_.zalloc = &CountingAllocator::ZlibAlloc;
   stream_.zfree = &CountingAllocator::ZlibFree;
@@ -68,28 +70,30 @@ ZlibStream::ZlibStream(AllocationStats* stats) : allocator_(stats) {
 }
 
 DeflateContext::~DeflateContext() {
-  if (initialised_) deflateEnd(&stream_);
+  if (initialised_) lib_->deflateEnd(&stream_);
 }
 
 InflateContext::~InflateContext() {
-  if (initialised_) inflateEnd(&stream_);
+  if (initialised_) lib_->inflateEnd(&stream_);
 }
 
 absl::StatusOr<std::unique_ptr<DeflateContext>> DeflatePolicy::Create(const DeflateKey& key,
                                                                       AllocationStats* stats) {
   if (absl::Status s = ValidateDeflateKey(key); !s.ok()) return s;
-  std::unique_ptr<DeflateContext> context(new (std::nothrow) DeflateContext(stats));
+  std::unique_ptr<DeflateContext> context(new (std::nothrow) DeflateContext(lib_, stats));
   if (context == nullptr) return absl::ResourceExhaustedError("DeflateContext: out of memory");
-  const int rc = deflateInit2(context->get(), key.level, Z_DEFLATED, key.window_bits, key.mem_level,
-                              key.strategy);
-  if (rc != Z_OK) return ZlibError("deflateInit2", rc, *context->get());
+  // deflateInit2() is a macro over deflateInit2_ with the headers' version.
+  const int rc = lib_->deflateInit2_(context->get(), key.level, Z_DEFLATED, key.window_bits,
+                                     key.mem_level, key.strategy, ZLIB_VERSION,
+                                     static_cast<int>(sizeof(z_stream)));
+  if (rc != Z_OK) return ZlibError(*lib_, "deflateInit2", rc, *context->get());
   context->initialised_ = true;
   return context;
 }
 
 absl::Status DeflatePolicy::Reset(DeflateContext& context) {
-  const int rc = deflateReset(context.get());
-  if (rc != Z_OK) return ZlibError("deflateReset", rc, *context.get());
+  const int rc = lib_->deflateReset(context.get());
+  if (rc != Z_OK) return ZlibError(*lib_, "deflateReset", rc, *context.get());
   return absl::OkStatus();
 }
 
@@ -98,18 +102,19 @@ size_t DeflatePolicy::BytesHeld(const DeflateContext& context) { return LibraryB
 absl::StatusOr<std::unique_ptr<InflateContext>> InflatePolicy::Create(const InflateKey& key,
                                                                       AllocationStats* stats) {
   if (absl::Status s = ValidateInflateKey(key); !s.ok()) return s;
-  std::unique_ptr<InflateContext> context(new (std::nothrow) InflateContext(stats));
+  std::unique_ptr<InflateContext> context(new (std::nothrow) InflateContext(lib_, stats));
   if (context == nullptr) return absl::ResourceExhaustedError("InflateContext: out of memory");
-  const int rc = inflateInit2(context->get(), key.window_bits);
-  if (rc != Z_OK) return ZlibError("inflateInit2", rc, *context->get());
+  const int rc = lib_->inflateInit2_(context->get(), key.window_bits, ZLIB_VERSION,
+                                     static_cast<int>(sizeof(z_stream)));
+  if (rc != Z_OK) return ZlibError(*lib_, "inflateInit2", rc, *context->get());
   context->initialised_ = true;
   context->window_bits_ = key.window_bits;
   return context;
 }
 
 absl::Status InflatePolicy::Reset(InflateContext& context) {
-  const int rc = inflateReset2(context.get(), context.window_bits());
-  if (rc != Z_OK) return ZlibError("inflateReset2", rc, *context.get());
+  const int rc = lib_->inflateReset2(context.get(), context.window_bits());
+  if (rc != Z_OK) return ZlibError(*lib_, "inflateReset2", rc, *context.get());
   return absl::OkStatus();
 }
 

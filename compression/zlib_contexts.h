@@ -16,6 +16,10 @@
 // dictionary. (Plain inflateReset would keep a window size learned from a
 // stream header when windowBits is 0, and an inflateValidate setting;
 // inflateReset2 re-derives both from windowBits.)
+//
+// Every zlib call goes through the ZlibLibrary the policy was built with
+// (codec_library.h): the copy of zlib that initialised a stream is the only
+// one that touches it.
 #ifndef ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_
 #define ROCKPOOL_COMPRESSION_ZLIB_CONTEXTS_H_
 
@@ -27,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "compression/codec_library.h"
 #include "compression/context_pool.h"
 #include "compression/counting_allocator.h"
 
@@ -55,12 +60,14 @@ DeflateKey NormalizeDeflateKey(DeflateKey key);
 // zlib's internal state points back at the z_stream.
 class ZlibStream : public Parkable {
  public:
-  explicit ZlibStream(AllocationStats* stats);
+  ZlibStream(const ZlibLibrary* lib, AllocationStats* stats);
   ZlibStream(const ZlibStream&) = delete;
   ZlibStream& operator=(const ZlibStream&) = delete;
 
   z_stream* get() { return &stream_; }
   const CountingAllocator& allocator() const { return allocator_; }
+  // The zlib copy that initialised this stream.
+  const ZlibLibrary& library() const { return *lib_; }
 
  protected:
   // The context of type T whose allocator `stream` allocates with, if any.
@@ -70,13 +77,14 @@ class ZlibStream : public Parkable {
         CountingAllocator::OwnerOf(stream.zalloc, stream.opaque, &T::kOwnerKind));
   }
 
+  const ZlibLibrary* lib_;
   CountingAllocator allocator_;
   z_stream stream_;
 };
 
 class DeflateContext : public ZlibStream {
  public:
-  explicit DeflateContext(AllocationStats* stats) : ZlibStream(stats) {
+  DeflateContext(const ZlibLibrary* lib, AllocationStats* stats) : ZlibStream(lib, stats) {
     allocator_.set_owner(&kOwnerKind, this);
   }
   ~DeflateContext();
@@ -96,7 +104,7 @@ class DeflateContext : public ZlibStream {
 
 class InflateContext : public ZlibStream {
  public:
-  explicit InflateContext(AllocationStats* stats) : ZlibStream(stats) {
+  InflateContext(const ZlibLibrary* lib, AllocationStats* stats) : ZlibStream(lib, stats) {
     allocator_.set_owner(&kOwnerKind, this);
   }
   ~InflateContext();
@@ -119,17 +127,31 @@ class InflateContext : public ZlibStream {
 struct DeflatePolicy {
   using Context = DeflateContext;
   using Key = DeflateKey;
+  // The binary's own zlib (needs :direct_codec_library), or `lib`.
+  DeflatePolicy() : lib_(&DirectZlib()) {}
+  explicit DeflatePolicy(const ZlibLibrary* lib) : lib_(lib) {}
+  const ZlibLibrary& library() const { return *lib_; }
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
   absl::Status Reset(Context& context);
   size_t BytesHeld(const Context& context);
+
+ private:
+  const ZlibLibrary* lib_;
 };
 
 struct InflatePolicy {
   using Context = InflateContext;
   using Key = InflateKey;
+  // The binary's own zlib (needs :direct_codec_library), or `lib`.
+  InflatePolicy() : lib_(&DirectZlib()) {}
+  explicit InflatePolicy(const ZlibLibrary* lib) : lib_(lib) {}
+  const ZlibLibrary& library() const { return *lib_; }
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
   absl::Status Reset(Context& context);
   size_t BytesHeld(const Context& context);
+
+ private:
+  const ZlibLibrary* lib_;
 };
 
 using DeflatePool = ContextPool<DeflatePolicy>;

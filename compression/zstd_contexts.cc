@@ -1,8 +1,5 @@
 #include "compression/zstd_contexts.h"
 
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem, ZSTD_create*_advanced
-#include <zstd.h>
-
 #include <cstddef>
 #include <new>
 
@@ -22,19 +19,24 @@ ZSTD_customMem CustomMem(CountingAllocator* allocator) {
 
 }  // namespace
 
-ZstdCompressContext::~ZstdCompressContext() { ZSTD_freeCCtx(cctx_); }
+ZstdCompressContext::~ZstdCompressContext() {
+  if (cctx_ != nullptr) lib_->ZSTD_freeCCtx(cctx_);
+}
 
-ZstdDecompressContext::~ZstdDecompressContext() { ZSTD_freeDCtx(dctx_); }
+ZstdDecompressContext::~ZstdDecompressContext() {
+  if (dctx_ != nullptr) lib_->ZSTD_freeDCtx(dctx_);
+}
 
-absl::Status EnforceSingleThreaded(ZSTD_CCtx* cctx) {
+absl::Status EnforceSingleThreaded(const ZstdLibrary& lib, ZSTD_CCtx* cctx) {
   // libzstd may be built without multithreading, where nbWorkers is not a
   // settable parameter and is 0 by construction.
-  const size_t set = ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, 0);
+  const size_t set = lib.ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, 0);
   int workers = -1;
-  const size_t get = ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers);
-  if (ZSTD_isError(get)) {
-    if (ZSTD_isError(set)) return absl::OkStatus();  // single-threaded build
-    return absl::InternalError(absl::StrCat("zstd: reading nbWorkers: ", ZSTD_getErrorName(get)));
+  const size_t get = lib.ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers);
+  if (lib.ZSTD_isError(get)) {
+    if (lib.ZSTD_isError(set)) return absl::OkStatus();  // single-threaded build
+    return absl::InternalError(
+        absl::StrCat("zstd: reading nbWorkers: ", lib.ZSTD_getErrorName(get)));
   }
   if (workers != 0) {
     return absl::InternalError(absl::StrCat("zstd: nbWorkers is ", workers, ", want 0"));
@@ -44,19 +46,20 @@ absl::Status EnforceSingleThreaded(ZSTD_CCtx* cctx) {
 
 absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
-  std::unique_ptr<ZstdCompressContext> context(new (std::nothrow) ZstdCompressContext(stats));
+  std::unique_ptr<ZstdCompressContext> context(new (std::nothrow)
+                                                   ZstdCompressContext(lib_, stats));
   if (context == nullptr) return absl::ResourceExhaustedError("ZstdCompressContext: out of memory");
-  context->cctx_ = ZSTD_createCCtx_advanced(CustomMem(&context->allocator_));
+  context->cctx_ = lib_->ZSTD_createCCtx_advanced(CustomMem(&context->allocator_));
   if (context->cctx_ == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot allocate a compression context");
   }
-  if (absl::Status s = EnforceSingleThreaded(context->cctx_); !s.ok()) return s;
+  if (absl::Status s = EnforceSingleThreaded(*lib_, context->cctx_); !s.ok()) return s;
   return context;
 }
 
-absl::Status ZstdCompressPolicy::ResetFailed(size_t zstd_error) {
-  return absl::InternalError(
-      absl::StrCat("zstd: resetting a compression context: ", ZSTD_getErrorName(zstd_error)));
+absl::Status ZstdCompressPolicy::ResetFailed(size_t zstd_error) const {
+  return absl::InternalError(absl::StrCat("zstd: resetting a compression context: ",
+                                          lib_->ZSTD_getErrorName(zstd_error)));
 }
 
 absl::Status ZstdCompressPolicy::WorkersAfterReset(int workers) {
@@ -65,10 +68,11 @@ absl::Status ZstdCompressPolicy::WorkersAfterReset(int workers) {
 
 absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
-  std::unique_ptr<ZstdDecompressContext> context(new (std::nothrow) ZstdDecompressContext(stats));
+  std::unique_ptr<ZstdDecompressContext> context(new (std::nothrow)
+                                                     ZstdDecompressContext(lib_, stats));
   if (context == nullptr)
     return absl::ResourceExhaustedError("ZstdDecompressContext: out of memory");
-  context->dctx_ = ZSTD_createDCtx_advanced(CustomMem(&context->allocator_));
+  context->dctx_ = lib_->ZSTD_createDCtx_advanced(CustomMem(&context->allocator_));
   if (context->dctx_ == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot allocate a decompression context");
   }
@@ -77,10 +81,10 @@ absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Cre
 
 absl::Status ZstdDecompressPolicy::ResetUsed(ZstdDecompressContext& context) {
   context.needs_reset_ = false;
-  const size_t r = ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
-  if (ZSTD_isError(r)) {
+  const size_t r = lib_->ZSTD_DCtx_reset(context.dctx_, ZSTD_reset_session_and_parameters);
+  if (lib_->ZSTD_isError(r)) {
     return absl::InternalError(
-        absl::StrCat("zstd: resetting a decompression context: ", ZSTD_getErrorName(r)));
+        absl::StrCat("zstd: resetting a decompression context: ", lib_->ZSTD_getErrorName(r)));
   }
   return absl::OkStatus();
 }

@@ -17,12 +17,10 @@
 #ifndef ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 #define ROCKPOOL_COMPRESSION_ZSTD_CONTEXTS_H_
 
-// Reset() runs inline on every return (ZSTD_CCtx_getParameter is in
-// zstd's static-linking section; Debian's libzstd.so exports it).
-#ifndef ZSTD_STATIC_LINKING_ONLY
-#define ZSTD_STATIC_LINKING_ONLY
-#endif
-#include <zstd.h>
+// Every zstd call goes through the ZstdLibrary the policy was built with
+// (codec_library.h): the copy of libzstd that created a context is the only
+// one that touches it.
+#include "compression/codec_library.h"
 
 #include <bit>
 #include <compare>
@@ -110,7 +108,8 @@ static_assert(sizeof(ZstdKey) == sizeof(uint64_t), "ZstdKey::operator== compares
 
 class ZstdCompressContext : public Parkable {
  public:
-  explicit ZstdCompressContext(AllocationStats* stats) : allocator_(stats) {
+  ZstdCompressContext(const ZstdLibrary* lib, AllocationStats* stats)
+      : lib_(lib), allocator_(stats) {
     allocator_.set_owner(&kOwnerKind, this);
   }
   // The context whose allocator a zstd customMem {alloc, free, opaque}
@@ -127,6 +126,8 @@ class ZstdCompressContext : public Parkable {
   ZSTD_CCtx_s* get() const { return cctx_; }
   const void* handle() const { return cctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
+  // The libzstd copy that created this context.
+  const ZstdLibrary& library() const { return *lib_; }
   // Whether a user sized this context's workspace for its key's size class
   // (survives resets; the legacy face's size-class routing sets it).
   bool sized() const { return sized_; }
@@ -135,6 +136,7 @@ class ZstdCompressContext : public Parkable {
  private:
   friend struct ZstdCompressPolicy;
   static constexpr char kOwnerKind = 'C';
+  const ZstdLibrary* lib_;
   CountingAllocator allocator_;  // must outlive cctx_
   ZSTD_CCtx_s* cctx_ = nullptr;
   bool sized_ = false;
@@ -142,7 +144,8 @@ class ZstdCompressContext : public Parkable {
 
 class ZstdDecompressContext : public Parkable {
  public:
-  explicit ZstdDecompressContext(AllocationStats* stats) : allocator_(stats) {
+  ZstdDecompressContext(const ZstdLibrary* lib, AllocationStats* stats)
+      : lib_(lib), allocator_(stats) {
     allocator_.set_owner(&kOwnerKind, this);
   }
   // The context whose allocator a zstd customMem {alloc, free, opaque}
@@ -171,10 +174,13 @@ class ZstdDecompressContext : public Parkable {
   ZSTD_DCtx_s* one_shot() const { return dctx_; }
   const void* handle() const { return dctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
+  // The libzstd copy that created this context.
+  const ZstdLibrary& library() const { return *lib_; }
 
  private:
   friend struct ZstdDecompressPolicy;
   static constexpr char kOwnerKind = 'D';
+  const ZstdLibrary* lib_;
   CountingAllocator allocator_;
   ZSTD_DCtx_s* dctx_ = nullptr;
   mutable bool needs_reset_ = false;  // get() was called since the last reset
@@ -183,15 +189,20 @@ class ZstdDecompressContext : public Parkable {
 struct ZstdCompressPolicy {
   using Context = ZstdCompressContext;
   using Key = ZstdKey;
+  // The binary's own libzstd (needs :direct_codec_library), or `lib`.
+  ZstdCompressPolicy() : lib_(&DirectZstd()) {}
+  explicit ZstdCompressPolicy(const ZstdLibrary* lib) : lib_(lib) {}
+  const ZstdLibrary& library() const { return *lib_; }
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
   // Inline: runs on every return. Restores every parameter's default,
   // nbWorkers = 0 among them; reading it back (no set) keeps the
   // concurrency-1 check on every reuse.
   absl::Status Reset(Context& context) {
-    const size_t r = ZSTD_CCtx_reset(context.cctx_, ZSTD_reset_session_and_parameters);
-    if (ABSL_PREDICT_FALSE(ZSTD_isError(r))) return ResetFailed(r);
+    const ZstdLibrary& lib = *lib_;
+    const size_t r = lib.ZSTD_CCtx_reset(context.cctx_, ZSTD_reset_session_and_parameters);
+    if (ABSL_PREDICT_FALSE(lib.ZSTD_isError(r))) return ResetFailed(r);
     int workers = 0;
-    if (ZSTD_isError(ZSTD_CCtx_getParameter(context.cctx_, ZSTD_c_nbWorkers, &workers))) {
+    if (lib.ZSTD_isError(lib.ZSTD_CCtx_getParameter(context.cctx_, ZSTD_c_nbWorkers, &workers))) {
       return absl::OkStatus();  // a single-threaded libzstd has no such parameter
     }
     if (ABSL_PREDICT_FALSE(workers != 0)) return WorkersAfterReset(workers);
@@ -200,13 +211,18 @@ struct ZstdCompressPolicy {
   size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
 
  private:
-  static absl::Status ResetFailed(size_t zstd_error);
+  absl::Status ResetFailed(size_t zstd_error) const;
   static absl::Status WorkersAfterReset(int workers);
+  const ZstdLibrary* lib_;
 };
 
 struct ZstdDecompressPolicy {
   using Context = ZstdDecompressContext;
   using Key = ZstdKey;
+  // The binary's own libzstd (needs :direct_codec_library), or `lib`.
+  ZstdDecompressPolicy() : lib_(&DirectZstd()) {}
+  explicit ZstdDecompressPolicy(const ZstdLibrary* lib) : lib_(lib) {}
+  const ZstdLibrary& library() const { return *lib_; }
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
   // Inline: a context used only through one_shot() comes back once per
   // block and needs nothing (ResetUsed is the out-of-line rest).
@@ -216,13 +232,17 @@ struct ZstdDecompressPolicy {
   }
   absl::Status ResetUsed(Context& context);
   size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
+
+ private:
+  const ZstdLibrary* lib_;
 };
 
 using ZstdCompressPool = ContextPool<ZstdCompressPolicy>;
 using ZstdDecompressPool = ContextPool<ZstdDecompressPolicy>;
 
-// Sets ZSTD_c_nbWorkers to 0 and reads it back: the concurrency-1 rule.
-absl::Status EnforceSingleThreaded(ZSTD_CCtx_s* cctx);
+// Sets ZSTD_c_nbWorkers to 0 and reads it back (through `lib`, the copy
+// that made cctx): the concurrency-1 rule.
+absl::Status EnforceSingleThreaded(const ZstdLibrary& lib, ZSTD_CCtx_s* cctx);
 
 }  // namespace rockpool
 

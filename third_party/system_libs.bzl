@@ -31,6 +31,15 @@ cc_library(
     defines = {defines},
     visibility = ["//visibility:public"],
 )
+
+# The headers alone (they live in /usr/include), for code that must not link
+# the library: rockpool's interposer reaches zstd and zlib through functions
+# it resolves at run time (compression/codec_library.h).
+cc_library(
+    name = "headers",
+    defines = {defines},
+    visibility = ["//visibility:public"],
+)
 """.format(name = ctx.attr.target, linkopts = repr(linkopts), defines = repr(ctx.attr.defines)))
 
 system_lib = repository_rule(

@@ -44,7 +44,7 @@ class StatsFile {
     const std::string line =
         absl::StrCat(FormatReport(absl::StrCat("event=", event, " pid=", owner_), CurrentMode(),
                                   now, last_, DiscardedContexts()),
-                     "\n");
+                     " |", CodecStates(), "\n");
     last_ = now;
     const std::string tmp = absl::StrCat(path_, ".tmp");
     std::FILE* f = std::fopen(tmp.c_str(), "w");

@@ -15,8 +15,11 @@
 // windowBits. See zlib_layout.h for the layout this relies on, checked at
 // runtime; if the check fails every zlib call is forwarded.
 //
-// Streams with a caller-supplied allocator, bad versions or parameters, and
-// all calls while pooling is off go to libz untouched. Calls that change what
+// Each call first asks which copy of zlib its caller reaches
+// (codec_routes.h); only calls on the copy the pools are bound to can be
+// served from them. Streams with a caller-supplied allocator, bad versions or
+// parameters, calls on any other copy, and all calls while pooling is off go
+// to the caller's copy untouched. Calls that change what
 // a reset cannot restore mark the lease to be destroyed at End instead of
 // pooled: deflateParams (level/strategy: the pool key), deflateSetHeader
 // (deflateReset keeps the gz_header pointer), inflateReset2 to another window,
@@ -29,7 +32,7 @@
 #include <cstdlib>
 
 #include "compression/zlib_contexts.h"
-#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace {
@@ -41,7 +44,12 @@ using rockpool::legacy::internal::InflateSide;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
-namespace real = rockpool::legacy::real;
+using rockpool::legacy::ZlibRoutes;
+
+template <typename R, typename... Params, typename... Args>
+R Call(R (*fn)(Params...), R failure, Args... args) {
+  return fn != nullptr ? fn(args...) : failure;
+}
 
 constexpr int kDefaultMemLevel = 8;  // zlib's DEF_MEM_LEVEL (MAX_MEM_LEVEL >= 8)
 
@@ -52,17 +60,20 @@ bool Poolable(z_streamp strm, const char* version, int stream_size) {
          version[0] == ZLIB_VERSION[0] && stream_size == static_cast<int>(sizeof(z_stream));
 }
 
-// The runtime, if a call on `strm` may concern one of our states.
-Runtime* ForStream(z_streamp strm) {
-  if (strm == nullptr || strm->state == Z_NULL || InsideRockpool::active()) return nullptr;
+// The runtime, if a call on `strm` (from a caller of the bound copy) may
+// concern one of our states.
+Runtime* ForStream(bool pooled, z_streamp strm) {
+  if (!pooled || strm == nullptr || strm->state == Z_NULL || InsideRockpool::active()) {
+    return nullptr;
+  }
   return Runtime::Get();
 }
 
 // Marks strm's state, if ours, to be destroyed instead of pooled when it
 // ends: its user changed it in a way a reset cannot undo.
 template <typename Side>
-void DiscardLater(z_streamp strm) {
-  if (Runtime* rt = ForStream(strm)) {
+void DiscardLater(bool pooled, z_streamp strm) {
+  if (Runtime* rt = ForStream(pooled, strm)) {
     if (auto* context = rt->LeasedZlib<Side>(strm)) context->set_discard_when_unparked();
   }
 }
@@ -73,9 +84,9 @@ voidpf PlainAlloc(voidpf, uInt items, uInt size) {
 }
 void PlainFree(voidpf, voidpf address) { std::free(address); }
 
-bool TryDeflate(z_streamp strm, int level, int method, int window_bits, int mem_level, int strategy,
-                const char* version, int stream_size) {
-  if (!ShouldPool() || method != Z_DEFLATED || !Poolable(strm, version, stream_size)) return false;
+bool TryDeflate(bool pooled, z_streamp strm, int level, int method, int window_bits, int mem_level,
+                int strategy, const char* version, int stream_size) {
+  if (!pooled || !ShouldPool() || method != Z_DEFLATED || !Poolable(strm, version, stream_size)) return false;
   Runtime* rt = Runtime::Get();
   if (rt == nullptr) return false;
   DeflateKey key;
@@ -86,15 +97,16 @@ bool TryDeflate(z_streamp strm, int level, int method, int window_bits, int mem_
   return rt->LeaseZlib<DeflateSide>(strm, rockpool::NormalizeDeflateKey(key));
 }
 
-bool TryInflate(z_streamp strm, int window_bits, const char* version, int stream_size) {
-  if (!ShouldPool() || !Poolable(strm, version, stream_size)) return false;
+bool TryInflate(bool pooled, z_streamp strm, int window_bits, const char* version,
+                int stream_size) {
+  if (!pooled || !ShouldPool() || !Poolable(strm, version, stream_size)) return false;
   Runtime* rt = Runtime::Get();
   return rt != nullptr && rt->LeaseZlib<InflateSide>(strm, InflateKey{window_bits});
 }
 
 // Runs a copy with plain malloc/free in `source` so `dest` gets them.
-template <typename Copy>
-int CopyWithPlainAllocator(z_streamp dest, z_streamp source, Copy copy) {
+template <typename CopyFn>
+int CopyWithPlainAllocator(z_streamp dest, z_streamp source, CopyFn copy) {
   const alloc_func zalloc = source->zalloc;
   const free_func zfree = source->zfree;
   const voidpf opaque = source->opaque;
@@ -114,87 +126,104 @@ extern "C" {
 
 int deflateInit2_(z_streamp strm, int level, int method, int windowBits, int memLevel, int strategy,
                   const char* version, int stream_size) {
-  if (TryDeflate(strm, level, method, windowBits, memLevel, strategy, version, stream_size)) {
-    return Z_OK;
-  }
-  return real::deflateInit2_(strm, level, method, windowBits, memLevel, strategy, version,
-                             stream_size);
-}
-
-int deflateInit_(z_streamp strm, int level, const char* version, int stream_size) {
-  if (TryDeflate(strm, level, Z_DEFLATED, MAX_WBITS, kDefaultMemLevel, Z_DEFAULT_STRATEGY, version,
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (TryDeflate(route.pooled, strm, level, method, windowBits, memLevel, strategy, version,
                  stream_size)) {
     return Z_OK;
   }
-  return real::deflateInit_(strm, level, version, stream_size);
+  return Call(route.copy->deflateInit2_, Z_MEM_ERROR, strm, level, method, windowBits, memLevel,
+              strategy, version, stream_size);
+}
+
+int deflateInit_(z_streamp strm, int level, const char* version, int stream_size) {
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (TryDeflate(route.pooled, strm, level, Z_DEFLATED, MAX_WBITS, kDefaultMemLevel,
+                 Z_DEFAULT_STRATEGY, version, stream_size)) {
+    return Z_OK;
+  }
+  return Call(route.copy->deflateInit_, Z_MEM_ERROR, strm, level, version, stream_size);
 }
 
 int deflateEnd(z_streamp strm) {
-  if (Runtime* rt = ForStream(strm)) {
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (Runtime* rt = ForStream(route.pooled, strm)) {
     int rc;
     if (rt->EndZlib<DeflateSide>(strm, &rc)) return rc;
   }
-  return real::deflateEnd(strm);
+  return Call(route.copy->deflateEnd, Z_STREAM_ERROR, strm);
 }
 
 int deflateParams(z_streamp strm, int level, int strategy) {
-  DiscardLater<DeflateSide>(strm);
-  return real::deflateParams(strm, level, strategy);
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  DiscardLater<DeflateSide>(route.pooled, strm);
+  return Call(route.copy->deflateParams, Z_STREAM_ERROR, strm, level, strategy);
 }
 
 int deflateSetHeader(z_streamp strm, gz_headerp head) {
-  DiscardLater<DeflateSide>(strm);
-  return real::deflateSetHeader(strm, head);
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  DiscardLater<DeflateSide>(route.pooled, strm);
+  return Call(route.copy->deflateSetHeader, Z_STREAM_ERROR, strm, head);
 }
 
 int deflateCopy(z_streamp dest, z_streamp source) {
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (route.copy->deflateCopy == nullptr) return Z_STREAM_ERROR;
   if (dest != nullptr) {
-    if (Runtime* rt = ForStream(source); rt != nullptr && rt->LeasedZlib<DeflateSide>(source)) {
-      return CopyWithPlainAllocator(dest, source, &real::deflateCopy);
+    if (Runtime* rt = ForStream(route.pooled, source);
+        rt != nullptr && rt->LeasedZlib<DeflateSide>(source)) {
+      return CopyWithPlainAllocator(dest, source, route.copy->deflateCopy);
     }
   }
-  return real::deflateCopy(dest, source);
+  return route.copy->deflateCopy(dest, source);
 }
 
 int inflateInit2_(z_streamp strm, int windowBits, const char* version, int stream_size) {
-  if (TryInflate(strm, windowBits, version, stream_size)) return Z_OK;
-  return real::inflateInit2_(strm, windowBits, version, stream_size);
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (TryInflate(route.pooled, strm, windowBits, version, stream_size)) return Z_OK;
+  return Call(route.copy->inflateInit2_, Z_MEM_ERROR, strm, windowBits, version, stream_size);
 }
 
 int inflateInit_(z_streamp strm, const char* version, int stream_size) {
-  if (TryInflate(strm, MAX_WBITS, version, stream_size)) return Z_OK;
-  return real::inflateInit_(strm, version, stream_size);
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (TryInflate(route.pooled, strm, MAX_WBITS, version, stream_size)) return Z_OK;
+  return Call(route.copy->inflateInit_, Z_MEM_ERROR, strm, version, stream_size);
 }
 
 int inflateEnd(z_streamp strm) {
-  if (Runtime* rt = ForStream(strm)) {
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (Runtime* rt = ForStream(route.pooled, strm)) {
     int rc;
     if (rt->EndZlib<InflateSide>(strm, &rc)) return rc;
   }
-  return real::inflateEnd(strm);
+  return Call(route.copy->inflateEnd, Z_STREAM_ERROR, strm);
 }
 
 int inflateReset2(z_streamp strm, int windowBits) {
-  if (Runtime* rt = ForStream(strm)) {
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (Runtime* rt = ForStream(route.pooled, strm)) {
     rockpool::InflateContext* leased = rt->LeasedZlib<InflateSide>(strm);
     if (leased != nullptr && leased->window_bits() != windowBits)
       leased->set_discard_when_unparked();
   }
-  return real::inflateReset2(strm, windowBits);
+  return Call(route.copy->inflateReset2, Z_STREAM_ERROR, strm, windowBits);
 }
 
 int inflateValidate(z_streamp strm, int check) {
-  DiscardLater<InflateSide>(strm);
-  return real::inflateValidate(strm, check);
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  DiscardLater<InflateSide>(route.pooled, strm);
+  return Call(route.copy->inflateValidate, Z_STREAM_ERROR, strm, check);
 }
 
 int inflateCopy(z_streamp dest, z_streamp source) {
+  const auto route = ZlibRoutes().For(__builtin_return_address(0));
+  if (route.copy->inflateCopy == nullptr) return Z_STREAM_ERROR;
   if (dest != nullptr) {
-    if (Runtime* rt = ForStream(source); rt != nullptr && rt->LeasedZlib<InflateSide>(source)) {
-      return CopyWithPlainAllocator(dest, source, &real::inflateCopy);
+    if (Runtime* rt = ForStream(route.pooled, source);
+        rt != nullptr && rt->LeasedZlib<InflateSide>(source)) {
+      return CopyWithPlainAllocator(dest, source, route.copy->inflateCopy);
     }
   }
-  return real::inflateCopy(dest, source);
+  return route.copy->inflateCopy(dest, source);
 }
 
 }  // extern "C"

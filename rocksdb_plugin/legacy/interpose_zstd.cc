@@ -32,15 +32,16 @@
 #include <zdict.h>
 #include <zstd.h>
 
+#include <zstd_errors.h>
+
 #include "compression/counting_allocator.h"
-#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 // ---------------------------------------------------------------- the runtime's side
 
 namespace rockpool::legacy::internal {
-ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
-  if (!zstd_layout_.ok) return nullptr;
+ZSTD_CCtx* Runtime::LeaseCCtx(const ZstdCopy&) noexcept {
   InsideRockpool inside;
   ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
   // Measured (zstd_churn_test, size classes off): the contexts of
@@ -58,20 +59,22 @@ ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
   return pools_.zstd_compress().Park(*std::move(lease))->get();
 }
 
-ZstdCompressContext* Runtime::LeasedCCtx(const ZSTD_CCtx* cctx) const noexcept {
-  if (cctx == nullptr || !zstd_layout_.ok) return nullptr;
-  return ParkedContextBehind<ZstdCompressContext>(cctx, zstd_layout_.cctx);
+ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
+                                         const ZSTD_CCtx* cctx) const noexcept {
+  if (cctx == nullptr || !copy.custom_mem.ok) return nullptr;
+  return ParkedContextBehind<ZstdCompressContext>(cctx, copy.custom_mem.cctx);
 }
 
-bool Runtime::ReturnCCtx(ZSTD_CCtx* cctx) noexcept {
-  ZstdCompressContext* context = LeasedCCtx(cctx);
+bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
+  ZstdCompressContext* context = LeasedCCtx(copy, cctx);
   if (context == nullptr) return false;
   ZstdCompressPool::Lease lease = pools_.zstd_compress().Unpark(context);
   if (lease == nullptr) return false;  // another pool's context
   // Workers set through some other API (e.g. CCtx params): never pool a
   // context that may own a worker pool.
   int workers = 0;
-  if (!ZSTD_isError(ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) && workers != 0) {
+  if (!copy.ZSTD_isError(copy.ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) &&
+      workers != 0) {
     lease->set_discard_when_unparked();
   }
   ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
@@ -79,22 +82,21 @@ bool Runtime::ReturnCCtx(ZSTD_CCtx* cctx) noexcept {
   return true;
 }
 
-void Runtime::NoteCCtxWorkers(ZSTD_CCtx* cctx) noexcept {
-  if (ZstdCompressContext* context = LeasedCCtx(cctx)) context->set_discard_when_unparked();
+void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
+  if (ZstdCompressContext* context = LeasedCCtx(copy, cctx)) context->set_discard_when_unparked();
 }
 
-ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
-  if (!zstd_layout_.ok) return nullptr;
+ZSTD_DCtx* Runtime::LeaseDCtx(const ZstdCopy&) noexcept {
   InsideRockpool inside;
   absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_.zstd_decompress().Acquire(ZstdKey{});
   if (!lease.ok()) return nullptr;
   return pools_.zstd_decompress().Park(*std::move(lease))->get();
 }
 
-bool Runtime::ReturnDCtx(ZSTD_DCtx* dctx) noexcept {
-  if (dctx == nullptr || !zstd_layout_.ok) return false;
+bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
+  if (dctx == nullptr || !copy.custom_mem.ok) return false;
   ZstdDecompressContext* context =
-      ParkedContextBehind<ZstdDecompressContext>(dctx, zstd_layout_.dctx);
+      ParkedContextBehind<ZstdDecompressContext>(dctx, copy.custom_mem.dctx);
   if (context == nullptr) return false;
   ZstdDecompressPool::Lease lease = pools_.zstd_decompress().Unpark(context);
   if (lease == nullptr) return false;
@@ -117,11 +119,22 @@ using rockpool::legacy::internal::InsideDictionaryTraining;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
-namespace real = rockpool::legacy::real;
+using rockpool::legacy::ZstdCopy;
+using rockpool::legacy::ZstdRoutes;
 
-// The runtime, if a compress call should be routed.
-Runtime* ForRouting() {
-  if (g_mode.load(std::memory_order_relaxed) != static_cast<int>(RockpoolOptions::Mode::kPool) ||
+// Calls `fn` (a function of the caller's copy), or fails the way the
+// library does when it is not there.
+template <typename R, typename... Params, typename... Args>
+R Call(R (*fn)(Params...), R failure, Args... args) {
+  return fn != nullptr ? fn(args...) : failure;
+}
+
+constexpr size_t kGenericError = static_cast<size_t>(-ZSTD_error_GENERIC);
+
+// The runtime, if a compress call on the bound copy should be routed.
+Runtime* ForRouting(bool pooled) {
+  if (!pooled ||
+      g_mode.load(std::memory_order_relaxed) != static_cast<int>(RockpoolOptions::Mode::kPool) ||
       !rockpool::legacy::internal::g_zstd_size_classes.load(std::memory_order_relaxed)) {
     return nullptr;
   }
@@ -129,111 +142,131 @@ Runtime* ForRouting() {
   return Runtime::Get();
 }
 
-// The runtime, if a free call may concern one of our contexts (the runtime
-// then tells from the context itself: Runtime::ReturnCCtx below).
-Runtime* ForFree() {
-  if (InsideRockpool::active()) return nullptr;
+// The runtime, if a call on the bound copy may concern one of our contexts
+// (the runtime then tells from the context itself: Runtime::ReturnCCtx).
+Runtime* ForFree(bool pooled) {
+  if (!pooled || InsideRockpool::active()) return nullptr;
   return Runtime::Get();
 }
 
 }  // namespace
 
+// Each call first asks which copy of libzstd its caller reaches
+// (codec_routes.h); only calls on the copy the pools are bound to are
+// served from them, the rest go to the caller's copy untouched.
 extern "C" {
 
 ZSTD_CCtx* ZSTD_createCCtx(void) {
-  if (ShouldPool()) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
+  if (route.pooled && ShouldPool()) {
     if (Runtime* rt = Runtime::Get()) {
-      if (ZSTD_CCtx* cctx = rt->LeaseCCtx()) return cctx;
+      if (ZSTD_CCtx* cctx = rt->LeaseCCtx(*route.copy)) return cctx;
     }
   }
-  return real::ZSTD_createCCtx();
+  return Call<ZSTD_CCtx*>(route.copy->ZSTD_createCCtx, nullptr);
 }
 
 size_t ZSTD_freeCCtx(ZSTD_CCtx* cctx) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (cctx != nullptr) {
-    if (Runtime* rt = ForFree(); rt != nullptr && rt->ReturnCCtx(cctx)) return 0;
+    if (Runtime* rt = ForFree(route.pooled); rt != nullptr && rt->ReturnCCtx(*route.copy, cctx)) {
+      return 0;
+    }
   }
-  return real::ZSTD_freeCCtx(cctx);
+  return Call(route.copy->ZSTD_freeCCtx, kGenericError, cctx);
 }
 
 ZSTD_DCtx* ZSTD_createDCtx(void) {
-  if (ShouldPool()) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
+  if (route.pooled && ShouldPool()) {
     if (Runtime* rt = Runtime::Get()) {
-      if (ZSTD_DCtx* dctx = rt->LeaseDCtx()) return dctx;
+      if (ZSTD_DCtx* dctx = rt->LeaseDCtx(*route.copy)) return dctx;
     }
   }
-  return real::ZSTD_createDCtx();
+  return Call<ZSTD_DCtx*>(route.copy->ZSTD_createDCtx, nullptr);
 }
 
 size_t ZSTD_freeDCtx(ZSTD_DCtx* dctx) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (dctx != nullptr) {
-    if (Runtime* rt = ForFree(); rt != nullptr && rt->ReturnDCtx(dctx)) return 0;
+    if (Runtime* rt = ForFree(route.pooled); rt != nullptr && rt->ReturnDCtx(*route.copy, dctx)) {
+      return 0;
+    }
   }
-  return real::ZSTD_freeDCtx(dctx);
+  return Call(route.copy->ZSTD_freeDCtx, kGenericError, dctx);
 }
 
 size_t ZSTD_CCtx_setParameter(ZSTD_CCtx* cctx, ZSTD_cParameter param, int value) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (param == ZSTD_c_nbWorkers && value != 0 && cctx != nullptr) {
-    if (Runtime* rt = ForFree()) rt->NoteCCtxWorkers(cctx);
+    if (Runtime* rt = ForFree(route.pooled)) rt->NoteCCtxWorkers(*route.copy, cctx);
   }
-  return real::ZSTD_CCtx_setParameter(cctx, param, value);
+  return Call(route.copy->ZSTD_CCtx_setParameter, kGenericError, cctx, param, value);
 }
 
 size_t ZSTD_CCtx_refThreadPool(ZSTD_CCtx* cctx, ZSTD_threadPool* pool) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (cctx != nullptr) {
-    if (Runtime* rt = ForFree()) rt->NoteCCtxWorkers(cctx);
+    if (Runtime* rt = ForFree(route.pooled)) rt->NoteCCtxWorkers(*route.copy, cctx);
   }
-  return real::ZSTD_CCtx_refThreadPool(cctx, pool);
+  return Call(route.copy->ZSTD_CCtx_refThreadPool, kGenericError, cctx, pool);
 }
 
 size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
                                size_t src_size, const void* dict, size_t dict_size, int level) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   ScopedAllocationTag site(Tag(AllocationSite::kCompressUsingDict));
-  if (Runtime* rt = ForRouting()) {
+  if (Runtime* rt = ForRouting(route.pooled)) {
     size_t result = 0;
-    if (rt->CompressUsingDict(cctx, dst, dst_capacity, src, src_size, dict, dict_size, level,
-                              &result)) {
+    if (rt->CompressUsingDict(*route.copy, cctx, dst, dst_capacity, src, src_size, dict,
+                              dict_size, level, &result)) {
       return result;
     }
   }
-  return real::ZSTD_compress_usingDict(cctx, dst, dst_capacity, src, src_size, dict, dict_size,
-                                       level);
+  return Call(route.copy->ZSTD_compress_usingDict, kGenericError, cctx, dst, dst_capacity, src,
+              src_size, dict, dict_size, level);
 }
 
 size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
                                 size_t src_size, const ZSTD_CDict* cdict) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   ScopedAllocationTag site(Tag(AllocationSite::kCompressUsingCDict));
-  if (Runtime* rt = ForRouting()) {
+  if (Runtime* rt = ForRouting(route.pooled)) {
     size_t result = 0;
-    if (rt->CompressUsingCDict(cctx, dst, dst_capacity, src, src_size, cdict, &result)) {
+    if (rt->CompressUsingCDict(*route.copy, cctx, dst, dst_capacity, src, src_size, cdict,
+                               &result)) {
       return result;
     }
   }
-  return real::ZSTD_compress_usingCDict(cctx, dst, dst_capacity, src, src_size, cdict);
+  return Call(route.copy->ZSTD_compress_usingCDict, kGenericError, cctx, dst, dst_capacity, src,
+              src_size, cdict);
 }
 
 size_t ZSTD_compressStream2(ZSTD_CCtx* cctx, ZSTD_outBuffer* output, ZSTD_inBuffer* input,
                             ZSTD_EndDirective end_op) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   ScopedAllocationTag site(Tag(AllocationSite::kCompressStream2));
-  return real::ZSTD_compressStream2(cctx, output, input, end_op);
+  return Call(route.copy->ZSTD_compressStream2, kGenericError, cctx, output, input, end_op);
 }
 
 size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void* samples,
                              const size_t* sample_sizes, unsigned sample_count) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   ScopedAllocationTag site(Tag(AllocationSite::kTrainDictionary));
   InsideDictionaryTraining training;
-  return real::ZDICT_trainFromBuffer(dict_buffer, dict_capacity, samples, sample_sizes,
-                                     sample_count);
+  return Call(route.copy->ZDICT_trainFromBuffer, kGenericError, dict_buffer, dict_capacity,
+              samples, sample_sizes, sample_count);
 }
 
 size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* content,
                                 size_t content_size, const void* samples,
                                 const size_t* sample_sizes, unsigned sample_count,
                                 ZDICT_params_t parameters) {
+  const auto route = ZstdRoutes().For(__builtin_return_address(0));
   ScopedAllocationTag site(Tag(AllocationSite::kTrainDictionary));
   InsideDictionaryTraining training;
-  return real::ZDICT_finalizeDictionary(dst, dst_capacity, content, content_size, samples,
-                                        sample_sizes, sample_count, parameters);
+  return Call(route.copy->ZDICT_finalizeDictionary, kGenericError, dst, dst_capacity, content,
+              content_size, samples, sample_sizes, sample_count, parameters);
 }
 
 }  // extern "C"

@@ -1,45 +1,61 @@
 // CheckInterposition(): whether the process's zstd/zlib symbols bind to
-// rockpool, and whether both libraries' private layouts hold.
+// rockpool, and which copy of each codec the pools run on (codec_routes.h).
 #include <dlfcn.h>
 
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace rockpool::legacy {
 
-using internal::Runtime;
-
 namespace {
 
-void Anchor() {}
-
 // True if the process-wide definition of `name` lives in the object that
-// holds this code (the executable or librockpool_preload.so).
+// holds this code (the executable or the preloaded object).
 bool BoundHere(const char* name, std::string* detail) {
-  Dl_info mine;
-  Dl_info theirs;
-  void* global = dlsym(RTLD_DEFAULT, name);
-  if (dladdr(reinterpret_cast<void*>(&Anchor), &mine) == 0) {
-    absl::StrAppend(detail, "cannot locate rockpool's own object; ");
-    return false;
-  }
-  if (global == nullptr || dladdr(global, &theirs) == 0) {
+  const LoadedObject& mine = RockpoolObject();
+  void* global = GlobalDefinition(name);
+  LoadedObject theirs;
+  if (global == nullptr || !ObjectAt(global, &theirs)) {
     absl::StrAppend(detail, name, " not found; ");
     return false;
   }
-  if (theirs.dli_fbase != mine.dli_fbase) {
-    absl::StrAppend(detail, name, " resolves to ",
-                    theirs.dli_fname != nullptr ? theirs.dli_fname : "?", ", not to rockpool (",
-                    mine.dli_fname != nullptr ? mine.dli_fname : "?", "); ");
+  if (theirs.link_map != mine.link_map) {
+    absl::StrAppend(detail, name, " resolves to ", DisplayName(theirs), ", not to rockpool (",
+                    DisplayName(mine), "); ");
     return false;
   }
   return true;
 }
 
+template <typename Copy>
+void AddState(const CodecRoutes<Copy>& routes, bool* pooled, std::string* detail) {
+  *pooled = routes.state() == CodecState::kPooled;
+  if (!*pooled) {
+    absl::StrAppend(detail, Copy::kCodec, " ", CodecStateName(routes.state()),
+                    routes.reason().empty() ? "" : ": ", routes.reason(), "; ");
+  }
+}
+
+template <typename Copy>
+std::string StateTokens(const CodecRoutes<Copy>& routes) {
+  const CodecState state = routes.state();
+  const std::string callers = routes.forwarded_callers();
+  std::string why = state == CodecState::kForwarded ? routes.reason() : callers;
+  const char* name = state == CodecState::kUnused && !callers.empty()
+                         ? CodecStateName(CodecState::kForwarded)
+                         : CodecStateName(state);
+  std::string out = absl::StrCat(" ", Copy::kCodec, "=", name);
+  if (!why.empty()) absl::StrAppend(&out, " ", Copy::kCodec, "_forwarded=\"", why, "\"");
+  return out;
+}
+
 }  // namespace
+
+std::string CodecStates() { return StateTokens(ZstdRoutes()) + StateTokens(ZlibRoutes()); }
 
 Interposition CheckInterposition() {
   Interposition out;
@@ -52,11 +68,9 @@ Interposition CheckInterposition() {
   for (const char* name : {"deflateInit2_", "deflateEnd", "inflateInit2_", "inflateEnd"}) {
     out.zlib = BoundHere(name, &out.detail) && out.zlib;
   }
-  Runtime& rt = Runtime::GetOrCreate();
-  out.zlib_layout = rt.zlib_layout_ok();
-  if (!out.zlib_layout) absl::StrAppend(&out.detail, rt.zlib_layout_detail());
-  out.zstd_layout = rt.zstd_layout_ok();
-  if (!out.zstd_layout) absl::StrAppend(&out.detail, rt.zstd_layout_detail());
+  internal::BindCodecs();
+  AddState(ZlibRoutes(), &out.zlib_layout, &out.detail);
+  AddState(ZstdRoutes(), &out.zstd_layout, &out.detail);
   return out;
 }
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 #include "rocksdb_plugin/legacy/zlib_layout.h"
 
@@ -26,6 +26,25 @@ RockpoolOptions DisabledOptions() {
   return o;
 }
 
+// The layout checks a copy must pass before the pools are bound to it
+// (run only on a copy proven coherent: they run it).
+bool CheckZstdCopy(ZstdCopy& z, std::string* why) {
+  z.custom_mem = zstd_layout::FindCustomMem(z, why);
+  return z.custom_mem.ok;
+}
+
+bool CheckZlibCopy(ZlibCopy& z, std::string* why) { return zlib_layout::CheckZlibLayout(z, why); }
+
+}  // namespace
+
+void BindCodecs() {
+  InsideRockpool inside;
+  ZstdRoutes().BindGlobal(&CheckZstdCopy);
+  ZlibRoutes().BindGlobal(&CheckZlibCopy);
+}
+
+namespace {
+
 }  // namespace
 
 Runtime& Runtime::GetOrCreate() {
@@ -39,11 +58,12 @@ Runtime& Runtime::GetOrCreate() {
   return *rt;
 }
 
-Runtime::Runtime() : pools_(DisabledOptions().ToPoolOptions()), options_(DisabledOptions()) {
-  InsideRockpool inside;
-  zlib_layout_ok_ = zlib_layout::CheckZlibLayout(&zlib_layout_detail_);
-  zstd_layout_ = zstd_layout::FindCustomMem(&zstd_layout_detail_);
-}
+// The pools run on the copies codec_routes.h binds them to (their tables
+// stay null, and the pools unused, until then).
+Runtime::Runtime()
+    : pools_(DisabledOptions().ToPoolOptions(),
+             CodecLibraries{ZstdRoutes().pool_library(), ZlibRoutes().pool_library()}),
+      options_(DisabledOptions()) {}
 
 void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   InsideRockpool inside;
@@ -54,6 +74,12 @@ void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   // take the configuration over. Only a change of options changes hands.
   if (!(options == options_ && source_ == ConfigSource::kEnvironment)) source_ = source;
   options_ = options;
+  // Pooling needs a copy of each codec to run the pools on: bind them now
+  // (or stand a codec down) from the global scope, before any lease.
+  const bool pooling = options.mode() != RockpoolOptions::Mode::kForward;
+  if (pooling) BindCodecs();
+  ZstdRoutes().set_pooling_wanted(pooling);
+  ZlibRoutes().set_pooling_wanted(pooling);
   // Capacity 0 unless pooling: shrinking frees every idle context now.
   pools_.SetOptions(options.ToPoolOptions());
   g_mode.store(static_cast<int>(options.mode()), std::memory_order_relaxed);

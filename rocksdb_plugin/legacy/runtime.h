@@ -113,6 +113,12 @@ struct Interposition {
 };
 Interposition CheckInterposition();
 
+// Per codec, which copy the pools run on, as the stats file's tokens:
+// " zstd=pooled|forwarded|unused" and, when calls were forwarded,
+// ` zstd_forwarded="<why, naming the object>"`; the same for zlib
+// (rocksdb_plugin/legacy/codec_routes.h).
+std::string CodecStates();
+
 }  // namespace rockpool::legacy
 
 #endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_H_

@@ -18,15 +18,16 @@
 #include "compression/compression_pools.h"
 #include "compression/fast_tls.h"
 #include "rocksdb_plugin/legacy/runtime.h"
-#include "rocksdb_plugin/legacy/zstd_layout.h"
+#include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/options.h"
 
 namespace rockpool::legacy::internal {
 
-// Set while rockpool itself runs pool code on this thread: the codec calls
-// the pools make (deflateInit2_ for a new context, ZSTD_freeCCtx for a
-// destroyed one, ...) land in the interposers too, which then forward them
-// straight to the library.
+// Set while rockpool itself runs pool code on this thread. The pools call
+// their copy through its table (compression/codec_library.h), not through
+// the interposers; but that copy's own internal calls of an interposed name
+// (libzstd's ZSTD_createCCtx inside dictionary training) land here, and must
+// be forwarded, not served from the pool being worked on.
 class InsideRockpool {
  public:
   InsideRockpool() noexcept { ++depth_; }
@@ -60,6 +61,10 @@ class InsideDictionaryTraining {
 extern std::atomic<int> g_mode;
 extern std::atomic<bool> g_zstd_size_classes;
 
+// Binds each codec's pools to the global scope's copy, or stands the codec
+// down (codec_routes.h); idempotent. Configure() runs it when pooling.
+void BindCodecs();
+
 // True if a create/init call should try the pool.
 inline bool ShouldPool() noexcept {
   return g_mode.load(std::memory_order_relaxed) !=
@@ -90,34 +95,33 @@ class Runtime {
   RockpoolOptions options() const;
   ConfigSource source() const;
   CompressionPools& pools() { return pools_; }
-  bool zlib_layout_ok() const { return zlib_layout_ok_; }
-  const std::string& zlib_layout_detail() const { return zlib_layout_detail_; }
-  bool zstd_layout_ok() const { return zstd_layout_.ok; }
-  const std::string& zstd_layout_detail() const { return zstd_layout_detail_; }
   OutstandingLeases outstanding() const;
   uint64_t discarded() const { return discarded_.load(std::memory_order_relaxed); }
 
-  // zstd. Lease*: null means "forward to the library". Return*: false means
-  // "not one of ours, forward". A context handed out is parked in its pool
-  // (Parkable, compression/pool/idle_lists.h) and found again through the customMem
-  // inside it (zstd_layout.h): no table, lock or allocation per lease.
-  ZSTD_CCtx* LeaseCCtx() noexcept;
-  bool ReturnCCtx(ZSTD_CCtx* cctx) noexcept;
-  void NoteCCtxWorkers(ZSTD_CCtx* cctx) noexcept;  // nbWorkers set > 0
+  // zstd, for callers of the bound copy `z` (codec_routes.h). Lease*: null
+  // means "forward to the library". Return*: false means "not one of ours,
+  // forward". A context handed out is parked in its pool (Parkable,
+  // compression/pool/idle_lists.h) and found again through the customMem
+  // inside it (at z.custom_mem): no table, lock or allocation per lease.
+  ZSTD_CCtx* LeaseCCtx(const ZstdCopy& z) noexcept;
+  bool ReturnCCtx(const ZstdCopy& z, ZSTD_CCtx* cctx) noexcept;
+  void NoteCCtxWorkers(const ZstdCopy& z, ZSTD_CCtx* cctx) noexcept;  // nbWorkers set > 0
   // The pooled context behind a handle this runtime handed out, or null.
-  ZstdCompressContext* LeasedCCtx(const ZSTD_CCtx* cctx) const noexcept;
+  ZstdCompressContext* LeasedCCtx(const ZstdCopy& z, const ZSTD_CCtx* cctx) const noexcept;
   // One-shot compress calls on a handle this runtime leased: run on a
   // context of the call's size class. false: not routed (forward on cctx);
   // *result is set only when true.
-  bool CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
-                         size_t src_size, const void* dict, size_t dict_size, int level,
-                         size_t* result) noexcept;
-  bool CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
-                          size_t src_size, const ZSTD_CDict* cdict, size_t* result) noexcept;
-  ZSTD_DCtx* LeaseDCtx() noexcept;
-  bool ReturnDCtx(ZSTD_DCtx* dctx) noexcept;
+  bool CompressUsingDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
+                         const void* src, size_t src_size, const void* dict, size_t dict_size,
+                         int level, size_t* result) noexcept;
+  bool CompressUsingCDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
+                          const void* src, size_t src_size, const ZSTD_CDict* cdict,
+                          size_t* result) noexcept;
+  ZSTD_DCtx* LeaseDCtx(const ZstdCopy& z) noexcept;
+  bool ReturnDCtx(const ZstdCopy& z, ZSTD_DCtx* dctx) noexcept;
 
-  // zlib (Side: DeflateSide or InflateSide; zlib_transplant.cc).
+  // zlib (Side: DeflateSide or InflateSide; zlib_transplant.cc), for
+  // callers of the bound copy.
   // Lease: transplant a pooled, reset state into the caller's z_stream;
   // false: nothing changed, forward to the library.
   template <typename Side>
@@ -140,8 +144,8 @@ class Runtime {
   // false if cctx is not a handle this runtime leased or no context could
   // be had (zstd_routing.cc).
   template <typename Size, typename Call>
-  bool RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size, Call&& call,
-                     size_t* result) noexcept;
+  bool RouteCompress(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size,
+                     Call&& call, size_t* result) noexcept;
   template <typename Pool, typename Lease>
   void Finish(Pool& pool, Lease lease) noexcept;
 
@@ -150,10 +154,6 @@ class Runtime {
   mutable absl::Mutex config_mu_;
   RockpoolOptions options_ ABSL_GUARDED_BY(config_mu_);
   ConfigSource source_ ABSL_GUARDED_BY(config_mu_) = ConfigSource::kNone;
-  bool zlib_layout_ok_ = false;
-  std::string zlib_layout_detail_;
-  zstd_layout::CustomMemOffsets zstd_layout_;
-  std::string zstd_layout_detail_;
   std::atomic<uint64_t> discarded_{0};
 };
 

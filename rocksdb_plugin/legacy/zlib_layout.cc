@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/codec_copies.h"
 
 namespace rockpool::legacy::zlib_layout {
 namespace {
@@ -38,17 +38,17 @@ const char* PhaseName(Phase p) {
   return "?";
 }
 
-bool CheckDeflate(int window_bits, Phase phase, std::string* detail) {
+bool CheckDeflate(const ZlibCopy& z, int window_bits, Phase phase, std::string* detail) {
   const std::string what = absl::StrCat("deflate window_bits ", window_bits, " ", PhaseName(phase));
   z_stream s;
   std::memset(&s, 0, sizeof(s));
-  if (real::deflateInit2_(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+  if (z.deflateInit2_(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                           kStreamSize) != Z_OK) {
     *detail = absl::StrCat(what, ": deflateInit2 failed");
     return false;
   }
   if (BackPointer(s.state) != &s) {
-    real::deflateEnd(&s);
+    z.deflateEnd(&s);
     *detail = absl::StrCat(what, ": state does not begin with the back pointer");
     return false;
   }
@@ -59,16 +59,16 @@ bool CheckDeflate(int window_bits, Phase phase, std::string* detail) {
     s.avail_in = static_cast<uInt>(input.size());
     s.next_out = output.data();
     s.avail_out = static_cast<uInt>(output.size());
-    const int rc = deflate(&s, phase == Phase::kFinished ? Z_FINISH : Z_NO_FLUSH);
+    const int rc = z.deflate(&s, phase == Phase::kFinished ? Z_FINISH : Z_NO_FLUSH);
     const int want = phase == Phase::kFinished ? Z_STREAM_END : Z_OK;
     if (rc != want) {
-      real::deflateEnd(&s);
+      z.deflateEnd(&s);
       *detail = absl::StrCat(what, ": deflate returned ", rc);
       return false;
     }
   }
   const int status = DeflateStatus(s.state);
-  const int rc = real::deflateEnd(&s);
+  const int rc = z.deflateEnd(&s);
   if (!ValidDeflateStatus(status)) {
     *detail = absl::StrCat(what, ": unexpected status field ", status);
     return false;
@@ -86,15 +86,15 @@ bool CheckDeflate(int window_bits, Phase phase, std::string* detail) {
   return true;
 }
 
-bool CheckInflate(int window_bits, std::string* detail) {
+bool CheckInflate(const ZlibCopy& z, int window_bits, std::string* detail) {
   z_stream s;
   std::memset(&s, 0, sizeof(s));
-  if (real::inflateInit2_(&s, window_bits, ZLIB_VERSION, kStreamSize) != Z_OK) {
+  if (z.inflateInit2_(&s, window_bits, ZLIB_VERSION, kStreamSize) != Z_OK) {
     *detail = absl::StrCat("inflate window_bits ", window_bits, ": inflateInit2 failed");
     return false;
   }
   const bool ok = BackPointer(s.state) == &s;
-  real::inflateEnd(&s);
+  z.inflateEnd(&s);
   if (!ok) {
     *detail = absl::StrCat("inflate window_bits ", window_bits,
                            ": state does not begin with the back pointer");
@@ -104,16 +104,20 @@ bool CheckInflate(int window_bits, std::string* detail) {
 
 }  // namespace
 
-bool CheckZlibLayout(std::string* detail) {
+bool CheckZlibLayout(const ZlibCopy& z, std::string* detail) {
+  if (z.deflate == nullptr) {
+    *detail = absl::StrCat(DisplayName(z.object), " lacks deflate");
+    return false;
+  }
   for (int wb : {-14, 15, 31}) {
     for (Phase p : {Phase::kFresh, Phase::kMidStream, Phase::kFinished}) {
-      if (!CheckDeflate(wb, p, detail)) return false;
+      if (!CheckDeflate(z, wb, p, detail)) return false;
     }
   }
   for (int wb : {-14, 15, 31, 47}) {
-    if (!CheckInflate(wb, detail)) return false;
+    if (!CheckInflate(z, wb, detail)) return false;
   }
-  *detail = absl::StrCat("zlib ", zlibVersion(), " state layout verified");
+  *detail = absl::StrCat("zlib ", z.zlibVersion(), " state layout verified");
   return true;
 }
 

@@ -22,6 +22,10 @@
 #include <cstring>
 #include <string>
 
+namespace rockpool::legacy {
+struct ZlibCopy;
+}  // namespace rockpool::legacy
+
 namespace rockpool::legacy::zlib_layout {
 
 // The first two members of deflate_state (zlib/deflate.h).
@@ -74,9 +78,10 @@ inline bool ValidDeflateStatus(int status) {
 // What deflateEnd returns for a valid stream in `status`.
 inline int DeflateEndResult(int status) { return status == kBusyState ? Z_DATA_ERROR : Z_OK; }
 
-// Runs the checks; true if the layout is as described. *detail says what
+// Runs the checks on copy `z` (which must be proven coherent first: the
+// checks run it); true if the layout is as described. *detail says what
 // failed (or what was verified).
-bool CheckZlibLayout(std::string* detail);
+bool CheckZlibLayout(const ZlibCopy& z, std::string* detail);
 
 }  // namespace rockpool::legacy::zlib_layout
 

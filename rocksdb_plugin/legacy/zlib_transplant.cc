@@ -60,7 +60,6 @@ bool EndResult(InflateContext*, const void*, int* rc) {
 
 template <typename Side>
 bool Runtime::LeaseZlib(z_streamp strm, const typename Side::Key& key) noexcept {
-  if (!zlib_layout_ok_) return false;
   InsideRockpool inside;
   auto& pool = Side::pool(pools_);
   auto lease = pool.Acquire(key);

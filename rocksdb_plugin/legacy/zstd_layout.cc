@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/zstd_contexts.h"
-#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/codec_copies.h"
 
 namespace rockpool::legacy::zstd_layout {
 namespace {
@@ -68,14 +68,14 @@ std::optional<size_t> Locate(const char* what, Create create, Free free_context,
 
 }  // namespace
 
-CustomMemOffsets FindCustomMem(std::string* detail) {
+CustomMemOffsets FindCustomMem(const ZstdCopy& z, std::string* detail) {
   CustomMemOffsets out;
   const std::optional<size_t> cctx = Locate(
-      "ZSTD_CCtx", [](ZSTD_customMem mem) -> void* { return ZSTD_createCCtx_advanced(mem); },
-      [](void* c) { real::ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(c)); }, detail);
+      "ZSTD_CCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createCCtx_advanced(mem); },
+      [&](void* c) { z.ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(c)); }, detail);
   const std::optional<size_t> dctx = Locate(
-      "ZSTD_DCtx", [](ZSTD_customMem mem) -> void* { return ZSTD_createDCtx_advanced(mem); },
-      [](void* c) { real::ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(c)); }, detail);
+      "ZSTD_DCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createDCtx_advanced(mem); },
+      [&](void* c) { z.ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(c)); }, detail);
   if (cctx && dctx) {
     out.ok = true;
     out.cctx = *cctx;

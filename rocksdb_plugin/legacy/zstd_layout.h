@@ -21,6 +21,10 @@
 #include <cstddef>
 #include <string>
 
+namespace rockpool::legacy {
+struct ZstdCopy;
+}  // namespace rockpool::legacy
+
 namespace rockpool::legacy::zstd_layout {
 
 struct CustomMemOffsets {
@@ -29,8 +33,9 @@ struct CustomMemOffsets {
   size_t dctx = 0;  // offset of customMem in ZSTD_DCtx
 };
 
-// Runs the check (through libzstd's own functions); on failure says why.
-CustomMemOffsets FindCustomMem(std::string* detail);
+// Runs the check through copy `z` (proven coherent first: the check runs
+// it); on failure says why.
+CustomMemOffsets FindCustomMem(const ZstdCopy& z, std::string* detail);
 
 }  // namespace rockpool::legacy::zstd_layout
 

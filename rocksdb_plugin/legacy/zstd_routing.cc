@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "rocksdb_plugin/legacy/real_functions.h"
+#include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace rockpool::legacy::internal {
@@ -45,16 +45,20 @@ uint8_t CeilLog2(size_t n) {
   return log;
 }
 
-int ClassLevel(int level) {
+// zstd 1.5's ZSTD_MAX_CLEVEL, if the copy lacks ZSTD_maxCLevel.
+constexpr int kFallbackMaxLevel = 22;
+
+int ClassLevel(const ZstdCopy& z, int level) {
   if (level == 0) return ZSTD_CLEVEL_DEFAULT;  // zstd's meaning of 0
-  return level > ZSTD_maxCLevel() ? ZSTD_maxCLevel() : level;
+  const int max = z.ZSTD_maxCLevel != nullptr ? z.ZSTD_maxCLevel() : kFallbackMaxLevel;
+  return level > max ? max : level;
 }
 
 // A CDict's size reflects the table sizes of its parameters (its level and
 // dictionary size): log2 with three mantissa bits separates CDicts whose
 // sizes differ by more than ~12% (log <= 31 keeps the class in a byte).
-uint8_t CDictClass(const ZSTD_CDict* cdict) {
-  const size_t size = ZSTD_sizeof_CDict(cdict);
+uint8_t CDictClass(const ZstdCopy& z, const ZSTD_CDict* cdict) {
+  const size_t size = z.ZSTD_sizeof_CDict != nullptr ? z.ZSTD_sizeof_CDict(cdict) : 0;
   const uint8_t log = std::min<uint8_t>(CeilLog2(size), 31);
   const uint8_t mantissa = log >= 3 ? static_cast<uint8_t>((size >> (log - 3)) & 7) : 0;
   return static_cast<uint8_t>(log * 8 + mantissa);
@@ -72,12 +76,13 @@ constexpr uint8_t kMaxSizedSourceLog = 20;
 // `compress` (the routed call's own function, level and dictionary) of the
 // class's largest source, and for a raw dictionary of its largest size.
 template <typename Compress>
-void SizeForClass(ZSTD_CCtx* cctx, const ZstdKey& key, Compress compress) {
+void SizeForClass(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& key, Compress compress) {
   if (key.source_log > kMaxSizedSourceLog || key.dictionary_log > kMaxSizedSourceLog) return;
+  if (z.ZSTD_compressBound == nullptr) return;
   const std::string source(size_t{1} << key.source_log, '\0');
   const std::string dictionary(key.dictionary_log == 0 ? 0 : (size_t{1} << key.dictionary_log) - 1,
                                '\0');
-  std::string out(ZSTD_compressBound(source.size()), '\0');
+  std::string out(z.ZSTD_compressBound(source.size()), '\0');
   (void)compress(cctx, out.data(), out.size(), source.data(), source.size(),
                  dictionary.empty() ? nullptr : dictionary.data(), dictionary.size());
 }
@@ -85,9 +90,9 @@ void SizeForClass(ZSTD_CCtx* cctx, const ZstdKey& key, Compress compress) {
 }  // namespace
 
 template <typename Size, typename Call>
-bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size, Call&& call,
-                            size_t* result) noexcept {
-  if (LeasedCCtx(cctx) == nullptr) return false;
+bool Runtime::RouteCompress(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size,
+                            Call&& call, size_t* result) noexcept {
+  if (LeasedCCtx(z, cctx) == nullptr) return false;
   InsideRockpool inside;
   try {
     absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress_blocks().Acquire(key);
@@ -95,7 +100,7 @@ bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size, Ca
     ZstdCompressContext& context = **lease;
     if (!context.sized()) {
       context.set_sized();
-      SizeForClass(context.get(), key, size);
+      SizeForClass(z, context.get(), key, size);
     }
     *result = call(context.get());
     return true;  // the lease goes back (reset) here
@@ -104,39 +109,39 @@ bool Runtime::RouteCompress(ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size, Ca
   }
 }
 
-bool Runtime::CompressUsingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+bool Runtime::CompressUsingDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
                                 size_t src_size, const void* dict, size_t dict_size, int level,
                                 size_t* result) noexcept {
   ZstdKey key;
   key.kind = ZstdKey::kRawDict;
   key.source_log = CeilLog2(src_size);
   key.dictionary_log = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
-  key.level = ClassLevel(level);
-  auto size = [level](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void* sd,
-                      size_t sdn) {
-    return real::ZSTD_compress_usingDict(c, d, dc, s, n, sd, sdn, level);
+  key.level = ClassLevel(z, level);
+  if (z.ZSTD_compress_usingDict == nullptr) return false;
+  auto size = [&z, level](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n,
+                          const void* sd, size_t sdn) {
+    return z.ZSTD_compress_usingDict(c, d, dc, s, n, sd, sdn, level);
   };
   auto call = [&](ZSTD_CCtx* c) {
-    return real::ZSTD_compress_usingDict(c, dst, dst_capacity, src, src_size, dict, dict_size,
-                                         level);
+    return z.ZSTD_compress_usingDict(c, dst, dst_capacity, src, src_size, dict, dict_size, level);
   };
-  return RouteCompress(cctx, key, size, call, result);
+  return RouteCompress(z, cctx, key, size, call, result);
 }
 
-bool Runtime::CompressUsingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
+bool Runtime::CompressUsingCDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
                                  size_t src_size, const ZSTD_CDict* cdict,
                                  size_t* result) noexcept {
-  if (cdict == nullptr) return false;  // zstd's own error
+  if (cdict == nullptr || z.ZSTD_compress_usingCDict == nullptr) return false;  // zstd's own error
   ZstdKey key;
   key.kind = ZstdKey::kDigestedDict;
   key.source_log = CeilLog2(src_size);
-  key.cdict_class = CDictClass(cdict);
-  auto size = [cdict](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void*,
-                      size_t) { return real::ZSTD_compress_usingCDict(c, d, dc, s, n, cdict); };
+  key.cdict_class = CDictClass(z, cdict);
+  auto size = [&z, cdict](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void*,
+                          size_t) { return z.ZSTD_compress_usingCDict(c, d, dc, s, n, cdict); };
   auto call = [&](ZSTD_CCtx* c) {
-    return real::ZSTD_compress_usingCDict(c, dst, dst_capacity, src, src_size, cdict);
+    return z.ZSTD_compress_usingCDict(c, dst, dst_capacity, src, src_size, cdict);
   };
-  return RouteCompress(cctx, key, size, call, result);
+  return RouteCompress(z, cctx, key, size, call, result);
 }
 
 }  // namespace rockpool::legacy::internal

@@ -50,8 +50,16 @@ class InterposeObjectTest : public testing::Test {
 TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
   const Result needed = Sh("readelf -d " + g_object);
   ASSERT_EQ(needed.exit_code, 0) << needed.output;
-  EXPECT_NE(needed.output.find("libzstd.so"), std::string::npos) << needed.output;
   EXPECT_EQ(needed.output.find("rocksdb"), std::string::npos) << needed.output;
+  // Nor any codec library: loading it must not put a libzstd or libz into a
+  // process that had none (issue 20); it reaches each caller's copy at run
+  // time (rocksdb_plugin/legacy/codec_routes.h).
+  EXPECT_NE(needed.output.find("libstdc++"), std::string::npos) << needed.output;
+  EXPECT_EQ(needed.output.find("libzstd"), std::string::npos) << needed.output;
+  EXPECT_EQ(needed.output.find("libz.so"), std::string::npos) << needed.output;
+  const Result undefined = Sh("nm -D --undefined-only " + g_object +
+                              " | grep -E ' (ZSTD_|ZDICT_|deflate|inflate|zlibVersion|zError)'");
+  EXPECT_EQ(undefined.output, "") << "codec functions it would bind by name";
 
   // Neither defines nor refers to any rocksdb:: symbol (mangled "7rocksdb").
   const Result all = Sh("nm -D " + g_object);

@@ -1,0 +1,82 @@
+// The codec-library functions the pools call, as one table per codec.
+//
+// The pools and their contexts (zstd_contexts.h, zlib_contexts.h) never name
+// a zstd or zlib function directly: they call the table they were built with.
+// A process can hold several copies of a codec (an executable that exports
+// its own zlib, a module that bundles zstd), and a context must be created,
+// reset and freed only by the copy that made it. The legacy face fills these
+// tables at run time from the one copy it has proven coherent
+// (rocksdb_plugin/legacy/codec_routes.h), so its objects link no codec
+// library at all; everything else (the native face, the tools, the tests)
+// uses DirectZstd()/DirectZlib(), bound at link time
+// (compression/direct_codec_library.cc).
+//
+// Each list is an X-macro over the functions' own names, so a table's
+// members read like the calls they replace (`lib.ZSTD_CCtx_reset(...)`) and
+// a resolver can fill a table by name without repeating the list.
+#ifndef ROCKPOOL_COMPRESSION_CODEC_LIBRARY_H_
+#define ROCKPOOL_COMPRESSION_CODEC_LIBRARY_H_
+
+#ifndef ZSTD_STATIC_LINKING_ONLY
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_create*_advanced, ZSTD_CCtx_getParameter
+#endif
+#include <zlib.h>
+#include <zstd.h>
+
+namespace rockpool {
+
+// What ZstdCompressPolicy/ZstdDecompressPolicy and their contexts call.
+#define ROCKPOOL_ZSTD_LIBRARY_FUNCTIONS(X) \
+  X(ZSTD_versionNumber)                    \
+  X(ZSTD_isError)                          \
+  X(ZSTD_getErrorName)                     \
+  X(ZSTD_createCCtx_advanced)              \
+  X(ZSTD_freeCCtx)                         \
+  X(ZSTD_CCtx_reset)                       \
+  X(ZSTD_CCtx_setParameter)                \
+  X(ZSTD_CCtx_getParameter)                \
+  X(ZSTD_createDCtx_advanced)              \
+  X(ZSTD_freeDCtx)                         \
+  X(ZSTD_DCtx_reset)
+
+// What DeflatePolicy/InflatePolicy and their contexts call. (deflateInit2
+// and inflateInit2 are macros over these.)
+#define ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS(X) \
+  X(zlibVersion)                           \
+  X(zError)                                \
+  X(deflateInit2_)                         \
+  X(deflateReset)                          \
+  X(deflateEnd)                            \
+  X(inflateInit2_)                         \
+  X(inflateReset2)                         \
+  X(inflateEnd)
+
+#define ROCKPOOL_CODEC_LIBRARY_MEMBER(name) decltype(&::name) name = nullptr;
+
+struct ZstdLibrary {
+  ROCKPOOL_ZSTD_LIBRARY_FUNCTIONS(ROCKPOOL_CODEC_LIBRARY_MEMBER)
+};
+
+struct ZlibLibrary {
+  ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS(ROCKPOOL_CODEC_LIBRARY_MEMBER)
+};
+
+#undef ROCKPOOL_CODEC_LIBRARY_MEMBER
+
+// The tables a set of pools is built with (CompressionPools).
+struct CodecLibraries {
+  const ZstdLibrary* zstd = nullptr;
+  const ZlibLibrary* zlib = nullptr;
+};
+
+// The copies this binary links (compression/direct_codec_library.cc, in
+// :direct_codec_library, which links libzstd and libz). Declared here so a
+// pool built without a table names them; only binaries that depend on
+// :direct_codec_library may do that (a link error says so otherwise).
+const ZstdLibrary& DirectZstd();
+const ZlibLibrary& DirectZlib();
+inline CodecLibraries DirectCodecLibraries() { return {&DirectZstd(), &DirectZlib()}; }
+
+}  // namespace rockpool
+
+#endif  // ROCKPOOL_COMPRESSION_CODEC_LIBRARY_H_

@@ -1,0 +1,114 @@
+// One copy of a codec in this process (libzstd.so.1, an executable's own
+// zlib, a module's bundled zstd) and the functions rockpool calls in it.
+//
+// The rule (issue 20): every call rockpool serves or forwards runs exactly
+// the copy its caller would have reached without rockpool, and every context
+// or stream is touched only by the copy that made it. So the interposers
+// resolve a ZstdCopy/ZlibCopy per caller (codec_routes.h) and forward through
+// it; the pools run on the one copy they were bound to. A copy is resolved
+// name by name the way the dynamic linker would bind the caller's references
+// (loaded_objects.h) and every function is checked with the loader to live
+// in the copy's object: a name that resolves elsewhere is left null, and the
+// copy is then never pooled.
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_CODEC_COPIES_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_CODEC_COPIES_H_
+
+#include <zdict.h>
+
+#include <string>
+
+#include "compression/codec_library.h"
+#include "rocksdb_plugin/legacy/loaded_objects.h"
+#include "rocksdb_plugin/legacy/zstd_layout.h"
+
+namespace rockpool::legacy {
+
+// What the interposers forward or call beyond the pools' table
+// (compression/codec_library.h lists the rest).
+#define ROCKPOOL_ZSTD_INTERPOSER_FUNCTIONS(X) \
+  X(ZSTD_createCCtx)                          \
+  X(ZSTD_createDCtx)                          \
+  X(ZSTD_CCtx_refThreadPool)                  \
+  X(ZSTD_compress_usingDict)                  \
+  X(ZSTD_compress_usingCDict)                 \
+  X(ZSTD_compressStream2)                     \
+  X(ZSTD_compressBound)                       \
+  X(ZSTD_maxCLevel)                           \
+  X(ZSTD_sizeof_CDict)                        \
+  X(ZDICT_trainFromBuffer)                    \
+  X(ZDICT_finalizeDictionary)
+
+#define ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS(X) \
+  X(deflateInit_)                             \
+  X(deflate)                                  \
+  X(deflateParams)                            \
+  X(deflateSetHeader)                         \
+  X(deflateCopy)                              \
+  X(inflateInit_)                             \
+  X(inflateValidate)                          \
+  X(inflateCopy)
+
+#define ROCKPOOL_CODEC_COPY_MEMBER(name) decltype(&::name) name = nullptr;
+
+// What every copy records besides its functions.
+struct CopyOrigin {
+  LoadedObject object;        // where the copy lives
+  bool global = false;        // found in the global scope (else a caller's local scope)
+  bool private_copy = false;  // lives in the object that calls it, found only locally
+  bool complete = false;      // every pool function resolved inside `object`
+  std::string incomplete;     // if not: which name, and where it resolved instead
+};
+
+struct ZstdCopy : ZstdLibrary, CopyOrigin {
+  ROCKPOOL_ZSTD_INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_MEMBER)
+  using Library = ZstdLibrary;
+  // Where this copy keeps a context's customMem (set when bound).
+  zstd_layout::CustomMemOffsets custom_mem;
+  static constexpr const char* kCodec = "zstd";
+  static constexpr const char* kAnchor = "ZSTD_createCCtx";
+  // Calls v(name, pointer member) for every function, pool table first.
+  template <typename Visitor>
+  void Visit(Visitor&& v) {
+#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/true);
+    ROCKPOOL_ZSTD_LIBRARY_FUNCTIONS(ROCKPOOL_VISIT)
+#undef ROCKPOOL_VISIT
+#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/false);
+    ROCKPOOL_ZSTD_INTERPOSER_FUNCTIONS(ROCKPOOL_VISIT)
+#undef ROCKPOOL_VISIT
+  }
+};
+
+struct ZlibCopy : ZlibLibrary, CopyOrigin {
+  ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_MEMBER)
+  using Library = ZlibLibrary;
+  static constexpr const char* kCodec = "zlib";
+  static constexpr const char* kAnchor = "deflateInit2_";
+  template <typename Visitor>
+  void Visit(Visitor&& v) {
+#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/true);
+    ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS(ROCKPOOL_VISIT)
+#undef ROCKPOOL_VISIT
+#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/false);
+    ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS(ROCKPOOL_VISIT)
+#undef ROCKPOOL_VISIT
+  }
+};
+
+#undef ROCKPOOL_CODEC_COPY_MEMBER
+
+// Resolves the copy `caller` reaches (its anchor function decides the
+// object; with allow_fallback, a caller whose scope has none, as after a
+// tail call from another object, gets the process's only other definition
+// if there is exactly one). False, with *why set, if it reaches no copy.
+template <typename Copy>
+bool ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy, std::string* why);
+
+// Whether `copy` can be run coherently: every function its object exports
+// must bind, for the object's own calls, to the object itself or to
+// rockpool (which forwards back to it). False, with *why naming the object
+// that takes a name over ("/usr/bin/node defines deflateReset itself").
+bool CheckCoherent(const CopyOrigin& copy, std::string* why);
+
+}  // namespace rockpool::legacy
+
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_CODEC_COPIES_H_

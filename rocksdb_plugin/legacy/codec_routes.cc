@@ -1,0 +1,201 @@
+#include "rocksdb_plugin/legacy/codec_routes.h"
+
+#include <new>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "compression/annotated_mutex.h"
+#include "rocksdb_plugin/legacy/verbose.h"
+
+namespace rockpool::legacy {
+namespace {
+
+// The entry points whose first global definition must be rockpool's for
+// the codec to be served at all (the executable's own copy otherwise wins
+// every caller's binding, and rockpool never sees the calls).
+constexpr const char* kZstdEntryPoints[] = {"ZSTD_createCCtx", "ZSTD_freeCCtx", "ZSTD_createDCtx",
+                                             "ZSTD_freeDCtx"};
+constexpr const char* kZlibEntryPoints[] = {"deflateInit2_", "deflateEnd", "inflateInit2_",
+                                            "inflateEnd"};
+const auto& EntryPoints(const ZstdCopy*) { return kZstdEntryPoints; }
+const auto& EntryPoints(const ZlibCopy*) { return kZlibEntryPoints; }
+
+bool SameCaller(const LoadedObject& a, const LoadedObject& b) {
+  return a.link_map == b.link_map && a.start == b.start && a.end == b.end && a.path == b.path;
+}
+
+bool SameObject(const LoadedObject& a, const LoadedObject& b) {
+  return a.link_map == b.link_map && a.start == b.start && a.path == b.path;
+}
+
+// Set while this thread binds a codec: the layout checks run the copy, whose
+// own internal calls of interposed names (libz's inflateInit2_ calling
+// inflateReset2) come back through the interposers and must simply forward.
+thread_local bool t_binding = false;
+
+template <typename Copy>
+Copy* EmptyCopy() {
+  static Copy* const empty = new Copy();
+  return empty;
+}
+
+}  // namespace
+
+const char* CodecStateName(CodecState state) {
+  switch (state) {
+    case CodecState::kUnused:
+      return "unused";
+    case CodecState::kPooled:
+      return "pooled";
+    case CodecState::kForwarded:
+      return "forwarded";
+  }
+  return "?";
+}
+
+template <typename Copy>
+const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
+  LoadedObject caller;
+  // An address in no object (generated code): the global scope decides.
+  if (!ObjectAt(return_address, &caller)) caller = LoadedObject();
+  {
+    absl::ReaderMutexLock lock(&mu_);
+    for (int i = 0; i < known_count_; ++i) {
+      if (SameCaller(known_[i]->caller, caller)) return known_[i]->copy;
+    }
+  }
+  AnnotatedMutexLock lock(&mu_);
+  for (int i = 0; i < known_count_; ++i) {
+    if (SameCaller(known_[i]->caller, caller)) return known_[i]->copy;
+  }
+  Copy* copy = CopyOf(caller, /*allow_fallback=*/true);
+  // A caller that reached no copy through its own scope got the process's
+  // only definition, which may be a module that is unloaded later: such
+  // answers are not remembered.
+  if (copy->object.link_map == nullptr) return copy;
+  const bool own_scope = LookupSkippingRockpool(caller, Copy::kAnchor, nullptr) != nullptr;
+  if (!own_scope || known_count_ == kKnown) return copy;
+  auto* known = new (std::nothrow) Known{caller, copy};
+  if (known == nullptr) return copy;
+  known_[known_count_++] = known;
+  const bool permanent = IsStartupObject(caller) || (bound_copy() != nullptr &&
+                                                     SameObject(bound_copy()->object, caller));
+  if (permanent) {
+    for (auto& slot : hot_) {
+      if (slot.load(std::memory_order_relaxed) != nullptr) continue;
+      auto* hot = new (std::nothrow) Hot{caller.start, caller.end - caller.start, copy};
+      if (hot != nullptr) slot.store(hot, std::memory_order_release);
+      break;
+    }
+  }
+  return copy;
+}
+
+template <typename Copy>
+Copy* CodecRoutes<Copy>::CopyOf(const LoadedObject& caller, bool allow_fallback) {
+  Copy resolved;
+  std::string why;
+  if (!ResolveCopy(caller, allow_fallback, &resolved, &why)) return EmptyCopy<Copy>();
+  for (int i = 0; i < copy_count_; ++i) {
+    if (SameObject(copies_[i]->object, resolved.object)) return copies_[i];
+  }
+  if (copy_count_ == kKnown) return EmptyCopy<Copy>();
+  auto* copy = new (std::nothrow) Copy(std::move(resolved));
+  if (copy == nullptr) return EmptyCopy<Copy>();
+  copies_[copy_count_++] = copy;
+  if (copy->private_copy) {
+    SayVerbose(absl::StrCat(Copy::kCodec, ": forwarded to ", DisplayName(copy->object),
+                            " (private copy)"));
+  }
+  return copy;
+}
+
+template <typename Copy>
+bool CodecRoutes<Copy>::BindFromCaller(const Copy* copy) noexcept {
+  if (!pooling_wanted_.load(std::memory_order_relaxed) ||
+      state_.load(std::memory_order_acquire) != static_cast<int>(CodecState::kUnused) ||
+      copy->object.link_map == nullptr || copy->private_copy || !copy->complete || t_binding) {
+    return false;
+  }
+  AnnotatedMutexLock lock(&bind_mu_);
+  if (state_.load(std::memory_order_relaxed) == static_cast<int>(CodecState::kUnused)) {
+    Bind(const_cast<Copy*>(copy));
+  }
+  return bound_.load(std::memory_order_acquire) == copy;
+}
+
+template <typename Copy>
+void CodecRoutes<Copy>::BindGlobal(LayoutCheck check_layout) noexcept {
+  AnnotatedMutexLock bind_lock(&bind_mu_);
+  check_layout_ = check_layout;
+  if (state_.load(std::memory_order_relaxed) != static_cast<int>(CodecState::kUnused)) return;
+  const LoadedObject& self = RockpoolObject();
+  for (const char* name : EntryPoints(static_cast<const Copy*>(nullptr))) {
+    void* first = GlobalDefinition(name);
+    if (first == nullptr || self.contains(reinterpret_cast<uintptr_t>(first))) continue;
+    LoadedObject other;
+    return StandDown(absl::StrCat(ObjectAt(first, &other) ? DisplayName(other) : "another object",
+                                  " defines ", name, " itself"));
+  }
+  Copy* copy;
+  {
+    AnnotatedMutexLock lock(&mu_);
+    copy = CopyOf(self, /*allow_fallback=*/false);
+  }
+  if (copy->object.link_map == nullptr || !copy->global) return;  // none yet: bind on first use
+  Bind(copy);
+}
+
+template <typename Copy>
+void CodecRoutes<Copy>::Bind(Copy* copy) {
+  t_binding = true;
+  struct Done {
+    ~Done() { t_binding = false; }
+  } done;
+  std::string why;
+  if (!copy->complete) return StandDown(copy->incomplete);
+  if (!CheckCoherent(*copy, &why)) return StandDown(why);
+  if (check_layout_ == nullptr || !check_layout_(*copy, &why)) return StandDown(why);
+  if (!PinObject(copy->object)) {
+    return StandDown(absl::StrCat("cannot keep ", DisplayName(copy->object), " loaded"));
+  }
+  static_cast<typename Copy::Library&>(pool_library_) =
+      static_cast<const typename Copy::Library&>(*copy);
+  reason_ = absl::StrCat("pooled on ", DisplayName(copy->object));
+  state_.store(static_cast<int>(CodecState::kPooled), std::memory_order_release);
+  bound_.store(copy, std::memory_order_release);
+  SayVerbose(absl::StrCat(Copy::kCodec, " ", reason_));
+}
+
+template <typename Copy>
+void CodecRoutes<Copy>::StandDown(std::string why) {
+  reason_ = std::move(why);
+  state_.store(static_cast<int>(CodecState::kForwarded), std::memory_order_release);
+  SayVerbose(absl::StrCat(Copy::kCodec, " forwarded: ", reason_));
+}
+
+template <typename Copy>
+std::string CodecRoutes<Copy>::reason() const {
+  AnnotatedMutexLock lock(&bind_mu_);
+  return reason_;
+}
+
+template <typename Copy>
+std::string CodecRoutes<Copy>::forwarded_callers() const {
+  const Copy* bound = bound_copy();
+  std::string out;
+  absl::ReaderMutexLock lock(&mu_);
+  for (int i = 0; i < copy_count_; ++i) {
+    const Copy* copy = copies_[i];
+    if (copy == bound) continue;
+    if (copy->object.link_map == RockpoolObject().link_map) continue;
+    const char* why = copy->private_copy ? " (private copy)" : " (another copy)";
+    absl::StrAppend(&out, out.empty() ? "" : "; ", DisplayName(copy->object), why);
+  }
+  return out;
+}
+
+template class CodecRoutes<ZstdCopy>;
+template class CodecRoutes<ZlibCopy>;
+
+}  // namespace rockpool::legacy
