@@ -73,7 +73,8 @@ class Run:
         rc = self.returncode
         what = "signal %d" % -rc if rc < 0 else "exit %d" % rc
         err = self.stderr.decode(errors="replace")
-        return "%s: %s%s" % (" ".join(self.argv), what,
+        cmd = " ".join(a if len(a) <= 80 else a[:60].split("\n")[0] + " ..." for a in self.argv)
+        return "%s: %s%s" % (cmd, what,
                              "; stderr: " + err[-600:] if err else "")
 
 
