@@ -20,8 +20,9 @@
  * checked to round-trip; the result is an FNV-1a digest of all compressed
  * bytes (the output the matrix compares across runs).
  *
- * An optional hook (BlockCodecsHooks) lets a caller check every context it
- * was given (tests/private_codecs/module.c: "was this created by my copy?").
+ * Optional hooks (BlockCodecsHooks) let a caller check every context it was
+ * given (tests/private_codecs/module.c: "was this created by my copy?") and
+ * run one codec only.
  */
 #ifndef ROCKPOOL_TESTS_ROCKSDB_PLUGIN_LEGACY_PROCESSES_BLOCK_CODECS_H_
 #define ROCKPOOL_TESTS_ROCKSDB_PLUGIN_LEGACY_PROCESSES_BLOCK_CODECS_H_
@@ -42,7 +43,7 @@ typedef struct {
   uint64_t zlib_bytes; /* compressed bytes */
   uint64_t zstd_bytes;
   int blocks;
-  char error[256]; /* empty when every block round-tripped */
+  char error[512]; /* empty when every block round-tripped */
 } BlockCodecsResult;
 
 typedef struct {
@@ -52,7 +53,11 @@ typedef struct {
   int (*check_inflate)(z_stream* s, char* why);
   int (*check_cctx)(ZSTD_CCtx* c, char* why);
   int (*check_dctx)(ZSTD_DCtx* d, char* why);
+  /* Which codecs run: BLOCK_CODECS_ZLIB | BLOCK_CODECS_ZSTD; 0 = both. */
+  unsigned codecs;
 } BlockCodecsHooks;
+#define BLOCK_CODECS_ZLIB 1u
+#define BLOCK_CODECS_ZSTD 2u
 
 static uint64_t BlockCodecsFnv(uint64_t h, const unsigned char* p, size_t n) {
   for (size_t i = 0; i < n; ++i) {
@@ -109,61 +114,66 @@ static int BlockCodecsRun(int blocks, uint32_t seed, const BlockCodecsHooks* hoo
   int failed = 0;
   ZSTD_CCtx* cctx = NULL;
   ZSTD_DCtx* dctx = NULL;
+  const unsigned codecs = hooks != NULL && hooks->codecs != 0
+                              ? hooks->codecs
+                              : (BLOCK_CODECS_ZLIB | BLOCK_CODECS_ZSTD);
   for (int b = 0; b < blocks && !failed; ++b) {
     BlockCodecsData(in, n, seed + (uint32_t)b);
+    r->blocks = b + 1;
+    if (codecs & BLOCK_CODECS_ZLIB) {
+      /* zlib, one stream per block. */
+      z_stream d;
+      memset(&d, 0, sizeof(d));
+      int rc = deflateInit2(&d, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -14, 8, Z_DEFAULT_STRATEGY);
+      if (rc != Z_OK) {
+        failed = BlockCodecsFail(r, "deflateInit2_", b, rc);
+        break;
+      }
+      if (hooks != NULL && hooks->check_deflate != NULL && hooks->check_deflate(&d, why) != 0) {
+        deflateEnd(&d);
+        failed = BlockCodecsHookFail(r, "deflate stream", b, why);
+        break;
+      }
+      const uLong bound = deflateBound(&d, n);
+      d.next_in = in;
+      d.avail_in = (uInt)n;
+      d.next_out = packed;
+      d.avail_out = (uInt)bound;
+      rc = deflate(&d, Z_FINISH);
+      const uLong zlen = d.total_out;
+      const int end = deflateEnd(&d);
+      if (rc != Z_STREAM_END || end != Z_OK) {
+        failed = BlockCodecsFail(r, "deflate", b, rc != Z_STREAM_END ? rc : end);
+        break;
+      }
+      r->zlib_digest = BlockCodecsFnv(r->zlib_digest, packed, zlen);
+      r->zlib_bytes += zlen;
 
-    /* zlib, one stream per block. */
-    z_stream d;
-    memset(&d, 0, sizeof(d));
-    int rc = deflateInit2(&d, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -14, 8, Z_DEFAULT_STRATEGY);
-    if (rc != Z_OK) {
-      failed = BlockCodecsFail(r, "deflateInit2_", b, rc);
-      break;
-    }
-    if (hooks != NULL && hooks->check_deflate != NULL && hooks->check_deflate(&d, why) != 0) {
-      deflateEnd(&d);
-      failed = BlockCodecsHookFail(r, "deflate stream", b, why);
-      break;
-    }
-    const uLong bound = deflateBound(&d, n);
-    d.next_in = in;
-    d.avail_in = (uInt)n;
-    d.next_out = packed;
-    d.avail_out = (uInt)bound;
-    rc = deflate(&d, Z_FINISH);
-    const uLong zlen = d.total_out;
-    const int end = deflateEnd(&d);
-    if (rc != Z_STREAM_END || end != Z_OK) {
-      failed = BlockCodecsFail(r, "deflate", b, rc != Z_STREAM_END ? rc : end);
-      break;
-    }
-    r->zlib_digest = BlockCodecsFnv(r->zlib_digest, packed, zlen);
-    r->zlib_bytes += zlen;
-
-    z_stream i;
-    memset(&i, 0, sizeof(i));
-    rc = inflateInit2(&i, -14);
-    if (rc != Z_OK) {
-      failed = BlockCodecsFail(r, "inflateInit2_", b, rc);
-      break;
-    }
-    if (hooks != NULL && hooks->check_inflate != NULL && hooks->check_inflate(&i, why) != 0) {
+      z_stream i;
+      memset(&i, 0, sizeof(i));
+      rc = inflateInit2(&i, -14);
+      if (rc != Z_OK) {
+        failed = BlockCodecsFail(r, "inflateInit2_", b, rc);
+        break;
+      }
+      if (hooks != NULL && hooks->check_inflate != NULL && hooks->check_inflate(&i, why) != 0) {
+        inflateEnd(&i);
+        failed = BlockCodecsHookFail(r, "inflate stream", b, why);
+        break;
+      }
+      i.next_in = packed;
+      i.avail_in = (uInt)zlen;
+      i.next_out = out;
+      i.avail_out = (uInt)n;
+      rc = inflate(&i, Z_SYNC_FLUSH);
+      const uLong got = i.total_out;
       inflateEnd(&i);
-      failed = BlockCodecsHookFail(r, "inflate stream", b, why);
-      break;
+      if ((rc != Z_STREAM_END && rc != Z_OK) || got != n || memcmp(in, out, n) != 0) {
+        failed = BlockCodecsFail(r, "inflate round trip", b, rc);
+        break;
+      }
     }
-    i.next_in = packed;
-    i.avail_in = (uInt)zlen;
-    i.next_out = out;
-    i.avail_out = (uInt)n;
-    rc = inflate(&i, Z_SYNC_FLUSH);
-    const uLong got = i.total_out;
-    inflateEnd(&i);
-    if ((rc != Z_STREAM_END && rc != Z_OK) || got != n || memcmp(in, out, n) != 0) {
-      failed = BlockCodecsFail(r, "inflate round trip", b, rc);
-      break;
-    }
-
+    if ((codecs & BLOCK_CODECS_ZSTD) == 0) continue;
     /* zstd, one CCtx/DCtx per file of blocks. */
     if (b % BLOCK_CODECS_BLOCKS_PER_FILE == 0) {
       cctx = ZSTD_createCCtx();
@@ -200,7 +210,6 @@ static int BlockCodecsRun(int blocks, uint32_t seed, const BlockCodecsHooks* hoo
       cctx = NULL;
       dctx = NULL;
     }
-    r->blocks = b + 1;
   }
   ZSTD_freeCCtx(cctx); /* NULL-safe; set after a failure only */
   ZSTD_freeDCtx(dctx);
