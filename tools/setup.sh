@@ -24,6 +24,10 @@
 #              lists stay as they are) and the source index it needs
 #   myrocks    tests/myrocks/run.sh: mariadb-server mariadb-plugin-rocksdb
 #              sysbench (g++: the malloc counter, when no built one is found)
+#   private_codecs  tests/private_codecs/build.sh: gcc, dpkg-dev (`apt-get
+#              source libzstd zlib`), libzstd-dev and zlib1g-dev (the versions
+#              whose sources it fetches), plus the deb-src entry above and the
+#              source index for libzstd and zlib
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
 #   upstream   building RocksDB >= 10.4 from source for the native face
 #              (rocksdb_plugin/README.md): its optional codecs and gflags,
@@ -46,11 +50,12 @@ declare -A STAGE_PACKAGES=(
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
                libzstd-dev zlib1g-dev dpkg-dev"
   [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"
+  [private_codecs]="gcc dpkg-dev libzstd-dev zlib1g-dev"
   [clang]="clang-14 libclang-rt-14-dev"
   [upstream]="g++ make pkg-config libabsl-dev libzstd-dev zlib1g-dev
               libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
-STAGE_ORDER=(base db_stress myrocks clang upstream)
+STAGE_ORDER=(base db_stress myrocks private_codecs clang upstream)
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
@@ -84,8 +89,14 @@ done
 declare -A seen=()
 packages=()
 want_deb_src=0
+# The source packages a stage fetches, as "source:binary" pairs: the source
+# index must offer the version the installed binary package was built from.
+declare -A want_sources=()
 for s in "${stages[@]}"; do
-  [[ $s == db_stress ]] && want_deb_src=1
+  case $s in
+    db_stress) want_deb_src=1; want_sources[rocksdb]=librocksdb-dev ;;
+    private_codecs) want_deb_src=1; want_sources[libzstd]=libzstd-dev; want_sources[zlib]=zlib1g-dev ;;
+  esac
   for p in ${STAGE_PACKAGES[$s]}; do
     [[ -n ${seen[$p]+x} ]] && continue
     seen[$p]=1
@@ -109,7 +120,7 @@ for p in "${packages[@]}"; do
   [[ -n ${installed[$p]+x} ]] || missing+=("$p")
 done
 
-# --- the deb-src entry (db_stress) --------------------------------------------
+# --- the deb-src entry (db_stress, private_codecs) ---------------------------
 # A deb-src twin of every Debian entry in the binary lists, in a file of its
 # own. Third-party repositories are left out: they carry no rocksdb source and
 # may be unreachable.
@@ -156,7 +167,7 @@ deb_src=
 if ((want_deb_src)); then
   deb_src=$(deb_src_entries)
   [[ -n $deb_src ]] || fail "no Debian entry in /etc/apt/sources.list{,.d/debian.sources} to derive a deb-src entry from"
-  deb_src="# Written by rockpool tools/setup.sh --stage=db_stress: source packages (apt-get source rocksdb).
+  deb_src="# Written by rockpool tools/setup.sh --stage=db_stress|private_codecs: source packages (apt-get source rocksdb, libzstd, zlib).
 $deb_src"
   # Comments aside, an equal file is kept (no rewrite, no update).
   if ! [[ -f $SRCLIST ]] || [[ $(grep -v '^#' "$SRCLIST") != "$(grep -v '^#' <<<"$deb_src")" ]]; then
@@ -164,13 +175,25 @@ $deb_src"
   fi
 fi
 
-# The source index must offer the version of the installed librocksdb-dev
-# (db_stress uses RocksDB internals: another version would link or run wrongly).
-source_index_ok() {
-  local version
-  version=$(dpkg-query -W -f='${source:Version}' librocksdb-dev 2>/dev/null) || return 1
-  [[ -n $version ]] && apt-cache showsrc rocksdb 2>/dev/null | grep -qx "Version: $version"
+# The source index must offer the version of each installed binary package a
+# stage fetches the source of (db_stress uses RocksDB internals: another
+# version would link or run wrongly; private_codecs compares its private
+# copies with the system's). Prints the first missing "source version".
+source_index_missing() {
+  local src bin version
+  for src in "${!want_sources[@]}"; do
+    bin=${want_sources[$src]}
+    version=$(dpkg-query -W -f='${source:Version}' "$bin" 2>/dev/null) || version=
+    # grep without -q: an early exit would make apt-cache die of SIGPIPE,
+    # which pipefail turns into a failure.
+    if [[ -z $version ]] ||
+       ! apt-cache showsrc "$src" 2>/dev/null | grep -x "Version: $version" >/dev/null; then
+      echo "$src ${version:-?}"
+      return 0
+    fi
+  done
 }
+source_index_ok() { [[ -z $(source_index_missing) ]]; }
 
 need_source_index=0
 if ((want_deb_src)) && ! ((write_deb_src)) && ! ((${#missing[@]})) && ! source_index_ok; then
@@ -185,7 +208,7 @@ if [[ $(id -u) -ne 0 ]]; then
   what=()
   ((${#missing[@]})) && what+=("missing packages: ${missing[*]}")
   ((write_deb_src)) && what+=("deb-src entry $SRCLIST")
-  ((need_source_index)) && what+=("source index for rocksdb (apt-get update)")
+  ((need_source_index)) && what+=("source index for ${!want_sources[*]} (apt-get update)")
   fail "$label: needs root for: $(IFS=';'; echo "${what[*]}")"
 fi
 
@@ -227,6 +250,5 @@ if ((${#missing[@]})); then
     apt-get "${APT_OPTS[@]}" install -y --no-install-recommends "${missing[@]}"
 fi
 if ((want_deb_src)) && ! source_index_ok; then
-  version=$(dpkg-query -W -f='${source:Version}' librocksdb-dev 2>/dev/null || echo '?')
-  fail "apt has no source package rocksdb $version after apt-get update (deb-src entry: $SRCLIST)"
+  fail "apt has no source package $(source_index_missing) after apt-get update (deb-src entry: $SRCLIST)"
 fi
