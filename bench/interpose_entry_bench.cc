@@ -77,14 +77,15 @@ std::string Check(bool pooled, const PoolStats& before, const PoolStats& after, 
   return "";
 }
 
-void Finish(benchmark::State& state, bool pooled, PoolField pool, const CompressionPoolsStats& before) {
+void Finish(benchmark::State& state, bool pooled, PoolField pool,
+            const CompressionPoolsStats& before) {
   const CompressionPoolsStats after = legacy::Stats();
   const std::string error =
       Check(pooled, before.*pool, after.*pool, static_cast<uint64_t>(state.iterations()));
   if (!error.empty()) state.SkipWithError(error.c_str());
-  state.counters["reused/pair"] = benchmark::Counter(
-      static_cast<double>((after.*pool).reused - (before.*pool).reused) /
-      static_cast<double>(state.iterations() > 0 ? state.iterations() : 1));
+  state.counters["reused/pair"] =
+      benchmark::Counter(static_cast<double>((after.*pool).reused - (before.*pool).reused) /
+                         static_cast<double>(state.iterations() > 0 ? state.iterations() : 1));
 }
 
 template <int (*kPair)()>

@@ -156,9 +156,9 @@ EnvironmentMessages ConfigureFromEnvironment() {
   }
   if (!options->has_value()) return out;
   Configure(**options, ConfigSource::kEnvironment);
-  out.activation = absl::StrCat("active from ", kOptionsVariable, ": ", (*options)->ToString(),
-                                " mode=", ModeName(CurrentMode()), "; ",
-                                CheckInterposition().ToString());
+  out.activation =
+      absl::StrCat("active from ", kOptionsVariable, ": ", (*options)->ToString(),
+                   " mode=", ModeName(CurrentMode()), "; ", CheckInterposition().ToString());
   return out;
 }
 

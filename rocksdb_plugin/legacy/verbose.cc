@@ -45,7 +45,7 @@ bool VerboseEnabled() noexcept {
     int expected = 0;
     const int read = ReadVerbose();
     v = g_verbose.compare_exchange_strong(expected, read, std::memory_order_acq_rel) ? read
-                                                                                       : expected;
+                                                                                     : expected;
   }
   return v == 2;
 }

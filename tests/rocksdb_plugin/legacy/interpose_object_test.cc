@@ -106,9 +106,9 @@ TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
   if (kAsan) GTEST_SKIP() << "built with ASan";
   const std::string stats = dir_ + "/stats.txt";
   std::string err;
-  const Result r = Preloaded("ROCKPOOL_VERBOSE=1 ROCKPOOL_OPTIONS='max_idle_per_key=4' ROCKPOOL_STATS=" +
-                                 stats,
-                             g_loop + " 200", &err);
+  const Result r =
+      Preloaded("ROCKPOOL_VERBOSE=1 ROCKPOOL_OPTIONS='max_idle_per_key=4' ROCKPOOL_STATS=" + stats,
+                g_loop + " 200", &err);
   ASSERT_EQ(r.exit_code, 0) << r.output << err;
   // ROCKPOOL_VERBOSE=1: exactly the activation line, with the process's pid.
   const std::string start =
@@ -139,9 +139,9 @@ TEST_F(InterposeObjectTest, QuietByDefault) {
   EXPECT_EQ(err, "");
   // The same, pooling for real, with a stats file and ROCKPOOL_VERBOSE=0.
   const std::string stats = dir_ + "/stats.txt";
-  const Result loop = Preloaded(
-      "ROCKPOOL_VERBOSE=0 ROCKPOOL_OPTIONS=max_idle_per_key=8 ROCKPOOL_STATS=" + stats,
-      g_loop + " 50", &err);
+  const Result loop =
+      Preloaded("ROCKPOOL_VERBOSE=0 ROCKPOOL_OPTIONS=max_idle_per_key=8 ROCKPOOL_STATS=" + stats,
+                g_loop + " 50", &err);
   ASSERT_EQ(loop.exit_code, 0) << loop.output << err;
   EXPECT_EQ(err, "");
   const std::string line = ReadFile(stats);
@@ -160,7 +160,8 @@ TEST_F(InterposeObjectTest, QuietByDefault) {
   std::istringstream lines(err);
   int n = 0;
   for (std::string l; std::getline(lines, l); ++n) {
-    const size_t close = l.find("]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=8;");
+    const size_t close =
+        l.find("]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=8;");
     ASSERT_EQ(l.rfind("rockpool[", 0), 0u) << l;
     ASSERT_NE(close, std::string::npos) << l;
     const std::string pid = l.substr(9, close - 9);

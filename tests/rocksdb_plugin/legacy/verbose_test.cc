@@ -23,9 +23,9 @@ std::string g_say;
 
 struct Said {
   int exit_code = -1;
-  std::string pid;      // the process's own pid, from its stdout
+  std::string pid;  // the process's own pid, from its stdout
   bool enabled = false;
-  std::string err;      // its stderr, exactly
+  std::string err;  // its stderr, exactly
 };
 
 // Runs say_verbose with `env` (e.g. "ROCKPOOL_VERBOSE=1", or "" for unset).
