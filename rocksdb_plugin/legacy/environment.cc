@@ -20,6 +20,7 @@
 #include "compression/annotated_mutex.h"
 #include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/runtime.h"
+#include "rocksdb_plugin/legacy/verbose.h"
 
 namespace rockpool::legacy {
 namespace {
@@ -119,8 +120,9 @@ std::string SetUpStatsFile() {
 struct LoadTimeConfiguration {
   LoadTimeConfiguration() noexcept {
     try {
-      const std::string line = ConfigureFromEnvironment();
-      if (!line.empty()) std::fputs(line.c_str(), stderr);
+      const EnvironmentMessages messages = ConfigureFromEnvironment();
+      if (!messages.errors.empty()) std::fputs(messages.errors.c_str(), stderr);
+      if (!messages.activation.empty()) SayVerbose(messages.activation);
     } catch (...) {
       std::fputs("rockpool: reading the environment failed; pooling stays off\n", stderr);
     }
@@ -143,18 +145,20 @@ absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const
   return std::optional<RockpoolOptions>(*parsed);
 }
 
-std::string ConfigureFromEnvironment() {
-  std::string out = SetUpStatsFile();
+EnvironmentMessages ConfigureFromEnvironment() {
+  EnvironmentMessages out;
+  out.errors = SetUpStatsFile();
   absl::StatusOr<std::optional<RockpoolOptions>> options =
       OptionsFromEnvironmentValue(std::getenv(kOptionsVariable));
   if (!options.ok()) {
-    absl::StrAppend(&out, options.status().message(), "; pooling stays off\n");
+    absl::StrAppend(&out.errors, options.status().message(), "; pooling stays off\n");
     return out;
   }
   if (!options->has_value()) return out;
   Configure(**options, ConfigSource::kEnvironment);
-  absl::StrAppend(&out, "rockpool: active from ", kOptionsVariable, ": ", (*options)->ToString(),
-                  " mode=", ModeName(CurrentMode()), "; ", CheckInterposition().ToString(), "\n");
+  out.activation =
+      absl::StrCat("active from ", kOptionsVariable, ": ", (*options)->ToString(),
+                   " mode=", ModeName(CurrentMode()), "; ", CheckInterposition().ToString());
   return out;
 }
 

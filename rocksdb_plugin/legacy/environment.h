@@ -7,10 +7,13 @@
 //       read once when rockpool is loaded (a static initializer of the
 //       executable or of the preload object); same syntax, names and errors
 //       as the listener's options (rocksdb_plugin/options.h). Set: the
-//       process is configured with those options, and says so in one line on
-//       stderr. Unset or empty: nothing changes (pooling stays off until a
-//       listener or Configure() switches it on). A bad value prints one line
-//       on stderr and leaves pooling off: never half-configured.
+//       process is configured with those options, silently: with
+//       ROCKPOOL_VERBOSE=1 (verbose.h) it says so in one line on stderr,
+//       `rockpool[<pid>]: active from ROCKPOOL_OPTIONS: ...`. Unset or empty:
+//       nothing changes (pooling stays off until a listener or Configure()
+//       switches it on). A bad value prints one line on stderr (always,
+//       `rockpool: ROCKPOOL_OPTIONS="...": ...; pooling stays off`) and
+//       leaves pooling off: never half-configured.
 //       A `rockpool` listener created later replaces this configuration (the
 //       most recent wins, enabled=false included).
 //   ROCKPOOL_STATS=/path/file
@@ -21,7 +24,8 @@
 //       Only the process that read the variable writes it (not a forked
 //       child), and a process that leased no context does not overwrite an
 //       existing file (wrapper scripts share the environment); "%p" in the
-//       path is replaced by the process id.
+//       path is replaced by the process id. A bad ROCKPOOL_STATS_SECONDS
+//       prints one line on stderr (always) and no file is written.
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_
 
@@ -42,10 +46,22 @@ inline constexpr char kStatsSecondsVariable[] = "ROCKPOOL_STATS_SECONDS";
 // the option.
 absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const char* value);
 
+// What ConfigureFromEnvironment() has to say.
+struct EnvironmentMessages {
+  // Lines for a bad ROCKPOOL_OPTIONS / ROCKPOOL_STATS_SECONDS, each
+  // "rockpool: ...\n" ("" if none): printed on stderr whatever
+  // ROCKPOOL_VERBOSE says.
+  std::string errors;
+  // "active from ROCKPOOL_OPTIONS: <options> mode=...; <interposition>",
+  // without prefix or newline ("" if not configured): printed only with
+  // ROCKPOOL_VERBOSE=1, through SayVerbose (verbose.h).
+  std::string activation;
+};
+
 // Reads ROCKPOOL_OPTIONS / ROCKPOOL_STATS* and applies them as described
-// above. Done once at load; exposed for tests. Returns the line it printed
-// on stderr ("" if none).
-std::string ConfigureFromEnvironment();
+// above. Done once at load, which then prints the messages; exposed for
+// tests (it prints nothing itself).
+EnvironmentMessages ConfigureFromEnvironment();
 
 // Rewrites the ROCKPOOL_STATS file now, if one is set up (no-op otherwise).
 // `event`: "exit", "period", "flush", "compaction".

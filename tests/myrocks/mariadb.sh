@@ -17,6 +17,8 @@ start_server() {
     export MALLOC_COUNTER_OUT="$dir/malloc.$life"
     # The malloc counter in every mode; rockpool's interposer in measure and pooled.
     stage_mode_env "$mode" "$dir/rockpool.$life" "${ROCKPOOL_INTERPOSE:-}" "$MALLOC_COUNTER"
+    # ROCKPOOL_VERBOSE=1: the activation line run.sh checks (quiet by default).
+    [ "$mode" != stock ] && STAGE_ENV+=(ROCKPOOL_VERBOSE=1)
     [ "$mode" = stock ] && unset ROCKPOOL_STATS_SECONDS
     # Only builtins after mariadbd (env execs it), so `times` reports mariadbd's CPU alone.
     "${STAGE_ENV[@]}" mariadbd --no-defaults --datadir="$dir/data" --socket="$dir/sock" --skip-networking --user=root \

@@ -51,7 +51,7 @@ install_packages() {  # mariadb-server mariadb-plugin-rocksdb sysbench
 }
 export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Nothing of the caller's preload or rockpool settings leaks into the clients.
-unset LD_PRELOAD ROCKPOOL_OPTIONS ROCKPOOL_STATS MALLOC_COUNTER_OUT
+unset LD_PRELOAD ROCKPOOL_OPTIONS ROCKPOOL_STATS ROCKPOOL_VERBOSE MALLOC_COUNTER_OUT
 
 LONG=0; STOCK_ONLY=0; MEASURE=1; KEEP=0; CODECS="zlib,zstd"
 for a in "$@"; do
@@ -162,8 +162,13 @@ run_case() {
   else check "$codec" "$mode" start 0 "(server did not come up)"; show_failure "$dir" 1; stop_server "$dir" 1; return; fi
 
   if [ "$mode" != stock ]; then
-    grep -q "rockpool: active" "$dir/err.1.log" "$dir/stdout.1" 2>/dev/null && ok=1 || ok=0
-    check "$codec" "$mode" active "$ok" "$(grep -h -m1 'rockpool: active' "$dir/err.1.log" "$dir/stdout.1" 2>/dev/null | head -1)"
+    # start_server sets ROCKPOOL_VERBOSE=1 (rockpool is quiet otherwise): mariadbd's
+    # activation line, printed at load with its own pid, before it opens its error log.
+    local line pid
+    line=$(grep -h -m1 'rockpool\[[0-9]*\]: active from ROCKPOOL_OPTIONS' "$dir/stdout.1" "$dir/err.1.log" 2>/dev/null | head -1)
+    pid=$(cat "$dir/pid.1" 2>/dev/null)
+    [ -n "$line" ] && [ -n "$pid" ] && [[ $line == "rockpool[$pid]: "* ]] && ok=1 || ok=0
+    check "$codec" "$mode" active "$ok" "$line (mariadbd pid ${pid:-?})"
   fi
 
   if load_table "$dir"; then check "$codec" "$mode" load 1 "($ROWS rows from seq, update, delete)"

@@ -44,6 +44,17 @@ class InterposeObjectTest : public testing::Test {
   Result Loop(const std::string& env, int rounds = 200) {
     return Sh(env + " LD_PRELOAD=" + g_object + " " + g_loop + " " + std::to_string(rounds));
   }
+  // Runs `program` with `env` and the object preloaded, from a shell that
+  // first prints its pid (`exec` keeps it: the program's pid). Returns the
+  // exit code and stdout (the pid first); *err gets stderr exactly.
+  Result Preloaded(const std::string& env, const std::string& program, std::string* err) {
+    const std::string err_file = dir_ + "/stderr.txt";
+    const Result r = Sh("(sh -c 'echo $$; exec env -u ROCKPOOL_VERBOSE " + env +
+                        " LD_PRELOAD=" + g_object + " " + program + "' 2>" + err_file + ")");
+    *err = ReadFile(err_file);
+    return r;
+  }
+  static std::string Pid(const Result& r) { return r.output.substr(0, r.output.find('\n')); }
   std::string dir_;
 };
 
@@ -102,13 +113,17 @@ TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
 TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
   if (kAsan) GTEST_SKIP() << "built with ASan";
   const std::string stats = dir_ + "/stats.txt";
-  const Result r = Loop("ROCKPOOL_OPTIONS='max_idle_per_key=4' ROCKPOOL_STATS=" + stats);
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(
-      r.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=4;"),
-      std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("zstd interposed, zlib interposed"), std::string::npos) << r.output;
+  std::string err;
+  const Result r =
+      Preloaded("ROCKPOOL_VERBOSE=1 ROCKPOOL_OPTIONS='max_idle_per_key=4' ROCKPOOL_STATS=" + stats,
+                g_loop + " 200", &err);
+  ASSERT_EQ(r.exit_code, 0) << r.output << err;
+  // ROCKPOOL_VERBOSE=1: exactly the activation line, with the process's pid.
+  const std::string start =
+      "rockpool[" + Pid(r) + "]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=4;";
+  EXPECT_EQ(err.rfind(start, 0), 0u) << err;
+  EXPECT_NE(err.find(" mode=pool; zstd interposed, zlib interposed\n"), std::string::npos) << err;
+  EXPECT_EQ(err.find('\n'), err.size() - 1) << err;  // one line
 
   const std::string line = ReadFile(stats);
   ASSERT_NE(line.find("rockpool report: event=exit pid="), std::string::npos) << line;
@@ -120,6 +135,50 @@ TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
   EXPECT_NE(line.find("deflate=200/1/199/"), std::string::npos) << line;
   EXPECT_NE(line.find("zstd_c=200/1/199/"), std::string::npos) << line;
   EXPECT_FALSE(std::filesystem::exists(stats + ".tmp"));
+}
+
+// Issue 20: every process inheriting ROCKPOOL_OPTIONS (each child of a shell
+// shim) printed its activation line; success is silent now.
+TEST_F(InterposeObjectTest, QuietByDefault) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  std::string err;
+  const Result t = Preloaded("ROCKPOOL_OPTIONS=max_idle_per_key=8", "/bin/true", &err);
+  ASSERT_EQ(t.exit_code, 0) << t.output << err;
+  EXPECT_EQ(err, "");
+  // The same, pooling for real, with a stats file and ROCKPOOL_VERBOSE=0.
+  const std::string stats = dir_ + "/stats.txt";
+  const Result loop =
+      Preloaded("ROCKPOOL_VERBOSE=0 ROCKPOOL_OPTIONS=max_idle_per_key=8 ROCKPOOL_STATS=" + stats,
+                g_loop + " 50", &err);
+  ASSERT_EQ(loop.exit_code, 0) << loop.output << err;
+  EXPECT_EQ(err, "");
+  const std::string line = ReadFile(stats);
+  EXPECT_NE(line.find(" mode=pool "), std::string::npos) << line;  // it did pool
+  EXPECT_EQ(Field(line, "| total:", "reused"), 196u) << line;
+  // A process tree through shell shims: not a line from any of them ...
+  const std::string tree = R"(sh -c "sh -c /bin/true; /bin/true; sh -c \"sh -c /bin/true\"")";
+  const Result quiet = Preloaded("ROCKPOOL_OPTIONS=max_idle_per_key=8", tree, &err);
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.output << err;
+  EXPECT_EQ(err, "");
+  // ... and with ROCKPOOL_VERBOSE=1 one from each process that loaded the
+  // object (the first with the tree's root pid), each with its pid.
+  const Result verbose =
+      Preloaded("ROCKPOOL_VERBOSE=1 ROCKPOOL_OPTIONS=max_idle_per_key=8", tree, &err);
+  ASSERT_EQ(verbose.exit_code, 0) << verbose.output << err;
+  std::istringstream lines(err);
+  int n = 0;
+  for (std::string l; std::getline(lines, l); ++n) {
+    const size_t close =
+        l.find("]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=8;");
+    ASSERT_EQ(l.rfind("rockpool[", 0), 0u) << l;
+    ASSERT_NE(close, std::string::npos) << l;
+    const std::string pid = l.substr(9, close - 9);
+    EXPECT_EQ(pid.find_first_not_of("0123456789"), std::string::npos) << l;
+    if (n == 0) {
+      EXPECT_EQ(pid, Pid(verbose)) << err;
+    }
+  }
+  EXPECT_GE(n, 3) << err;  // at least the root and two of its children
 }
 
 TEST_F(InterposeObjectTest, MeasureStockCountsEveryContext) {
@@ -150,11 +209,16 @@ TEST_F(InterposeObjectTest, BadOptionsSayOneLineAndForward) {
   const std::string stats = dir_ + "/stats.txt";
   const Result r = Loop("ROCKPOOL_OPTIONS='max_idle_per_key=8;idle=3' ROCKPOOL_STATS=" + stats);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(r.output,
-            "rockpool: ROCKPOOL_OPTIONS=\"max_idle_per_key=8;idle=3\": unknown option \"idle\" "
-            "(known options: enabled, max_idle_per_key, idle_seconds, measure_stock); pooling "
-            "stays off\n");
+  const std::string error =
+      "rockpool: ROCKPOOL_OPTIONS=\"max_idle_per_key=8;idle=3\": unknown option \"idle\" "
+      "(known options: enabled, max_idle_per_key, idle_seconds, measure_stock); pooling "
+      "stays off\n";
+  EXPECT_EQ(r.output, error);  // printed without ROCKPOOL_VERBOSE
   EXPECT_NE(ReadFile(stats).find(" mode=forward "), std::string::npos);
+  // The same with ROCKPOOL_VERBOSE=1: the error alone (there is no activation).
+  const Result v = Loop("ROCKPOOL_VERBOSE=1 ROCKPOOL_OPTIONS='max_idle_per_key=8;idle=3'");
+  ASSERT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_EQ(v.output, error);
 }
 
 TEST_F(InterposeObjectTest, PidInStatsPathAndNoOverwriteByIdleProcesses) {
@@ -186,9 +250,10 @@ TEST_F(InterposeObjectTest, BadStatsPeriodIsReported) {
       "ROCKPOOL_STATS=" +
       dir_ + "/stats.txt");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("rockpool: ROCKPOOL_STATS_SECONDS=\"soon\" is not a number of seconds"),
-            std::string::npos)
-      << r.output;
+  // The error alone: pooling is on, silently.
+  EXPECT_EQ(r.output,
+            "rockpool: ROCKPOOL_STATS_SECONDS=\"soon\" is not a number of seconds; statistics "
+            "are not written\n");
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/stats.txt"));
 }
 

@@ -142,14 +142,18 @@ TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
   const std::string dir = plugin_test::NewTempDir("preload_env");
   const std::string db = dir + "/db";
   const std::string stats = dir + "/stats.txt";
+  const std::string err_file = dir + "/stderr.txt";
   const Result bench =
-      Sh("ROCKPOOL_OPTIONS='max_idle_per_key=8;idle_seconds=60' ROCKPOOL_STATS=" + stats + " " +
-         WithPlugin() + FlagsOnlyDbBench(db));
+      Sh("(env -u ROCKPOOL_VERBOSE ROCKPOOL_OPTIONS='max_idle_per_key=8;idle_seconds=60' "
+         "ROCKPOOL_STATS=" +
+         stats + " " + WithPlugin() + FlagsOnlyDbBench(db) + " 2>" + err_file + ")");
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
-  EXPECT_NE(bench.output.find("rockpool: active from ROCKPOOL_OPTIONS: enabled=true;"
-                              "max_idle_per_key=8;idle_seconds=60;measure_stock=false mode=pool"),
-            std::string::npos)
-      << bench.output;
+  // Quiet by default: nothing of rockpool's on stderr (or stdout) on success.
+  const std::string err = plugin_test::ReadFile(err_file);
+  EXPECT_EQ(err.find("rockpool:"), std::string::npos) << err;
+  EXPECT_EQ(err.find("rockpool["), std::string::npos) << err;
+  EXPECT_EQ(bench.output.find("rockpool:"), std::string::npos) << bench.output;
+  EXPECT_EQ(bench.output.find("rockpool["), std::string::npos) << bench.output;
 
   const auto active = plugin_test::LogLines(db, "rockpool active:");
   ASSERT_EQ(active.size(), 1u) << "no 'rockpool active' line in " << db << "/LOG";
@@ -165,6 +169,20 @@ TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
   EXPECT_NE(line.find(" mode=pool "), std::string::npos) << line;
   EXPECT_GE(Field(line, "| total:", "reused"), Field(compactions.back(), "| total:", "reused"));
   EXPECT_LT(Field(line, "| total:", "created"), 20u) << line;
+
+  // ROCKPOOL_VERBOSE=1: the activation line, with the pid of the process
+  // (the shell prints its pid, then execs the tool).
+  const Result scan =
+      Sh("(sh -c 'echo $$; exec env ROCKPOOL_VERBOSE=1 "
+         "ROCKPOOL_OPTIONS=\"max_idle_per_key=8;idle_seconds=60\" " +
+         WithPlugin() + "/usr/bin/ldb --db=" + db + " scan >/dev/null' 2>" + err_file + ")");
+  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  const std::string pid = scan.output.substr(0, scan.output.find('\n'));
+  EXPECT_EQ(
+      plugin_test::ReadFile(err_file),
+      "rockpool[" + pid +
+          "]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=8;"
+          "idle_seconds=60;measure_stock=false mode=pool; zstd interposed, zlib interposed\n");
 }
 
 TEST(PreloadEnvironmentTest, BadValueLeavesPoolingOffWithOneLine) {
@@ -179,7 +197,7 @@ TEST(PreloadEnvironmentTest, BadValueLeavesPoolingOffWithOneLine) {
       << bench.output;
   EXPECT_NE(bench.output.find("max_idle_per_key"), std::string::npos);
   EXPECT_NE(bench.output.find("; pooling stays off\n"), std::string::npos) << bench.output;
-  EXPECT_EQ(bench.output.find("rockpool: active"), std::string::npos) << bench.output;
+  EXPECT_EQ(bench.output.find("active from"), std::string::npos) << bench.output;
   EXPECT_TRUE(plugin_test::LogLines(db, "rockpool active").empty());  // nothing attached
   EXPECT_TRUE(plugin_test::LogLines(db, "rockpool report").empty());
 }
