@@ -164,7 +164,8 @@ void CodecRoutes<Copy>::Bind(Copy* copy) {
   reason_ = absl::StrCat("pooled on ", DisplayName(copy->object));
   state_.store(static_cast<int>(CodecState::kPooled), std::memory_order_release);
   bound_.store(copy, std::memory_order_release);
-  SayVerbose(absl::StrCat(Copy::kCodec, " ", reason_));
+  // Success says nothing (the activation line says "interposed"); only a
+  // stand-down or a forwarded copy is news.
 }
 
 template <typename Copy>
