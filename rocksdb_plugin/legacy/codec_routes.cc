@@ -196,6 +196,9 @@ std::string CodecRoutes<Copy>::forwarded_callers() const {
   return out;
 }
 
+template <typename Copy>
+ROCKPOOL_FAST_TLS const typename CodecRoutes<Copy>::Hot* CodecRoutes<Copy>::last_hot_ = nullptr;
+
 template class CodecRoutes<ZstdCopy>;
 template class CodecRoutes<ZlibCopy>;
 

@@ -34,6 +34,7 @@
 #include "absl/base/optimization.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "compression/fast_tls.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 
 namespace rockpool::legacy {
@@ -101,11 +102,21 @@ class CodecRoutes {
     const Copy* copy;
   };
 
+  // The thread's last hit first (RocksDB's calls come from one object), then
+  // the table. Entries are never freed and name objects that are never
+  // unloaded, so a thread's stale pointer is still a true answer.
   const Copy* Cached(uintptr_t address) const noexcept {
+    if (const Hot* last = last_hot_; ABSL_PREDICT_TRUE(last != nullptr) &&
+                                      address - last->start < last->size) {
+      return last->copy;
+    }
     for (int i = 0; i < kHot; ++i) {
       const Hot* h = hot_[i].load(std::memory_order_acquire);
       if (h == nullptr) break;
-      if (address - h->start < h->size) return h->copy;
+      if (address - h->start < h->size) {
+        last_hot_ = h;
+        return h->copy;
+      }
     }
     return nullptr;
   }
@@ -118,6 +129,7 @@ class CodecRoutes {
   void Bind(Copy* copy) ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
   void StandDown(std::string why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
 
+  static ROCKPOOL_FAST_TLS const Hot* last_hot_;
   std::atomic<const Hot*> hot_[kHot] = {};
   std::atomic<const Copy*> bound_{nullptr};
   std::atomic<int> state_{static_cast<int>(CodecState::kUnused)};
