@@ -2,7 +2,8 @@
 // and libz of this process (the test executable holds rockpool, linked
 // statically, and links both libraries): which object holds an address,
 // what a reference binds to with rockpool skipped, a copy resolved and
-// checked, and the routes the interposers take (legacy/codec_routes.h).
+// checked, and the routes the interposers take
+// (rocksdb_plugin/legacy/codec_routes.h).
 // The cross-process cases (an executable's own zlib, a module's private
 // copy, node) are the process matrix: tests/rocksdb_plugin/legacy/processes/
 // and tests/private_codecs/ (in this executable every definition ahead of
