@@ -53,6 +53,10 @@ const char* CodecStateName(CodecState state) {
   return "?";
 }
 
+// No rockpool lock is held while the loader runs (dlopen, dlsym,
+// dl_iterate_phdr take glibc's loader lock): a thread inside dlopen whose
+// constructors call an interposed function must never wait for a thread
+// that waits for the loader.
 template <typename Copy>
 const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
   LoadedObject caller;
@@ -64,23 +68,25 @@ const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
       if (SameCaller(known_[i]->caller, caller)) return known_[i]->copy;
     }
   }
+  Copy resolved;
+  std::string why;
+  if (!ResolveCopy(caller, /*allow_fallback=*/true, &resolved, &why)) return EmptyCopy<Copy>();
+  // A caller that reached no copy through its own scope got the process's
+  // only definition, which may be a module that is unloaded later: such
+  // answers are not remembered.
+  const bool own_scope = LookupSkippingRockpool(caller, Copy::kAnchor, nullptr) != nullptr;
+  const bool startup = IsStartupObject(caller);
   AnnotatedMutexLock lock(&mu_);
   for (int i = 0; i < known_count_; ++i) {
     if (SameCaller(known_[i]->caller, caller)) return known_[i]->copy;
   }
-  Copy* copy = CopyOf(caller, /*allow_fallback=*/true);
-  // A caller that reached no copy through its own scope got the process's
-  // only definition, which may be a module that is unloaded later: such
-  // answers are not remembered.
-  if (copy->object.link_map == nullptr) return copy;
-  const bool own_scope = LookupSkippingRockpool(caller, Copy::kAnchor, nullptr) != nullptr;
-  if (!own_scope || known_count_ == kKnown) return copy;
+  Copy* copy = Register(std::move(resolved));
+  if (!own_scope || copy->object.link_map == nullptr || known_count_ == kKnown) return copy;
   auto* known = new (std::nothrow) Known{caller, copy};
   if (known == nullptr) return copy;
   known_[known_count_++] = known;
-  const bool permanent = IsStartupObject(caller) || (bound_copy() != nullptr &&
-                                                     SameObject(bound_copy()->object, caller));
-  if (permanent) {
+  const Copy* bound = bound_.load(std::memory_order_acquire);
+  if (startup || (bound != nullptr && SameObject(bound->object, caller))) {
     for (auto& slot : hot_) {
       if (slot.load(std::memory_order_relaxed) != nullptr) continue;
       auto* hot = new (std::nothrow) Hot{caller.start, caller.end - caller.start, copy};
@@ -92,10 +98,7 @@ const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
 }
 
 template <typename Copy>
-Copy* CodecRoutes<Copy>::CopyOf(const LoadedObject& caller, bool allow_fallback) {
-  Copy resolved;
-  std::string why;
-  if (!ResolveCopy(caller, allow_fallback, &resolved, &why)) return EmptyCopy<Copy>();
+Copy* CodecRoutes<Copy>::Register(Copy&& resolved) {
   for (int i = 0; i < copy_count_; ++i) {
     if (SameObject(copies_[i]->object, resolved.object)) return copies_[i];
   }
@@ -117,10 +120,13 @@ bool CodecRoutes<Copy>::BindFromCaller(const Copy* copy) noexcept {
       copy->object.link_map == nullptr || copy->private_copy || !copy->complete || t_binding) {
     return false;
   }
-  AnnotatedMutexLock lock(&bind_mu_);
+  // Binding runs the loader (dlsym) and the copy: a thread that finds
+  // another binding forwards this call instead of waiting (see Resolve).
+  if (!bind_mu_.TryLock()) return false;
   if (state_.load(std::memory_order_relaxed) == static_cast<int>(CodecState::kUnused)) {
     Bind(const_cast<Copy*>(copy));
   }
+  bind_mu_.Unlock();
   return bound_.load(std::memory_order_acquire) == copy;
 }
 
@@ -137,13 +143,17 @@ void CodecRoutes<Copy>::BindGlobal(LayoutCheck check_layout) noexcept {
     return StandDown(absl::StrCat(ObjectAt(first, &other) ? DisplayName(other) : "another object",
                                   " defines ", name, " itself"));
   }
+  Copy resolved;
+  std::string why;
+  if (!ResolveCopy(self, /*allow_fallback=*/false, &resolved, &why) || !resolved.global) {
+    return;  // no copy in the global scope yet: bound on first use
+  }
   Copy* copy;
   {
     AnnotatedMutexLock lock(&mu_);
-    copy = CopyOf(self, /*allow_fallback=*/false);
+    copy = Register(std::move(resolved));
   }
-  if (copy->object.link_map == nullptr || !copy->global) return;  // none yet: bind on first use
-  Bind(copy);
+  if (copy->object.link_map != nullptr) Bind(copy);
 }
 
 template <typename Copy>
@@ -195,9 +205,6 @@ std::string CodecRoutes<Copy>::forwarded_callers() const {
   }
   return out;
 }
-
-template <typename Copy>
-ROCKPOOL_FAST_TLS const typename CodecRoutes<Copy>::Hot* CodecRoutes<Copy>::last_hot_ = nullptr;
 
 template class CodecRoutes<ZstdCopy>;
 template class CodecRoutes<ZlibCopy>;

@@ -121,15 +121,15 @@ class CodecRoutes {
     return nullptr;
   }
   const Copy* Resolve(const void* return_address) noexcept;
-  // The registered copy `caller` reaches (registering it), or the empty
-  // copy. allow_fallback: see ResolveCopy.
-  Copy* CopyOf(const LoadedObject& caller, bool allow_fallback) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The registered copy of `resolved`'s object (registering it), or the
+  // empty copy when the registry is full.
+  Copy* Register(Copy&& resolved) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool BindFromCaller(const Copy* copy) noexcept;
   // Runs the checks and binds, or stands down; under bind_mu_.
   void Bind(Copy* copy) ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
   void StandDown(std::string why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
 
-  static ROCKPOOL_FAST_TLS const Hot* last_hot_;
+  static inline ROCKPOOL_FAST_TLS const Hot* last_hot_ = nullptr;
   std::atomic<const Hot*> hot_[kHot] = {};
   std::atomic<const Copy*> bound_{nullptr};
   std::atomic<int> state_{static_cast<int>(CodecState::kUnused)};
