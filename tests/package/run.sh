@@ -13,9 +13,12 @@
 #
 # Needs root (dpkg -i) and `bash tools/setup.sh --stage=package`; refuses to
 # run when a rockpool package is already installed (it would replace it).
-# MariaDB through the package (the systemd drop-in and mariadbd-safe
-# --malloc-lib of packaging/examples/) is not run here: the myrocks stage
-# covers the interposer under mariadbd.
+# With MariaDB's MyRocks installed (the myrocks stage's packages), also
+# `rockpool check mariadbd` (the interposer) and a zlib MyRocks table written,
+# flushed and compacted by a mariadbd started with `rockpool run -- mariadbd`
+# and one started by `mariadbd-safe --malloc-lib=<interposer>` (the two ways
+# of packaging/examples/mariadb-rockpool.conf but its systemd drop-in), each
+# pooled; skipped (and said so) without them.
 # Options:
 #   --keep   keep the work directory (the .deb, the stats files, the DB)
 set -uo pipefail
@@ -48,6 +51,9 @@ cleanup() {
   if ((INSTALLED)); then dpkg --purge rockpool >/dev/null 2>&1 || true; fi
 }
 trap cleanup EXIT
+# A signal ends the script through exit, so the EXIT trap purges the package.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 LIBDIR=/usr/lib/x86_64-linux-gnu/rockpool
 check() { stage_check "$@"; }  # check <ok 0|1> <what> [detail]
@@ -129,9 +135,81 @@ ok=0
   grep -q "$WORK/corrupt.stats" "$WORK/corrupt.err" && ok=1
 check "$ok" "stats corrupt file" "exit $rc: $(head -n 1 "$WORK/corrupt.err")"
 
+# --- MariaDB MyRocks through the package: rockpool run, mariadbd-safe --malloc-lib ---
+# (when the myrocks stage's packages are installed; CI runs that stage first)
+MDB=$WORK/mariadb
+# mariadb_life <way>: starts mariadbd (way: run = `rockpool run -- mariadbd`,
+# safe = `mariadbd-safe --malloc-lib=<interposer>`), writes a zlib table
+# through MyRocks, flushes and compacts it, shuts the server down; then
+# checks mariadbd's stats file.
+mariadb_life() {
+  local way=$1 i rc=0 pid='' n='' server
+  server=(--no-defaults --datadir="$MDB/data" --socket="$MDB/sock"
+    --skip-networking --user=root --plugin-load-add=ha_rocksdb.so --default-storage-engine=rocksdb
+    --rocksdb-default-cf-options=compression=kZlibCompression --log-error="$MDB/err.$way.log"
+    --pid-file="$MDB/pid.$way")
+  rm -rf "$MDB/data" "$MDB/sock"
+  cp -a "$MDB/template" "$MDB/data"
+  if [[ $way == run ]]; then
+    /usr/bin/rockpool run --stats="$MDB/$way.%p.stats" -- mariadbd "${server[@]}" >"$MDB/out.$way" 2>&1 &
+  else
+    env ROCKPOOL_OPTIONS="max_idle_per_key=8" ROCKPOOL_STATS="$MDB/$way.%p.stats" \
+      mariadbd-safe --no-defaults --malloc-lib="$LIBDIR/librockpool_interpose.so" --skip-kill-mysqld \
+      --skip-syslog "${server[@]:1}" >"$MDB/out.$way" 2>&1 &
+  fi
+  STAGE_BG_PID=$!
+  for i in $(seq 600); do
+    [[ -S $MDB/sock ]] && mariadb-admin --no-defaults -S "$MDB/sock" -uroot ping >/dev/null 2>&1 && break
+    kill -0 "$STAGE_BG_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  pid=$(cat "$MDB/pid.$way" 2>/dev/null)
+  n=$(timeout 300 mariadb --no-defaults -S "$MDB/sock" -uroot -N -B -e "
+    CREATE DATABASE rp; USE rp;
+    CREATE TABLE t (id INT NOT NULL PRIMARY KEY, c VARCHAR(200)) ENGINE=ROCKSDB;
+    INSERT INTO t SELECT seq, REPEAT(MD5(seq), 4) FROM seq_1_to_20000;
+    SET GLOBAL rocksdb_force_flush_memtable_now = 1; SET GLOBAL rocksdb_compact_cf = 'default';
+    SELECT COUNT(*), SUM(LENGTH(c)) FROM t;" 2>>"$MDB/client.log") || rc=$?
+  timeout 180 mariadb-admin --no-defaults -S "$MDB/sock" -uroot shutdown >>"$MDB/client.log" 2>&1 || rc=$?
+  for i in $(seq 600); do kill -0 "$STAGE_BG_PID" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$STAGE_BG_PID" 2>/dev/null; then
+    [[ -n $pid ]] && kill -KILL "$pid" 2>/dev/null
+    kill -KILL "$STAGE_BG_PID" 2>/dev/null
+    rc=1
+  fi
+  wait "$STAGE_BG_PID" 2>/dev/null
+  STAGE_BG_PID=''
+  check "$([[ $rc == 0 && $n == $'20000\t2560000' ]] && echo 1 || echo 0)" "mariadb $way server" \
+    "pid ${pid:-?}; rows: ${n:-none}; exit $rc"
+  if [[ $rc != 0 || -z $pid ]]; then tail -n 15 "$MDB/err.$way.log" 2>/dev/null | sed 's/^/    /'; fi
+  local f=$MDB/$way.$pid.stats leases created reused lib_bytes in_use out ok=0
+  read -r leases created reused lib_bytes in_use < <(stage_rockpool_totals "$f" /nonexistent)
+  out=$(/usr/bin/rockpool stats "$f" 2>&1)
+  ((leases > 0 && reused > created)) && grep -q "^pid $pid .* pooled *$" <<<"$out" && ok=1
+  check "$ok" "mariadb $way pooled" "leases=$leases created=$created reused=$reused lib_bytes=$lib_bytes in_use=$in_use"
+  if ((!ok)); then sed 's/^/    /' <<<"$out"; fi
+}
+if command -v mariadbd >/dev/null && command -v mariadbd-safe >/dev/null &&
+   command -v mariadb-install-db >/dev/null && [[ -f /usr/lib/mysql/plugin/ha_rocksdb.so ]]; then
+  c=$(/usr/bin/rockpool check mariadbd 2>&1)
+  check "$([[ $c == "librockpool_interpose.so: /usr/sbin/mariadbd needs no librocksdb.so"* ]] && echo 1 || echo 0)" \
+    "check mariadbd" "$(head -n 1 <<<"$c" | cut -c1-100)"
+  mkdir -p "$MDB"
+  if mariadb-install-db --no-defaults --datadir="$MDB/template" --auth-root-authentication-method=normal \
+       >"$MDB/install-db.log" 2>&1; then
+    mariadb_life run
+    mariadb_life safe
+  else
+    check 0 "mariadb install-db" "$(tail -n 1 "$MDB/install-db.log")"
+  fi
+else
+  stage_say "mariadb SKIPPED: mariadb-server and mariadb-plugin-rocksdb are not installed (tools/setup.sh --stage=myrocks)"
+fi
+
 # --- man pages ----------------------------------------------------------------------
 for page in rockpool sst_replay; do
-  out=$(MANWIDTH=80 man -l "/usr/share/man/man1/$page.1.gz" 2>"$WORK/man.err" | col -b)
+  # Piped, man prints plain text (no overstrikes).
+  out=$(MANWIDTH=80 man -l "/usr/share/man/man1/$page.1.gz" 2>"$WORK/man.err")
   ok=0
   [[ $out == *NAME* && $out == *SYNOPSIS* && ! -s $WORK/man.err ]] && ok=1
   check "$ok" "man $page" "$(grep -m1 -A1 '^NAME' <<<"$out" | tail -n 1 | sed 's/^ *//' | cut -c1-80)"
