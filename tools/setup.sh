@@ -28,6 +28,9 @@
 #              source libzstd zlib`), libzstd-dev and zlib1g-dev (the versions
 #              whose sources it fetches), plus the deb-src entry above and the
 #              source index for libzstd and zlib
+#   package    tools/package.sh and tests/package/run.sh: dpkg-dev
+#              (dpkg-shlibdeps), lintian, man-db and groff-base (`man -l` of
+#              the pages), rocksdb-tools (db_bench through the installed package)
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
 #   upstream   building RocksDB >= 10.4 from source for the native face
 #              (rocksdb_plugin/README.md): its optional codecs and gflags,
@@ -51,11 +54,12 @@ declare -A STAGE_PACKAGES=(
                libzstd-dev zlib1g-dev dpkg-dev"
   [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"
   [private_codecs]="gcc dpkg-dev libzstd-dev zlib1g-dev"
+  [package]="dpkg-dev lintian man-db groff-base rocksdb-tools"
   [clang]="clang-14 libclang-rt-14-dev"
   [upstream]="g++ make pkg-config libabsl-dev libzstd-dev zlib1g-dev
               libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
-STAGE_ORDER=(base db_stress myrocks private_codecs clang upstream)
+STAGE_ORDER=(base db_stress myrocks private_codecs package clang upstream)
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }

@@ -13,7 +13,9 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/internal/program_name.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/str_cat.h"
+#include "rockpool_version.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/command_line.h"
@@ -128,6 +130,10 @@ int main(int argc, char** argv) {
   }
   absl::flags_internal::SetProgramInvocationName(argc > 0 ? argv[0] : "sst_replay");
   absl::SetProgramUsageMessage(rockpool::replay::kUsage);
+  // --version: the release (rockpool_version.h), as Abseil prints it.
+  absl::FlagsUsageConfig usage_config;
+  usage_config.version_string = [] { return std::string("sst_replay " ROCKPOOL_VERSION "\n"); };
+  absl::SetFlagsUsageConfig(usage_config);
   std::vector<std::string> inputs;
   if (int rc = rockpool::replay::ParseFlags(argc, argv, &inputs); rc >= 0) return rc;
   if (absl::GetFlag(FLAGS_internal_child)) return rockpool::replay::ChildMain();

@@ -1,0 +1,241 @@
+// The `rockpool` binary end to end: --version, check on real programs, run
+// (bad options and a missing object stop it before PROGRAM starts;
+// LD_PRELOAD composed once; PROGRAM's exit status and signals passed
+// through; real stats files written by the interposer under codec_loop) and
+// stats on real, missing and corrupt files.
+//
+// Usage: rockpool_cli_test <rockpool> <librockpool_interpose.so> <codec_loop>
+// (the objects' folder is ROCKPOOL_LIBDIR; the preload object is beside the
+// interposer).
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tools/rockpool/stats_file.h"
+
+namespace rockpool::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsan = true;  // the objects are instrumented: no preloading them into programs
+#else
+constexpr bool kAsan = false;
+#endif
+
+std::string g_rockpool, g_interpose, g_libdir, g_codec_loop;
+
+std::string Absolute(const std::string& path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) != nullptr ? std::string(buf) : path;
+}
+
+std::string TempDir() {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return dir != nullptr ? dir : "/tmp";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+struct Result {
+  int exit_code = -1;  // -1 when killed by a signal
+  int signal = 0;
+  std::string out, err;
+};
+
+// Runs `rockpool args...` with PATH, ROCKPOOL_LIBDIR and `env` only.
+Result Rockpool(const std::vector<std::string>& args, std::vector<std::string> env = {}) {
+  env.push_back("PATH=/usr/bin:/bin");
+  bool has_libdir = false;
+  for (const std::string& e : env) has_libdir = has_libdir || e.rfind("ROCKPOOL_LIBDIR=", 0) == 0;
+  if (!has_libdir) env.push_back("ROCKPOOL_LIBDIR=" + g_libdir);
+  static int n = 0;
+  const std::string out = TempDir() + "/out." + std::to_string(++n);
+  const std::string err = out + ".err";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
+    dup2(e, 2);
+    std::vector<char*> argv = {g_rockpool.data()};
+    std::vector<std::string> a = args;
+    for (std::string& s : a) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    for (std::string& s : env) envp.push_back(s.data());
+    envp.push_back(nullptr);
+    execve(g_rockpool.c_str(), argv.data(), envp.data());
+    _exit(99);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Result r;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  return r;
+}
+
+size_t Lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+TEST(RockpoolCli, VersionAndHelp) {
+  Result r = Rockpool({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "rockpool 0.3.0\n");
+  r = Rockpool({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, HasSubstr("rockpool run [flags] -- PROGRAM"));
+  EXPECT_THAT(r.out, HasSubstr("setuid"));
+  r = Rockpool({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+}
+
+TEST(RockpoolCli, CheckNamesTheObjectAndTheDependency) {
+  Result r = Rockpool({"check", "db_bench"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out,
+              StartsWith("librockpool_preload.so: /usr/bin/db_bench needs librocksdb.so.7.8"));
+  EXPECT_THAT(r.out, HasSubstr("object: " + g_libdir + "/librockpool_preload.so"));
+  r = Rockpool({"check", "/bin/gzip"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: /bin/gzip needs no librocksdb.so"));
+  const std::string script = TempDir() + "/wrapper.sh";
+  std::ofstream(script) << "#!/bin/sh\nexec db_bench \"$@\"\n";
+  r = Rockpool({"check", script});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("is a script (#!/bin/sh), not ELF"));
+  r = Rockpool({"check", "no-such-program-anywhere"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+}
+
+TEST(RockpoolCli, BadOptionsExit2WithoutStartingTheProgram) {
+  const std::string marker = TempDir() + "/started";
+  const std::string touch = "touch " + marker;
+  Result r = Rockpool({"run", "--options=max_idle=4", "--", "/bin/sh", "-c", touch});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("unknown option \"max_idle\""));
+  r = Rockpool({"run", "--", "/bin/sh", "-c", touch}, {"ROCKPOOL_OPTIONS=max_idle_per_key=x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+  r = Rockpool({"run", "--object=neither", "--", "/bin/sh", "-c", touch});
+  EXPECT_EQ(r.exit_code, 2);
+  r = Rockpool({"run", "--", "/bin/sh", "-c", touch}, {"ROCKPOOL_LIBDIR=/nonexistent/rockpool"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("/nonexistent/rockpool/librockpool_interpose.so"));
+  EXPECT_NE(access(marker.c_str(), F_OK), 0) << "the program was started";
+  r = Rockpool({"run", "--", "no-such-program-anywhere"});
+  EXPECT_EQ(r.exit_code, 127);
+}
+
+TEST(RockpoolCli, EnvironmentOnceExitStatusAndSignalsPassedThrough) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string print =
+      "printf '%s\\n' \"$LD_PRELOAD\" \"$ROCKPOOL_OPTIONS\" \"${ROCKPOOL_STATS-}\" "
+      "\"${ROCKPOOL_VERBOSE-}\"; exit 7";
+  Result r = Rockpool({"run", "--", "sh", "-c", print}, {"LD_PRELOAD=" + g_interpose});
+  EXPECT_EQ(r.exit_code, 7) << r.err;
+  EXPECT_EQ(r.out, g_interpose + "\nmax_idle_per_key=8\n\n\n");
+  r = Rockpool({"run", "--stats=/tmp/x.%p", "--verbose", "--", "sh", "-c", print},
+               {"ROCKPOOL_OPTIONS=idle_seconds=5"});
+  EXPECT_EQ(r.exit_code, 7) << r.err;
+  EXPECT_EQ(r.out, g_interpose + "\nidle_seconds=5\n/tmp/x.%p\n1\n");
+  r = Rockpool({"run", "--options=max_idle_per_key=2", "--", "sh", "-c", print},
+               {"ROCKPOOL_OPTIONS=idle_seconds=5", "LD_PRELOAD=/lib/x86_64-linux-gnu/libm.so.6"});
+  EXPECT_EQ(r.out, g_interpose + ":/lib/x86_64-linux-gnu/libm.so.6\nmax_idle_per_key=2\n\n\n");
+  r = Rockpool({"run", "--", "sh", "-c", "kill -TERM $$"});
+  EXPECT_EQ(r.signal, SIGTERM);
+}
+
+std::vector<std::string> FilesStartingWith(const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.rfind(prefix, 0) == 0) out.push_back(dir + "/" + name);
+    }
+    closedir(d);
+  }
+  return out;
+}
+
+TEST(RockpoolCli, StatsOfARealInterposedProcess) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string dir = TempDir() + "/stats";
+  ASSERT_EQ(system(("mkdir -p " + dir).c_str()), 0);
+  Result r = Rockpool({"run", "--stats=" + dir + "/codec_loop.%p", "--", g_codec_loop, "200"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> files = FilesStartingWith(dir, "codec_loop.");
+  ASSERT_EQ(files.size(), 1u);
+  absl::StatusOr<ProcessStats> s = ReadStatsFile(files[0]);
+  ASSERT_TRUE(s.ok()) << s.status() << "\n" << ReadFile(files[0]);
+  EXPECT_EQ(s->event, "exit");
+  EXPECT_EQ(s->mode, "pool");
+  // 200 rounds of deflate, inflate, zstd compress and decompress contexts.
+  EXPECT_EQ(s->leases, 800u);
+  EXPECT_GE(s->created, 4u);
+  EXPECT_GE(s->reused, 780u);
+  EXPECT_EQ(s->deflate.leases, 200u);
+  EXPECT_EQ(s->in_use, 0u);
+  EXPECT_GT(s->saved_bytes(), 0u);
+  EXPECT_EQ(s->zstd_state, "pooled");
+  EXPECT_EQ(s->zlib_state, "pooled");
+
+  r = Rockpool({"stats", files[0]});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("pid " + std::to_string(s->pid) + " "));
+  EXPECT_THAT(r.out, HasSubstr("total (1 process)"));
+  r = Rockpool({"stats", "--json", files[0], files[0]});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\"total\": {\"leases\": 1600,"));
+
+  const std::string corrupt = dir + "/corrupt";
+  std::ofstream(corrupt) << ReadFile(files[0]).substr(0, 150) << "\n";
+  r = Rockpool({"stats", files[0], corrupt});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, StartsWith("rockpool stats: " + corrupt + ": malformed report line"));
+  r = Rockpool({"stats", dir + "/missing"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.err), 1u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(dir + "/missing"));
+}
+
+}  // namespace
+}  // namespace rockpool::cli
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s <rockpool> <librockpool_interpose.so> <codec_loop>\n", argv[0]);
+    return 2;
+  }
+  using namespace rockpool::cli;
+  g_rockpool = Absolute(argv[1]);
+  g_interpose = Absolute(argv[2]);
+  g_libdir = g_interpose.substr(0, g_interpose.rfind('/'));
+  g_codec_loop = Absolute(argv[3]);
+  return RUN_ALL_TESTS();
+}

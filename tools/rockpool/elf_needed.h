@@ -1,0 +1,36 @@
+// What kind of file a program is and, for an ELF64 file, the libraries its
+// dynamic section names (DT_NEEDED), read with <elf.h> only: no tool is run
+// and nothing is loaded. `rockpool run` and `rockpool check` use it to pick
+// the preload object (the program links librocksdb.so) or the interposer.
+#ifndef ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_
+#define ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rockpool::cli {
+
+struct ProgramFile {
+  enum class Kind {
+    kElf,     // an ELF64 file; `needed` lists its DT_NEEDED entries (empty if static)
+    kScript,  // starts with "#!"; `interpreter` is the rest of that line
+    kOther,   // neither (32-bit ELF included): nothing known about it
+  };
+  Kind kind = Kind::kOther;
+  std::vector<std::string> needed;
+  std::string interpreter;
+};
+
+// Reads `path`. NotFound / PermissionDenied when it cannot be opened,
+// DataLoss for an ELF64 file whose headers or dynamic section point outside
+// the file.
+absl::StatusOr<ProgramFile> ReadProgramFile(const std::string& path);
+
+// The first DT_NEEDED entry naming librocksdb.so ("librocksdb.so.7.8"), or "".
+std::string RocksdbDependency(const ProgramFile& file);
+
+}  // namespace rockpool::cli
+
+#endif  // ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_

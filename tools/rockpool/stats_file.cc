@@ -1,0 +1,330 @@
+#include "tools/rockpool/stats_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+
+namespace rockpool::cli {
+namespace {
+
+constexpr absl::string_view kPrefix = "rockpool report: ";
+
+// key=value fields; in the since_last:/total: segments the key is
+// "since_last.leases", "total.leases". Quoted values ("...") keep their
+// spaces and lose their quotes.
+absl::StatusOr<std::map<std::string, std::string>> Fields(absl::string_view text) {
+  std::map<std::string, std::string> fields;
+  std::string section;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == ' ') {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && text[end] != ' ' && text[end] != '=') ++end;
+    const absl::string_view word = text.substr(i, end - i);
+    if (end == text.size() || text[end] == ' ') {
+      if (word == "|") {
+        section.clear();
+      } else if (absl::EndsWith(word, ":")) {
+        section = std::string(word.substr(0, word.size() - 1));
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat("unexpected word \"", word, "\""));
+      }
+      i = end;
+      continue;
+    }
+    // word=value
+    size_t v = end + 1;
+    std::string value;
+    if (v < text.size() && text[v] == '"') {
+      const size_t close = text.find('"', v + 1);
+      if (close == absl::string_view::npos) {
+        return absl::InvalidArgumentError(absl::StrCat("unterminated quote after ", word, "="));
+      }
+      value = std::string(text.substr(v + 1, close - v - 1));
+      i = close + 1;
+    } else {
+      size_t e = text.find(' ', v);
+      if (e == absl::string_view::npos) e = text.size();
+      value = std::string(text.substr(v, e - v));
+      i = e;
+    }
+    const std::string key = section.empty() ? std::string(word) : absl::StrCat(section, ".", word);
+    if (!fields.emplace(key, std::move(value)).second) {
+      return absl::InvalidArgumentError(absl::StrCat("field ", key, " given twice"));
+    }
+  }
+  return fields;
+}
+
+class Reader {
+ public:
+  explicit Reader(const std::map<std::string, std::string>& f) : f_(f) {}
+
+  void Text(const std::string& key, std::string* out, bool required = true) {
+    auto it = f_.find(key);
+    if (it == f_.end()) {
+      if (required) Missing(key);
+      return;
+    }
+    *out = it->second;
+  }
+  void Number(const std::string& key, uint64_t* out) {
+    auto it = f_.find(key);
+    if (it == f_.end()) return Missing(key);
+    if (!absl::SimpleAtoi(it->second, out)) {
+      Error(absl::StrCat(key, "=", it->second, " is not a number"));
+    }
+  }
+  void Pool(const std::string& key, PoolCounts* out) {
+    auto it = f_.find(key);
+    if (it == f_.end()) return Missing(key);
+    std::vector<absl::string_view> parts = absl::StrSplit(it->second, '/');
+    if (parts.size() != 4 || !absl::SimpleAtoi(parts[0], &out->leases) ||
+        !absl::SimpleAtoi(parts[1], &out->created) || !absl::SimpleAtoi(parts[2], &out->reused) ||
+        !absl::SimpleAtoi(parts[3], &out->lib_bytes)) {
+      Error(absl::StrCat(key, "=", it->second, " is not leases/created/reused/lib_bytes"));
+    }
+  }
+  absl::Status status() const { return status_; }
+
+ private:
+  void Missing(const std::string& key) { Error(absl::StrCat("no ", key, "= field")); }
+  void Error(std::string message) {
+    if (status_.ok()) status_ = absl::InvalidArgumentError(std::move(message));
+  }
+
+  const std::map<std::string, std::string>& f_;
+  absl::Status status_;
+};
+
+void AddPool(PoolCounts* a, const PoolCounts& b) {
+  a->leases += b.leases;
+  a->created += b.created;
+  a->reused += b.reused;
+  a->lib_bytes += b.lib_bytes;
+}
+
+std::string Percent(uint64_t part, uint64_t whole) {
+  if (whole == 0) return "-";
+  return absl::StrFormat("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string State(const std::string& state) { return state.empty() ? "-" : state; }
+
+std::string JsonString(absl::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += absl::StrFormat("\\u%04x", c);
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonPool(const PoolCounts& p) {
+  return absl::StrCat("{\"leases\": ", p.leases, ", \"created\": ", p.created,
+                      ", \"reused\": ", p.reused, ", \"lib_bytes\": ", p.lib_bytes, "}");
+}
+
+std::string JsonProcess(const ProcessStats& s, bool total) {
+  std::string out = "{";
+  if (!total) {
+    absl::StrAppend(&out, "\"file\": ", JsonString(s.file), ", \"pid\": ", s.pid,
+                    ", \"event\": ", JsonString(s.event), ", \"mode\": ", JsonString(s.mode), ", ");
+  }
+  absl::StrAppend(
+      &out, "\"leases\": ", s.leases, ", \"created\": ", s.created, ", \"reused\": ", s.reused,
+      ", \"lib_bytes\": ", s.lib_bytes, ", \"lib_allocs\": ", s.lib_allocs,
+      ", \"stock_est_bytes\": ", s.stock_est_bytes, ", \"stock_est_allocs\": ", s.stock_est_allocs,
+      ", \"saved_bytes\": ", s.saved_bytes(), ", \"idle\": ", s.idle,
+      ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
+      ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
+      ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
+      ", \"inflate\": ", JsonPool(s.inflate), "}");
+  if (!total) {
+    absl::StrAppend(&out, ", \"codecs\": {\"zstd\": {\"state\": ", JsonString(s.zstd_state),
+                    ", \"forwarded\": ", JsonString(s.zstd_forwarded),
+                    "}, \"zlib\": {\"state\": ", JsonString(s.zlib_state),
+                    ", \"forwarded\": ", JsonString(s.zlib_forwarded), "}}");
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  if (!absl::StartsWith(line, kPrefix)) {
+    return absl::InvalidArgumentError("not a `rockpool report:` line");
+  }
+  absl::StatusOr<std::map<std::string, std::string>> fields = Fields(line.substr(kPrefix.size()));
+  if (!fields.ok()) return fields.status();
+  ProcessStats s;
+  Reader r(*fields);
+  r.Text("event", &s.event);
+  r.Number("pid", &s.pid);
+  r.Text("mode", &s.mode);
+  r.Number("total.leases", &s.leases);
+  r.Number("total.created", &s.created);
+  r.Number("total.reused", &s.reused);
+  r.Number("total.lib_bytes", &s.lib_bytes);
+  r.Number("total.lib_allocs", &s.lib_allocs);
+  r.Number("total.stock_est_bytes", &s.stock_est_bytes);
+  r.Number("total.stock_est_allocs", &s.stock_est_allocs);
+  r.Number("idle", &s.idle);
+  r.Number("idle_bytes", &s.idle_bytes);
+  r.Number("in_use", &s.in_use);
+  r.Number("discarded", &s.discarded);
+  r.Pool("zstd_c", &s.zstd_c);
+  r.Pool("zstd_d", &s.zstd_d);
+  r.Pool("deflate", &s.deflate);
+  r.Pool("inflate", &s.inflate);
+  r.Text("zstd", &s.zstd_state, /*required=*/false);
+  r.Text("zlib", &s.zlib_state, /*required=*/false);
+  r.Text("zstd_forwarded", &s.zstd_forwarded, /*required=*/false);
+  r.Text("zlib_forwarded", &s.zlib_forwarded, /*required=*/false);
+  if (!r.status().ok()) return r.status();
+  if (s.leases != s.created + s.reused) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "total: leases=", s.leases, " is not created=", s.created, " + reused=", s.reused));
+  }
+  return s;
+}
+
+absl::StatusOr<ProcessStats> ReadStatsFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  }
+  std::string line;
+  std::string last;
+  while (std::getline(in, line)) {
+    if (absl::StartsWith(line, kPrefix)) last = line;
+  }
+  if (last.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": no `rockpool report:` line"));
+  }
+  absl::StatusOr<ProcessStats> stats = ParseReportLine(last);
+  if (!stats.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": malformed report line: ", stats.status().message()));
+  }
+  stats->file = path;
+  return stats;
+}
+
+ProcessStats Total(const std::vector<ProcessStats>& processes) {
+  ProcessStats t;
+  for (const ProcessStats& s : processes) {
+    t.leases += s.leases;
+    t.created += s.created;
+    t.reused += s.reused;
+    t.lib_bytes += s.lib_bytes;
+    t.lib_allocs += s.lib_allocs;
+    t.stock_est_bytes += s.stock_est_bytes;
+    t.stock_est_allocs += s.stock_est_allocs;
+    t.idle += s.idle;
+    t.idle_bytes += s.idle_bytes;
+    t.in_use += s.in_use;
+    t.discarded += s.discarded;
+    AddPool(&t.zstd_c, s.zstd_c);
+    AddPool(&t.zstd_d, s.zstd_d);
+    AddPool(&t.deflate, s.deflate);
+    AddPool(&t.inflate, s.inflate);
+  }
+  return t;
+}
+
+std::string FormatTable(const std::vector<ProcessStats>& processes) {
+  const std::vector<std::string> head = {
+      "process",         "event",       "mode",  "leases", "created",    "reused", "lib_bytes",
+      "stock_est_bytes", "saved_bytes", "saved", "idle",   "idle_bytes", "zstd",   "zlib"};
+  std::vector<std::vector<std::string>> rows = {head};
+  auto row = [](const std::string& name, const ProcessStats& s, const std::string& event,
+                const std::string& mode, const std::string& zstd, const std::string& zlib) {
+    return std::vector<std::string>{name,
+                                    event,
+                                    mode,
+                                    absl::StrCat(s.leases),
+                                    absl::StrCat(s.created),
+                                    absl::StrCat(s.reused),
+                                    absl::StrCat(s.lib_bytes),
+                                    absl::StrCat(s.stock_est_bytes),
+                                    absl::StrCat(s.saved_bytes()),
+                                    Percent(s.saved_bytes(), s.stock_est_bytes),
+                                    absl::StrCat(s.idle),
+                                    absl::StrCat(s.idle_bytes),
+                                    zstd,
+                                    zlib};
+  };
+  for (const ProcessStats& s : processes) {
+    rows.push_back(row(absl::StrCat("pid ", s.pid), s, s.event, s.mode, State(s.zstd_state),
+                       State(s.zlib_state)));
+  }
+  rows.push_back(row(absl::StrCat("total (", processes.size(),
+                                  processes.size() == 1 ? " process)" : " processes)"),
+                     Total(processes), "-", "-", "-", "-"));
+  std::vector<size_t> width(head.size(), 0);
+  for (const auto& r : rows) {
+    for (size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line;
+    for (size_t c = 0; c < r.size(); ++c) {
+      // Names and states left-aligned, numbers right-aligned.
+      const bool left = c < 3 || c >= 12;
+      const std::string pad(width[c] - r[c].size(), ' ');
+      absl::StrAppend(&line, c == 0 ? "" : "  ", left ? r[c] + pad : pad + r[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    absl::StrAppend(&out, line, "\n");
+  }
+  for (const ProcessStats& s : processes) {
+    absl::StrAppend(&out, "pid ", s.pid, ": ", s.file, "\n");
+    if (!s.zstd_forwarded.empty()) {
+      absl::StrAppend(&out, "pid ", s.pid, ": zstd forwarded: ", s.zstd_forwarded, "\n");
+    }
+    if (!s.zlib_forwarded.empty()) {
+      absl::StrAppend(&out, "pid ", s.pid, ": zlib forwarded: ", s.zlib_forwarded, "\n");
+    }
+  }
+  return out;
+}
+
+std::string FormatJson(const std::vector<ProcessStats>& processes) {
+  std::string out = "{\"processes\": [";
+  for (size_t i = 0; i < processes.size(); ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : ", ", JsonProcess(processes[i], false));
+  }
+  absl::StrAppend(&out, "], \"total\": ", JsonProcess(Total(processes), true), "}\n");
+  return out;
+}
+
+}  // namespace rockpool::cli

@@ -1,0 +1,74 @@
+// The ROCKPOOL_STATS file of one process (rocksdb_plugin/legacy/environment.h):
+// one `rockpool report: event=... pid=N mode=... | since_last: ... | total:
+// ... | idle=... | zstd_c=... | zstd=STATE zlib=STATE [zlib_forwarded="why"]`
+// line, the fields of rocksdb_plugin/report.h. Parsed here for `rockpool
+// stats`; the codec states are optional (a LOG line has none).
+#ifndef ROCKPOOL_TOOLS_ROCKPOOL_STATS_FILE_H_
+#define ROCKPOOL_TOOLS_ROCKPOOL_STATS_FILE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "absl/strings/string_view.h"
+
+#include "absl/status/statusor.h"
+
+namespace rockpool::cli {
+
+// One pool: leases/created/reused/lib_bytes (report.h's per-pool figures).
+struct PoolCounts {
+  uint64_t leases = 0;
+  uint64_t created = 0;
+  uint64_t reused = 0;
+  uint64_t lib_bytes = 0;
+};
+
+struct ProcessStats {
+  std::string file;
+  std::string event;  // exit, period, flush, compaction
+  uint64_t pid = 0;
+  std::string mode;  // pool, measure_stock, forward
+  // The `total:` segment.
+  uint64_t leases = 0;
+  uint64_t created = 0;
+  uint64_t reused = 0;
+  uint64_t lib_bytes = 0;
+  uint64_t lib_allocs = 0;
+  uint64_t stock_est_bytes = 0;
+  uint64_t stock_est_allocs = 0;
+  uint64_t idle = 0;
+  uint64_t idle_bytes = 0;
+  uint64_t in_use = 0;
+  uint64_t discarded = 0;
+  PoolCounts zstd_c, zstd_d, deflate, inflate;
+  // "pooled", "forwarded", "unused"; "" when the line has no codec states.
+  std::string zstd_state, zlib_state;
+  std::string zstd_forwarded, zlib_forwarded;  // the reason, "" if none
+
+  // What pooling saved against the stock estimate (0 if it did not).
+  uint64_t saved_bytes() const {
+    return stock_est_bytes > lib_bytes ? stock_est_bytes - lib_bytes : 0;
+  }
+};
+
+// Parses one report line. InvalidArgument naming the first missing or bad
+// field.
+absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line);
+
+// Reads `path` and parses its last `rockpool report:` line. NotFound or
+// InvalidArgument, the message starting with the path.
+absl::StatusOr<ProcessStats> ReadStatsFile(const std::string& path);
+
+// The sums of the counters (file "", pid 0; states empty).
+ProcessStats Total(const std::vector<ProcessStats>& processes);
+
+// The table: one row per process and a total row, then one line per codec
+// forwarded (with the reason).
+std::string FormatTable(const std::vector<ProcessStats>& processes);
+
+// The same as one JSON object: {"processes": [...], "total": {...}}.
+std::string FormatJson(const std::vector<ProcessStats>& processes);
+
+}  // namespace rockpool::cli
+
+#endif  // ROCKPOOL_TOOLS_ROCKPOOL_STATS_FILE_H_
