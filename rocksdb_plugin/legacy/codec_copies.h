@@ -50,6 +50,17 @@ namespace rockpool::legacy {
 
 #define ROCKPOOL_CODEC_COPY_MEMBER(name) decltype(&::name) name = nullptr;
 
+// A copy's Visit(v): calls v(name, pointer member, pool) for every function,
+// the pool table's (pool = true) first, then the interposers' own.
+#define ROCKPOOL_CODEC_COPY_POOL(name) v(#name, name, /*pool=*/true);
+#define ROCKPOOL_CODEC_COPY_OTHER(name) v(#name, name, /*pool=*/false);
+#define ROCKPOOL_CODEC_COPY_VISIT(LIBRARY_FUNCTIONS, INTERPOSER_FUNCTIONS) \
+  template <typename Visitor>                                             \
+  void Visit(Visitor&& v) {                                               \
+    LIBRARY_FUNCTIONS(ROCKPOOL_CODEC_COPY_POOL)                           \
+    INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_OTHER)                       \
+  }
+
 // What every copy records besides its functions.
 struct CopyOrigin {
   LoadedObject object;        // where the copy lives
@@ -66,16 +77,7 @@ struct ZstdCopy : ZstdLibrary, CopyOrigin {
   zstd_layout::CustomMemOffsets custom_mem;
   static constexpr const char* kCodec = "zstd";
   static constexpr const char* kAnchor = "ZSTD_createCCtx";
-  // Calls v(name, pointer member) for every function, pool table first.
-  template <typename Visitor>
-  void Visit(Visitor&& v) {
-#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/true);
-    ROCKPOOL_ZSTD_LIBRARY_FUNCTIONS(ROCKPOOL_VISIT)
-#undef ROCKPOOL_VISIT
-#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/false);
-    ROCKPOOL_ZSTD_INTERPOSER_FUNCTIONS(ROCKPOOL_VISIT)
-#undef ROCKPOOL_VISIT
-  }
+  ROCKPOOL_CODEC_COPY_VISIT(ROCKPOOL_ZSTD_LIBRARY_FUNCTIONS, ROCKPOOL_ZSTD_INTERPOSER_FUNCTIONS)
 };
 
 struct ZlibCopy : ZlibLibrary, CopyOrigin {
@@ -83,18 +85,13 @@ struct ZlibCopy : ZlibLibrary, CopyOrigin {
   using Library = ZlibLibrary;
   static constexpr const char* kCodec = "zlib";
   static constexpr const char* kAnchor = "deflateInit2_";
-  template <typename Visitor>
-  void Visit(Visitor&& v) {
-#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/true);
-    ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS(ROCKPOOL_VISIT)
-#undef ROCKPOOL_VISIT
-#define ROCKPOOL_VISIT(name) v(#name, name, /*pool=*/false);
-    ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS(ROCKPOOL_VISIT)
-#undef ROCKPOOL_VISIT
-  }
+  ROCKPOOL_CODEC_COPY_VISIT(ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS, ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS)
 };
 
 #undef ROCKPOOL_CODEC_COPY_MEMBER
+#undef ROCKPOOL_CODEC_COPY_VISIT
+#undef ROCKPOOL_CODEC_COPY_POOL
+#undef ROCKPOOL_CODEC_COPY_OTHER
 
 // Resolves the copy `caller` reaches (its anchor function decides the
 // object; with allow_fallback, a caller whose scope has none, as after a

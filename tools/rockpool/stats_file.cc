@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "tools/json/json_string.h"
 
 namespace rockpool::cli {
 namespace {
@@ -123,29 +124,8 @@ std::string Percent(uint64_t part, uint64_t whole) {
 
 std::string State(const std::string& state) { return state.empty() ? "-" : state; }
 
-std::string JsonString(absl::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += absl::StrFormat("\\u%04x", c);
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+// (Abseil 20220623's string_view is its own type.)
+std::string JsonString(absl::string_view s) { return json::JsonString({s.data(), s.size()}); }
 
 std::string JsonPool(const PoolCounts& p) {
   return absl::StrCat("{\"leases\": ", p.leases, ", \"created\": ", p.created,

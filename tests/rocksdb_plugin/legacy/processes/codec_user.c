@@ -21,15 +21,7 @@ int codec_user_run(int blocks, unsigned seed) {
 /* The addresses this library's references resolve to (its GOT), in the
  * order of CODEC_USER_FUNCTION_NAMES (codec_user.h). */
 int codec_user_functions(const void** out, int cap) {
-  const void* const fns[] = {
-      (const void*)&deflateInit2_,     (const void*)&deflate,
-      (const void*)&deflateEnd,        (const void*)&deflateBound,
-      (const void*)&inflateInit2_,     (const void*)&inflate,
-      (const void*)&inflateEnd,        (const void*)&ZSTD_createCCtx,
-      (const void*)&ZSTD_freeCCtx,     (const void*)&ZSTD_compress_usingDict,
-      (const void*)&ZSTD_createDCtx,   (const void*)&ZSTD_freeDCtx,
-      (const void*)&ZSTD_decompress_usingDict,
-  };
+  const void* const fns[] = CODEC_USER_FUNCTION_ADDRESSES;
   const int n = (int)(sizeof(fns) / sizeof(fns[0]));
   for (int i = 0; i < n && i < cap; ++i) out[i] = fns[i];
   return n;

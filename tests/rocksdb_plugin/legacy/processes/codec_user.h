@@ -21,6 +21,20 @@ int codec_user_functions(const void** out, int cap);
         "ZSTD_createDCtx", "ZSTD_freeDCtx", "ZSTD_decompress_usingDict"                   \
   }
 
+/* The same functions' addresses as the object that expands this resolves
+ * them (its own definitions, or its GOT): one list for the executable and
+ * the library, so the two can only be compared name by name. Needs zlib.h
+ * and zstd.h. */
+#define CODEC_USER_FUNCTION_ADDRESSES                                                  \
+  {                                                                                    \
+    (const void*)&deflateInit2_, (const void*)&deflate, (const void*)&deflateEnd,      \
+        (const void*)&deflateBound, (const void*)&inflateInit2_, (const void*)&inflate, \
+        (const void*)&inflateEnd, (const void*)&ZSTD_createCCtx,                       \
+        (const void*)&ZSTD_freeCCtx, (const void*)&ZSTD_compress_usingDict,            \
+        (const void*)&ZSTD_createDCtx, (const void*)&ZSTD_freeDCtx,                    \
+        (const void*)&ZSTD_decompress_usingDict                                        \
+  }
+
 #ifdef __cplusplus
 }
 #endif

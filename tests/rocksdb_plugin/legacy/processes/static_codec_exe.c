@@ -31,15 +31,7 @@ int main(int argc, char** argv) {
   const int lib_failed = codec_user_run(blocks, 7);
 
   /* The executable's own definitions, in CODEC_USER_FUNCTION_NAMES order. */
-  const void* const mine[] = {
-      (const void*)&deflateInit2_,     (const void*)&deflate,
-      (const void*)&deflateEnd,        (const void*)&deflateBound,
-      (const void*)&inflateInit2_,     (const void*)&inflate,
-      (const void*)&inflateEnd,        (const void*)&ZSTD_createCCtx,
-      (const void*)&ZSTD_freeCCtx,     (const void*)&ZSTD_compress_usingDict,
-      (const void*)&ZSTD_createDCtx,   (const void*)&ZSTD_freeDCtx,
-      (const void*)&ZSTD_decompress_usingDict,
-  };
+  const void* const mine[] = CODEC_USER_FUNCTION_ADDRESSES;
   static const char* const kNames[] = CODEC_USER_FUNCTION_NAMES;
   const int n = (int)(sizeof(mine) / sizeof(mine[0]));
   const void* theirs[32];
