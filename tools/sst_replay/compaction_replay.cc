@@ -18,22 +18,13 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
-#include "rocksdb_plugin/legacy/listener.h"
-#include "rocksdb_plugin/legacy/runtime.h"
+#include "tools/sst_replay/compaction_faces.h"
 #include "tools/sst_replay/db_copy.h"
 #include "tools/sst_replay/measure.h"
+#include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
 namespace {
-
-absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
-  if (s.ok()) return absl::OkStatus();
-  const std::string message =
-      absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.ToString());
-  if (s.IsCorruption()) return absl::DataLossError(message);
-  if (s.IsNotSupported()) return absl::UnimplementedError(message);
-  return absl::InternalError(message);
-}
 
 // Bytes this process has written through write(2) & co. (/proc/self/io
 // wchar), read without allocating: the compaction's output progress.
@@ -56,8 +47,8 @@ class Sampler {
  public:
   static constexpr size_t kCapacity = 512;
 
-  Sampler(ProgressSink* progress, uint64_t expected_output_bytes)
-      : progress_(progress), expected_(expected_output_bytes) {
+  Sampler(ProgressSink* progress, uint64_t expected_output_bytes, const CompactionFaces& faces)
+      : progress_(progress), expected_(expected_output_bytes), faces_(faces) {
     points_.reserve(kCapacity);
   }
   ~Sampler() { Stop(); }
@@ -108,12 +99,13 @@ class Sampler {
     p.x = static_cast<double>(now.wall_ns - start_.wall_ns) / 1e9;
     p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start_.malloc.bytes);
     p.codec_bytes =
-        static_cast<int64_t>(legacy::Stats().Total().library.bytes_allocated - codec_start_);
+        static_cast<int64_t>(faces_.Stats().Total().library.bytes_allocated - codec_start_);
     if (points_.size() < kCapacity) points_.push_back(p);
   }
 
   ProgressSink* const progress_;
   const uint64_t expected_;
+  const CompactionFaces& faces_;
   ProcessSnapshot start_;
   uint64_t codec_start_ = 0;
   int64_t written_start_ = -1;
@@ -149,21 +141,10 @@ rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
 
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
   // Switch rockpool on for this process, as a RocksDB user would.
-  const std::string rockpool_options =
-      job.strategy == Strategy::kStock
-          ? std::string("measure_stock=true")
-          : absl::StrCat("max_idle_per_key=", job.max_idle_per_key, ";idle_seconds=60");
-  std::shared_ptr<rocksdb::EventListener> listener;
-  if (absl::Status s =
-          FromRocks(legacy::NewRockpoolListener(rockpool_options, &listener), "rockpool listener");
-      !s.ok()) {
-    return absl::InternalError(s.message());
-  }
-  const legacy::Interposition interposition = legacy::CheckInterposition();
-  if (!interposition.zstd || !interposition.zlib || !interposition.zlib_layout) {
-    return absl::InternalError(
-        absl::StrCat("rockpool is not serving RocksDB's codec calls: ", interposition.ToString()));
-  }
+  absl::StatusOr<std::unique_ptr<CompactionFaces>> made =
+      CompactionFaces::Create(job.strategy, job.max_idle_per_key);
+  if (!made.ok()) return made.status();
+  const CompactionFaces& faces = **made;
 
   rocksdb::DBOptions db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
@@ -171,8 +152,10 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
     db_options.create_if_missing = true;
     db_options.create_missing_column_families = true;
     families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
-    for (const CompactionGroup& g : job.groups)
+    for (const CompactionGroup& g : job.groups) {
       families.emplace_back(g.name, CompactionFamilyOptions(g));
+      faces.ApplyTo(&families.back().options);
+    }
   } else {
     // The DB with blob files, copied whole (outside the measured window)
     // and opened with its own options.
@@ -185,23 +168,24 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
         !s.ok()) {
       return absl::InvalidArgumentError(s.message());
     }
-    for (rocksdb::ColumnFamilyDescriptor& f : families) BlobRewriteOptions(&f.options);
+    for (rocksdb::ColumnFamilyDescriptor& f : families) {
+      BlobRewriteOptions(&f.options);
+      faces.ApplyTo(&f.options);
+    }
     db_options.create_if_missing = false;
     db_options.error_if_exists = false;
     db_options.listeners.clear();
   }
-  db_options.listeners.push_back(listener);
+  db_options.listeners.push_back(faces.listener());
   db_options.stats_dump_period_sec = 0;
   db_options.stats_persist_period_sec = 0;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw_db = nullptr;
-  if (absl::Status s =
-          FromRocks(rocksdb::DB::Open(db_options, job.output, families, &handles, &raw_db),
-                    absl::StrCat("opening the scratch DB ", job.output));
+  std::unique_ptr<rocksdb::DB> db;
+  if (absl::Status s = FromRocks(OpenDb(db_options, job.output, families, &handles, &db),
+                                 absl::StrCat("opening the scratch DB ", job.output));
       !s.ok()) {
     return absl::InternalError(s.message());
   }
-  std::unique_ptr<rocksdb::DB> db(raw_db);
   auto close = [&]() {
     for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
     handles.clear();
@@ -233,9 +217,10 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   expected_output = job.total_stored_bytes;
 
   // The measured window: the full compactions.
-  Sampler sampler(progress, expected_output);
-  const CompressionPoolsStats pools_before = legacy::Stats();
-  const uint64_t discarded_before = legacy::DiscardedContexts();
+  Sampler sampler(progress, expected_output, faces);
+  const CompressionPoolsStats pools_before = faces.Stats();
+  const uint64_t discarded_before = faces.DiscardedContexts();
+  const PoolStats native_before = faces.NativeStats();
   const ProcessSnapshot start = OpenWindow();
   sampler.Start(start, pools_before.Total().library.bytes_allocated);
   absl::Status status;
@@ -248,7 +233,7 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   }
   sampler.Stop();
   const ProcessSnapshot end = TakeSnapshot();
-  const CompressionPoolsStats pools_after = legacy::Stats();
+  const CompressionPoolsStats pools_after = faces.Stats();
   if (!status.ok()) {
     close();
     return status;
@@ -258,9 +243,12 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   AddWindowMetrics(start, end, result);
   AddPoolMetrics(pools_before, pools_after, result);
   result->metrics["discarded_contexts"] =
-      static_cast<int64_t>(legacy::DiscardedContexts() - discarded_before);
+      static_cast<int64_t>(faces.DiscardedContexts() - discarded_before);
+  const PoolStats native_after = faces.NativeStats();
+  result->metrics["native_leases"] = static_cast<int64_t>(
+      native_after.created + native_after.reused - native_before.created - native_before.reused);
   result->series = sampler.points();
-  result->notes.push_back(absl::StrCat("RocksDB's codec calls: ", interposition.ToString()));
+  result->notes.push_back(faces.Note());
 
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);

@@ -1,20 +1,17 @@
-// compaction mode, inside one child process: opens a scratch RocksDB 7.8.3
-// DB (one column family per codec group), ingests copies of the job's SSTs
+// compaction mode, inside one child process: opens a scratch DB of the
+// RocksDB sst_replay is built with (Debian's 7.8.3, or an upstream install)
+// with one column family per codec group, ingests copies of the job's SSTs
 // (IngestExternalFile, move_files = false), then runs one full manual
-// compaction per column family inside the measured window:
-//
-//   stock   rockpool's legacy face in measure_stock mode: RocksDB creates and
-//           frees every zstd/zlib context exactly as it always does, but
-//           through rockpool's counting allocator, so codec bytes are counted
-//           the same way as pooled;
-//   pooled  the legacy face pooling (listeners={id=rockpool}).
+// compaction per column family inside the measured window. What stock and
+// pooled switch on in that RocksDB, and how their codec bytes are counted
+// (the same way for both), is compaction_faces.h.
 //
 // With job.source_db (a DB with blob files) the DB is instead copied whole
 // into job.output (before the window opens), opened with its own OPTIONS
 // file plus BlobRewriteOptions, and every column family is compacted: the
 // compaction relocates every blob (garbage collection with age cutoff 1.0),
-// so RocksDB writes each blob again through BlobFileBuilder, a compression
-// context per blob.
+// so RocksDB writes each blob again through BlobFileBuilder (7.8.3: a
+// compression context per blob; 11.x: one per builder).
 //
 // The output SSTs and blob files are left in the scratch DB for the parent
 // to compare.

@@ -9,6 +9,7 @@
 #include <set>
 #include <system_error>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -69,6 +70,17 @@ CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type) {
     if (key == "max_dict_bytes" && v >= 0) c.max_dict_bytes = static_cast<uint32_t>(v);
   }
   return c;
+}
+
+std::string RecordedCompressionManager(std::string_view compression_options) {
+  for (absl::string_view item :
+       absl::StrSplit(A(compression_options), ';', absl::SkipWhitespace())) {
+    std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
+    if (absl::StripAsciiWhitespace(kv.first) == "_compression_manager") {
+      return std::string(absl::StripAsciiWhitespace(kv.second));
+    }
+  }
+  return "";
 }
 
 absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& args) {
@@ -137,6 +149,8 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
                     props.GetVarintOr(sst::property_names::kRawValueSize, 0);
   in.ingestible = props.Get("rocksdb.external_sst_file.version").has_value();
   in.column_family = std::string(props.Get(sst::property_names::kColumnFamilyName).value_or(""));
+  in.compression_manager = RecordedCompressionManager(
+      props.Get(sst::property_names::kCompressionOptions).value_or(""));
   absl::StatusOr<std::vector<sst::BlockHandle>> handles = f.DataBlockHandles();
   if (!handles.ok() && absl::IsUnimplemented(handles.status()) && type != 0xff &&
       !RockpoolDecodes(type)) {

@@ -34,6 +34,10 @@ struct InputFile {
   uint64_t raw_kv_bytes = 0;       // raw key + value bytes (properties)
   bool ingestible = false;         // written by SstFileWriter: ingestible as is
   std::string column_family;
+  // The compression manager RocksDB >= 10.4 records when one was set
+  // (compression_options' "_compression_manager=<id>" pseudo-option, e.g.
+  // "rockpool"); "" for the built-in default and older files.
+  std::string compression_manager;
   // Set when the file's blocks use a codec rockpool cannot decode (its
   // index could not be read): the reader's message. The file is skipped.
   std::string undecodable;
@@ -48,6 +52,10 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
 uint8_t CompressionTypeFromName(std::string_view name);
 // Parses "rocksdb.compression_options" ("window_bits=-14; level=32767; ...").
 CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type);
+
+// The "_compression_manager=" value of a compression_options property; "" if
+// it has none.
+std::string RecordedCompressionManager(std::string_view compression_options);
 
 // Block types rockpool's reader can decompress: none, zlib, zstd.
 bool RockpoolDecodes(uint8_t type);

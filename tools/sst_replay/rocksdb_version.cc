@@ -1,5 +1,6 @@
 #include "tools/sst_replay/rocksdb_version.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -96,7 +97,13 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
   std::map<std::string, Found> by_dir;
   std::vector<std::string> unknown;
   bool format7 = false;
+  std::vector<std::string> sst_managers;
   for (const VersionInput& in : files) {
+    if (!in.compression_manager.empty() &&
+        std::find(sst_managers.begin(), sst_managers.end(), in.compression_manager) ==
+            sst_managers.end()) {
+      sst_managers.push_back(in.compression_manager);
+    }
     const std::string dir = Dir(in);
     auto it = by_dir.find(dir);
     if (it == by_dir.end()) {
@@ -116,7 +123,8 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
       it = by_dir.emplace(dir, std::move(f)).first;
     }
     if (it->second.pattern != nullptr) continue;
-    if (!in.is_blob && !in.is_directory && in.format_version >= 7) {
+    if (!in.is_blob && !in.is_directory &&
+        (in.format_version >= 7 || !in.compression_manager.empty())) {
       format7 = true;
     } else {
       unknown.push_back(in.path);
@@ -128,6 +136,12 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
     if (f.pattern == nullptr) continue;
     versions[f.version].push_back(f.options.path);
     for (const std::string& m : f.options.compression_managers) c.compression_managers.push_back(m);
+  }
+  for (const std::string& m : sst_managers) {
+    if (std::find(c.compression_managers.begin(), c.compression_managers.end(), m) ==
+        c.compression_managers.end()) {
+      c.compression_managers.push_back(m);
+    }
   }
   if (flag != "auto") {
     absl::StatusOr<const StockPattern*> p = PatternForVersion(flag);
@@ -173,16 +187,20 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
   if (format7) {
     if (c.pattern != nullptr && !c.pattern->separate_index_context) {
       return absl::InvalidArgumentError(
-          absl::StrCat("SST files of format_version 7 (RocksDB >= 10.4) beside ", c.source,
+          absl::StrCat("SST files of format_version 7 or with a compression manager (RocksDB >= "
+                       "10.4) beside ",
+                       c.source,
                        " which records RocksDB ", c.version, ": ", kAsk));
     }
     if (c.pattern == nullptr) {
       c.pattern = *PatternForVersion("10.4");
       c.version = "10.4 or later";
-      c.source = "the SST files' format_version 7";
-      c.notes.push_back(
-          "format_version 7 proves RocksDB >= 10.4; 10.4 to 11.x build SST files with the same "
-          "contexts; pass --rocksdb_version to name the exact version");
+      c.source = sst_managers.empty() ? "the SST files' format_version 7"
+                                      : "the SST files' recorded compression manager";
+      c.notes.push_back(absl::StrCat(
+          sst_managers.empty() ? "format_version 7" : "a recorded compression manager",
+          " proves RocksDB >= 10.4; 10.4 to 11.x build SST files with the same contexts; pass "
+          "--rocksdb_version to name the exact version"));
     }
   }
   if (c.pattern == nullptr) return absl::InvalidArgumentError(absl::StrCat("no inputs: ", kAsk));

@@ -3,8 +3,10 @@
 // the RocksDB that last opened the DB (`[Version] rocksdb_version=`), read
 // as text (7.8.3's options parser rejects newer options). A file given on
 // its own is looked up beside itself (its parent directory's OPTIONS file).
-// SST files of format_version 7 prove RocksDB >= 10.4, whose SST pattern
-// 11.x shares. Anything else is not guessed: the caller asks the user.
+// SST files of format_version 7, or that record a compression manager (its
+// "_compression_manager=" pseudo-option), prove RocksDB >= 10.4, whose SST
+// pattern 11.x shares. Anything else is not guessed: the caller asks the
+// user.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 
@@ -36,12 +38,15 @@ struct VersionInput {
   bool is_directory = false;
   bool is_blob = false;
   uint32_t format_version = 0;  // SSTs; 0 for blobs and directories
+  // An SST's recorded compression manager (InputFile::compression_manager).
+  std::string compression_manager = "";
 };
 
 struct PatternChoice {
   const StockPattern* pattern = nullptr;
   std::string version;  // "11.8.1", "7.8" (as given), ">= 10.4"
   std::string source;   // "OPTIONS-000007 in /db", "--rocksdb_version", ...
+  // Recorded in OPTIONS files or SST properties, deduplicated.
   std::vector<std::string> compression_managers;
   std::vector<std::string> notes;  // e.g. the flag overrode a detected version
 };

@@ -23,6 +23,7 @@
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/child_support.h"
+#include "tools/sst_replay/compaction_faces.h"
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
@@ -152,13 +153,9 @@ class Session {
                                ", whose pattern blocks mode replays)");
       }
     }
-    return absl::StrCat(
-        "compaction mode runs RocksDB ", built, ", the librocksdb sst_replay is built with",
-        pattern,
-        "; stock = rockpool's legacy face with measure_stock=true (RocksDB creates and "
-        "frees every context as always, counted); pooled = listeners={id=rockpool;"
-        "max_idle_per_key=",
-        replay_.max_idle_per_key, ";idle_seconds=60}");
+    return absl::StrCat("compaction mode runs RocksDB ", built,
+                        ", the librocksdb sst_replay is built with", pattern, "; ",
+                        CompactionFaces::Describe(replay_.max_idle_per_key));
   }
 
   // Blocks mode's stock call pattern: --rocksdb_version or what the inputs
@@ -166,7 +163,9 @@ class Session {
   int ChooseStockPattern() {
     if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return 0;
     std::vector<VersionInput> files;
-    for (const InputFile& in : inputs_) files.push_back({in.path, false, false, in.format_version});
+    for (const InputFile& in : inputs_) {
+      files.push_back({in.path, false, false, in.format_version, in.compression_manager});
+    }
     for (const BlobInput& in : blob_inputs_) files.push_back({in.path, false, true, 0});
     absl::StatusOr<PatternChoice> c = ChoosePattern(settings_.rocksdb_version, args_, files);
     if (!c.ok()) return Fail(2, c.status().message());

@@ -12,6 +12,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
 namespace {
@@ -144,9 +145,8 @@ std::string HistoryValue(Rng& rng, uint64_t customer) {
   return v;
 }
 
-absl::Status FromRocks(const rocksdb::Status& s, const std::string& what) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat("default workload: ", what, ": ", s.ToString()));
+absl::Status Failed(const rocksdb::Status& s, const std::string& what) {
+  return FromRocks(s, absl::StrCat("default workload: ", what));
 }
 
 rocksdb::ColumnFamilyOptions FamilyOptions(rocksdb::CompressionType compression) {
@@ -186,11 +186,9 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
       {"histories", BlobFamilyOptions()},
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  absl::Status s =
-      FromRocks(rocksdb::DB::Open(options, db_dir, families, &handles, &raw), "opening " + db_dir);
+  std::unique_ptr<rocksdb::DB> db;
+  absl::Status s = Failed(OpenDb(options, db_dir, families, &handles, &db), "opening " + db_dir);
   if (!s.ok()) return s;
-  std::unique_ptr<rocksdb::DB> db(raw);
 
   WorkloadStats stats;
   // 3/8 events, 3/8 orders, 1/4 histories (blobs).
@@ -208,7 +206,7 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
       const uint32_t user = static_cast<uint32_t>(Skewed(rng, 200000));
       const std::string key = absl::StrFormat("evt/u%07d/%013d", user, ts);
       const std::string value = EventValue(rng, user, ts);
-      s = FromRocks(db->Put(write, handles[1], key, value), "Put");
+      s = Failed(db->Put(write, handles[1], key, value), "Put");
       bytes += key.size() + value.size();
       ++stats.records;
     }
@@ -221,7 +219,7 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
       const uint64_t order_id = (i * 2654435761u) % 4294967291u;
       const std::string key = absl::StrFormat("order/%010d", order_id);
       const std::string value = OrderValue(rng, order_id);
-      s = FromRocks(db->Put(write, handles[2], key, value), "Put");
+      s = Failed(db->Put(write, handles[2], key, value), "Put");
       bytes += key.size() + value.size();
       ++stats.records;
     }
@@ -234,7 +232,7 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
       const uint64_t customer = (i * 2654435761u) % 1000003u;
       const std::string key = absl::StrFormat("history/c%07d", customer);
       const std::string value = HistoryValue(rng, customer);
-      s = FromRocks(db->Put(write, handles[3], key, value), "Put");
+      s = Failed(db->Put(write, handles[3], key, value), "Put");
       bytes += key.size() + value.size();
       if (value.size() >= kMinBlobSize) ++stats.blobs;
       ++stats.records;
@@ -242,7 +240,7 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
     stats.raw_bytes += bytes;
   }
   for (size_t i = 1; s.ok() && i < handles.size(); ++i) {
-    s = FromRocks(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
+    s = Failed(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
   }
   std::vector<rocksdb::LiveFileMetaData> files;
   if (s.ok()) db->GetLiveFilesMetaData(&files);
@@ -253,7 +251,7 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
     for (const rocksdb::ColumnFamilyMetaData& m : metas) stats.blob_files += m.blob_files.size();
   }
   for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
-  const absl::Status closed = FromRocks(db->Close(), "Close");
+  const absl::Status closed = Failed(db->Close(), "Close");
   if (!s.ok()) return s;
   if (!closed.ok()) return closed;
   return stats;

@@ -12,6 +12,7 @@
 #include "rocksdb/db.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/crc32c.h"
+#include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay_testing {
 
@@ -32,10 +33,9 @@ absl::StatusOr<BlobDb> WriteBlobDb(const std::string& dir,
   std::vector<rocksdb::ColumnFamilyDescriptor> families = {
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()}, {"blobs", cf}};
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, dir, families, &handles, &raw);
+  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::Status s = replay::OpenDb(db_options, dir, families, &handles, &db);
   if (!s.ok()) return absl::InternalError(s.ToString());
-  std::unique_ptr<rocksdb::DB> db(raw);
   BlobDb out;
   out.dir = dir;
   uint32_t x = 12345;

@@ -29,6 +29,7 @@
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
+#include "tools/sst_replay/rocksdb_calls.h"
 #include "tests/tools/sst_replay/replay_cli.h"
 
 namespace rockpool {
@@ -83,13 +84,7 @@ Real WriteDb(const std::string& dir, const rocksdb::ColumnFamilyOptions& cf, int
   options.disable_auto_compactions = true;
   options.max_background_jobs = 2;
   std::unique_ptr<rocksdb::DB> db;
-#if ROCKSDB_MAJOR >= 11
-  rocksdb::Status s = rocksdb::DB::Open(options, dir, &db);
-#else
-  rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(options, dir, &raw);
-  db.reset(raw);
-#endif
+  rocksdb::Status s = replay::OpenDb(options, dir, &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
   const Real before = Now();
   for (int f = 0; f < flushes && s.ok(); ++f) {
@@ -115,15 +110,6 @@ class RealCallsTest : public ::testing::Test {
                       "--output_base=... test --repo_env=ROCKPOOL_ROCKSDB_PREFIX=/path/to/install "
                       "//tests/tools/sst_replay:upstream_real_calls_test) to check the 10.4+/11.x "
                       "patterns against real calls";
-    }
-#endif
-#ifdef ROCKPOOL_UPSTREAM_BUILD
-    // sst_replay itself (compaction mode, the default workload) builds
-    // against Debian's 7.8.3 only; blocks mode does not use RocksDB.
-    if (std::getenv("ROCKPOOL_SST_REPLAY") == nullptr) {
-      GTEST_SKIP() << "built against an upstream RocksDB: pass a sst_replay built against "
-                      "Debian's RocksDB with --test_env=ROCKPOOL_SST_REPLAY=/path/to/sst_replay "
-                      "(bazel build //tools/sst_replay in the default output base)";
     }
 #endif
   }
@@ -174,6 +160,90 @@ TEST_F(RealCallsTest, BlobFilesZstdAndZlib) {
     const Real real = WriteDb(dir, cf, 3, 500, 2048);
     EXPECT_GE(real.zstd_cctx + real.deflate, 3u);
     Check(dir, real);
+  }
+}
+
+// Compaction mode runs the linked RocksDB (issue 22, item 5): on 7.8.3 the
+// legacy face pools everything; on >= 10.4, stock is the built-in manager
+// and pooled is compression_manager=rockpool for SST blocks (plus the legacy
+// face for blobs). Either way the outputs are byte-identical and the pooled
+// run creates at most a couple of contexts per pool.
+TEST_F(RealCallsTest, CompactionModeRunsTheLinkedRocksDb) {
+  const bool native_api = kLinkedMajor > 10 || (kLinkedMajor == 10 && kLinkedMinor >= 4);
+  for (auto type : {rocksdb::kZSTD, rocksdb::kZlibCompression}) {
+    const std::string dir = absl::StrCat(CliTempDir(), "/compaction_sst_", type);
+    rocksdb::ColumnFamilyOptions cf;
+    cf.compression = type;
+    cf.write_buffer_size = 64 << 20;
+    WriteDb(dir, cf, 4, 4000, 200);
+    Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", "--progress=false", dir});
+    ASSERT_EQ(o.code, 0) << o.err;
+    auto kv = Inspect("json", o.out);
+    EXPECT_EQ(Str(kv, "compaction.stock_is"), "RocksDB " + Linked());
+    EXPECT_EQ(Str(kv, "compaction.identical"), "true");
+    EXPECT_GT(Num(kv, "compaction.compared_blocks"), 100);
+    EXPECT_THAT(Str(kv, "compaction.note.0"), HasSubstr("compaction mode runs RocksDB " + Linked()));
+    EXPECT_THAT(Str(kv, "compaction.note.0"),
+                HasSubstr(native_api ? "pooled = compression_manager={id=rockpool;"
+                                     : "pooled = listeners={id=rockpool;"));
+    const std::string created =
+        type == rocksdb::kZSTD ? "pool_zstd_compress_created" : "pool_deflate_created";
+    const double stock_created = Num(kv, "compaction.stock." + created);
+    const double pooled_created = Num(kv, "compaction.pooled." + created);
+    std::printf("RocksDB %s compaction mode, %s: stock %s %.0f, pooled %.0f, native leases %.0f\n",
+                Linked().c_str(), dir.c_str(), created.c_str(), stock_created, pooled_created,
+                Num(kv, "compaction.pooled.native_leases"));
+    EXPECT_GE(stock_created, 1);
+    EXPECT_LE(pooled_created, 2);
+    EXPECT_EQ(Num(kv, "compaction.stock.native_leases"), 0);
+    if (native_api) {
+      // SST blocks went through the native manager's pools.
+      EXPECT_GT(Num(kv, "compaction.pooled.native_leases"), 100);
+    } else {
+      EXPECT_EQ(Num(kv, "compaction.pooled.native_leases"), 0);
+    }
+    if (type == rocksdb::kZlibCompression) {
+      // A deflate stream per block stock: pooling removes nearly all of it.
+      EXPECT_GT(stock_created, 100);
+      EXPECT_GT(Num(kv, "compaction.stock.codec_bytes"),
+                20 * Num(kv, "compaction.pooled.codec_bytes"));
+    }
+  }
+}
+
+// The same for a DB with blob files (copied whole, every blob rewritten):
+// zlib blobs run a deflate stream per blob in every version; zstd blobs a
+// CCtx per blob up to 10.x and one per blob-file builder in 11.x.
+TEST_F(RealCallsTest, CompactionModeRewritesBlobsOnTheLinkedRocksDb) {
+  for (auto type : {rocksdb::kZSTD, rocksdb::kZlibCompression}) {
+    const std::string dir = absl::StrCat(CliTempDir(), "/compaction_blob_", type);
+    rocksdb::ColumnFamilyOptions cf;
+    cf.compression = rocksdb::kNoCompression;
+    cf.enable_blob_files = true;
+    cf.min_blob_size = 512;
+    cf.blob_compression_type = type;
+    cf.write_buffer_size = 64 << 20;
+    WriteDb(dir, cf, 3, 500, 2048);
+    Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", "--progress=false", dir});
+    ASSERT_EQ(o.code, 0) << o.err;
+    auto kv = Inspect("json", o.out);
+    EXPECT_EQ(Str(kv, "compaction.stock_is"), "RocksDB " + Linked());
+    EXPECT_EQ(Str(kv, "compaction.identical"), "true");
+    EXPECT_EQ(Num(kv, "compaction.stock.output_blobs"), 1500);
+    const std::string created =
+        type == rocksdb::kZSTD ? "pool_zstd_compress_created" : "pool_deflate_created";
+    const double stock_created = Num(kv, "compaction.stock." + created);
+    const double blob_files = Num(kv, "compaction.stock.output_blob_files");
+    std::printf("RocksDB %s compaction mode, blobs %s: stock %s %.0f (%.0f blob files), pooled %.0f\n",
+                Linked().c_str(), dir.c_str(), created.c_str(), stock_created, blob_files,
+                Num(kv, "compaction.pooled." + created));
+    EXPECT_LE(Num(kv, "compaction.pooled." + created), 2);
+    if (type == rocksdb::kZSTD && kLinkedMajor >= 11) {
+      EXPECT_GE(stock_created, 1);
+      EXPECT_LE(stock_created, blob_files);  // one per builder, shared by its files
+    } else {
+      EXPECT_GE(stock_created, 1500);  // one per blob
+    }
   }
 }
 

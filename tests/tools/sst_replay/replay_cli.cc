@@ -77,8 +77,7 @@ Outcome Spawn(const std::string& program, const std::vector<std::string>& args) 
 }
 
 std::string SstReplayBinary() {
-  const char* given = std::getenv("ROCKPOOL_SST_REPLAY");
-  return given != nullptr && *given != '\0' ? given : Runfile("tools/sst_replay/sst_replay");
+  return Runfile("tools/sst_replay/sst_replay");
 }
 
 Outcome Replay(std::vector<std::string> args) {

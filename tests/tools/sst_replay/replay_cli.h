@@ -31,7 +31,7 @@ struct Outcome {
 Outcome Spawn(const std::string& program, const std::vector<std::string>& args);
 // A fresh directory under $TEST_TMPDIR.
 std::string CliTempDir();
-// The sst_replay to run: $ROCKPOOL_SST_REPLAY if set, else the runfile
+// The sst_replay to run: the runfile
 // tools/sst_replay/sst_replay.
 std::string SstReplayBinary();
 // Runs sst_replay with --tmpdir in a fresh temporary directory.

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "tests/compression/test_data.h"
 #include "tools/sst_replay/command_line.h"
+#include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/rocksdb_version.h"
 #include "tools/sst_replay/stock_patterns.h"
 
@@ -141,6 +142,27 @@ TEST_F(ChoosePatternTest, FormatVersion7ProvesTheNewSstPatternButNotBlobs) {
   EXPECT_FALSE(ChoosePattern("auto", {dir},
                              {{dir + "/1.sst", false, false, 7}, {dir + "/2.blob", false, true, 0}})
                    .ok());
+}
+
+// RocksDB >= 10.4 records a set compression_manager in each SST's
+// compression_options ("_compression_manager=<id>; ",
+// BlockBasedTableBuilder::Rep): that proves 10.4+ whatever the
+// format_version, and it is reported like an OPTIONS file's.
+TEST_F(ChoosePatternTest, RecordedCompressionManagerProvesTheNewSstPatternAndIsReported) {
+  EXPECT_EQ(RecordedCompressionManager("window_bits=-14; level=32767; _type=7; "
+                                       "_compression_manager=rockpool; _compressor=RockpoolZstd; "),
+            "rockpool");
+  EXPECT_EQ(RecordedCompressionManager("window_bits=-14; level=32767; strategy=0; "), "");
+  const std::string dir = Dir("manager");
+  absl::StatusOr<PatternChoice> c =
+      ChoosePattern("auto", {dir}, {{dir + "/1.sst", false, false, 5, "rockpool"}});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->pattern->separate_index_context);
+  EXPECT_THAT(PatternHeader(*c), HasSubstr("recorded compression manager"));
+  EXPECT_EQ(c->compression_managers, std::vector<std::string>{"rockpool"});
+  EXPECT_THAT(CompressionManagerNote(*c), HasSubstr("already run rockpool's native face"));
+  // Without it, the same file proves nothing.
+  EXPECT_FALSE(ChoosePattern("auto", {dir}, {{dir + "/1.sst", false, false, 5}}).ok());
 }
 
 TEST_F(ChoosePatternTest, DisagreeingDbsNeedTheFlagAndTheFlagWinsWithANote) {

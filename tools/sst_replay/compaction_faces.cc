@@ -1,0 +1,123 @@
+#include "tools/sst_replay/compaction_faces.h"
+
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb_plugin/legacy/listener.h"
+#include "rocksdb_plugin/legacy/runtime.h"
+#include "tools/sst_replay/rocksdb_calls.h"
+#if ROCKPOOL_ROCKSDB_NATIVE_API
+#include "rocksdb_plugin/native/rockpool_compression_manager.h"
+#endif
+
+namespace rockpool::replay {
+namespace {
+
+std::string PoolOptionsText(int max_idle_per_key) {
+  return absl::StrCat("max_idle_per_key=", max_idle_per_key, ";idle_seconds=60");
+}
+
+// Field-wise sum of two sets of pool figures.
+CompressionPoolsStats Sum(CompressionPoolsStats a, const CompressionPoolsStats& b) {
+  Accumulate(&a.zstd_compress, b.zstd_compress);
+  Accumulate(&a.zstd_decompress, b.zstd_decompress);
+  Accumulate(&a.deflate, b.deflate);
+  Accumulate(&a.inflate, b.inflate);
+  Accumulate(&a.zstd_compress_blocks, b.zstd_compress_blocks);
+  return a;
+}
+
+}  // namespace
+
+bool CompactionFaces::NativeApi() { return ROCKPOOL_ROCKSDB_NATIVE_API != 0; }
+
+std::string CompactionFaces::Describe(int max_idle_per_key) {
+  const std::string legacy_pooled =
+      absl::StrCat("listeners={id=rockpool;", PoolOptionsText(max_idle_per_key), "}");
+  if (!NativeApi()) {
+    return absl::StrCat(
+        "stock = rockpool's legacy face with measure_stock=true (RocksDB creates and frees "
+        "every context as always, counted); pooled = ",
+        legacy_pooled);
+  }
+  return absl::StrCat(
+      "stock = RocksDB's built-in compression manager (counted by rockpool's legacy face with "
+      "measure_stock=true); pooled = compression_manager={id=rockpool;",
+      PoolOptionsText(max_idle_per_key), "} on every column family for SST blocks, plus ",
+      legacy_pooled, " for blob files (figures: both faces' pools)");
+}
+
+absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(Strategy strategy,
+                                                                         int max_idle_per_key) {
+  std::unique_ptr<CompactionFaces> faces(new CompactionFaces());
+  const std::string options = strategy == Strategy::kStock ? std::string("measure_stock=true")
+                                                           : PoolOptionsText(max_idle_per_key);
+  if (absl::Status s =
+          FromRocks(legacy::NewRockpoolListener(options, &faces->listener_), "rockpool listener");
+      !s.ok()) {
+    return absl::InternalError(s.message());
+  }
+  const legacy::Interposition interposition = legacy::CheckInterposition();
+  if (!interposition.zstd || !interposition.zlib || !interposition.zlib_layout) {
+    return absl::InternalError(
+        absl::StrCat("rockpool is not serving RocksDB's codec calls: ", interposition.ToString()));
+  }
+  faces->interposition_ = interposition.ToString();
+#if ROCKPOOL_ROCKSDB_NATIVE_API
+  if (strategy == Strategy::kPooled) {
+    // As a user selects it: an options string naming the registered id.
+    rocksdb::ConfigOptions config;
+    rocksdb::ColumnFamilyOptions cf;
+    const std::string text =
+        absl::StrCat("compression_manager={id=rockpool;", PoolOptionsText(max_idle_per_key), "}");
+    if (absl::Status s = FromRocks(rocksdb::GetColumnFamilyOptionsFromString(
+                                       config, rocksdb::ColumnFamilyOptions(), text, &cf),
+                                   text);
+        !s.ok()) {
+      return absl::InternalError(s.message());
+    }
+    if (cf.compression_manager == nullptr ||
+        std::string_view(cf.compression_manager->Name()) !=
+            native::RockpoolCompressionManager::kClassName()) {
+      return absl::InternalError(absl::StrCat(text, " did not make rockpool's manager"));
+    }
+    faces->native_pools_ =
+        static_cast<native::RockpoolCompressionManager*>(cf.compression_manager.get())->pools();
+    faces->manager_ = std::move(cf.compression_manager);
+  }
+#else
+  (void)max_idle_per_key;
+#endif
+  return faces;
+}
+
+void CompactionFaces::ApplyTo(rocksdb::ColumnFamilyOptions* cf) const {
+#if ROCKPOOL_ROCKSDB_NATIVE_API
+  // Stock is the built-in manager even where the DB's own OPTIONS name one.
+  cf->compression_manager = manager_;
+#else
+  (void)cf;
+#endif
+}
+
+CompressionPoolsStats CompactionFaces::Stats() const {
+  CompressionPoolsStats s = legacy::Stats();
+  if (native_pools_ != nullptr) s = Sum(s, native_pools_->stats());
+  return s;
+}
+
+uint64_t CompactionFaces::DiscardedContexts() const { return legacy::DiscardedContexts(); }
+
+PoolStats CompactionFaces::NativeStats() const {
+  return native_pools_ != nullptr ? native_pools_->stats().Total() : PoolStats();
+}
+
+std::string CompactionFaces::Note() const {
+  return absl::StrCat("RocksDB's codec calls: ", interposition_,
+                      NativeApi() ? "; SST blocks of pooled runs: compression_manager=rockpool "
+                                    "(metric native_leases)"
+                                  : "");
+}
+
+}  // namespace rockpool::replay
