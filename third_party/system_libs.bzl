@@ -62,12 +62,18 @@ def _words(text):
 def _link_flags(words):
     """The library flags of a link line: -l, -L, -pthread and -Wl, options.
 
-    Left out: -lrocksdb (the archive is linked directly) and linker choices
-    such as -fuse-ld=lld (RocksDB's build picked its linker, ours is Bazel's).
+    Left out: -lrocksdb (the archive is linked directly), linker choices
+    such as -fuse-ld=lld (RocksDB's build picked its linker, ours is Bazel's)
+    and -ljemalloc. A build that found jemalloc links it as the process's
+    allocator, but RocksDB's code refers to jemalloc only weakly
+    (port/jemalloc_helper.h: HasJemalloc() null-checks mallctl & co. at run
+    time), and our programs measure allocation on glibc's malloc:
+    sst_replay's malloc counter replaces malloc and free but not jemalloc's
+    malloc_usable_size, which crashes on glibc's memory.
     """
     out = []
     for w in words:
-        if w == "-lrocksdb" or w in out:
+        if w in ["-lrocksdb", "-ljemalloc"] or w in out:
             continue
         if w.startswith("-l") or w.startswith("-L") or w == "-pthread" or w.startswith("-Wl,"):
             out.append(w)

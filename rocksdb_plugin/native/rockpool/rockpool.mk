@@ -12,7 +12,7 @@
 # tree). The list is checked against the Bazel build by
 # tests/rocksdb_plugin/native:plugin_sources_test.
 
-rockpool_SOURCES = src/compression/block_codecs.cc src/compression/block_format.cc src/compression/coding.cc src/compression/compression_pools.cc src/compression/compression_type.cc src/compression/counting_allocator.cc src/compression/pool/thread_front.cc src/compression/zlib_block_codec.cc src/compression/zlib_contexts.cc src/compression/zstd_block_codec.cc src/compression/zstd_contexts.cc src/compression/zstd_dictionary.cc src/rocksdb_plugin/native/log_report.cc src/rocksdb_plugin/native/pooled_compressors.cc src/rocksdb_plugin/native/pooled_decompressor.cc rockpool_plugin.cc src/rocksdb_plugin/native/rockpool_compression_manager.cc src/rocksdb_plugin/report.cc src/rocksdb_plugin/options.cc
+rockpool_SOURCES = src/compression/block_codecs.cc src/compression/block_format.cc src/compression/coding.cc src/compression/compression_pools.cc src/compression/compression_type.cc src/compression/counting_allocator.cc src/compression/direct_codec_library.cc src/compression/pool/thread_front.cc src/compression/zlib_block_codec.cc src/compression/zlib_contexts.cc src/compression/zstd_block_codec.cc src/compression/zstd_contexts.cc src/compression/zstd_dictionary.cc src/rocksdb_plugin/native/log_report.cc src/rocksdb_plugin/native/pooled_compressors.cc src/rocksdb_plugin/native/pooled_decompressor.cc rockpool_plugin.cc src/rocksdb_plugin/native/rockpool_compression_manager.cc src/rocksdb_plugin/options.cc src/rocksdb_plugin/report.cc
 rockpool_FUNC = RegisterRockpoolPlugin
 rockpool_LIBS = zstd z
 

@@ -197,8 +197,10 @@ TEST_F(RealCallsTest, CompactionModeRunsTheLinkedRocksDb) {
     EXPECT_LE(pooled_created, 2);
     EXPECT_EQ(Num(kv, "compaction.stock.native_leases"), 0);
     if (native_api) {
-      // SST blocks went through the native manager's pools.
-      EXPECT_GT(Num(kv, "compaction.pooled.native_leases"), 100);
+      // SST blocks went through the native manager's pools: zstd leases a
+      // working area per table builder (data and index), zlib one stream
+      // per block.
+      EXPECT_GE(Num(kv, "compaction.pooled.native_leases"), type == rocksdb::kZSTD ? 1 : 100);
     } else {
       EXPECT_EQ(Num(kv, "compaction.pooled.native_leases"), 0);
     }

@@ -1,0 +1,1 @@
+../../../../../compression/direct_codec_library.cc
