@@ -1,6 +1,7 @@
 // blocks mode, inside one child process: reads every data block of the job's
 // files (checksums verified), decompresses it and recompresses it with
-// RocksDB 7.8.3's call pattern under one strategy:
+// the job's stock call pattern (stock_patterns.h; 7.8.3's below) under one
+// strategy:
 //
 //   stock   every context is created for its use and freed after it, as
 //           RocksDB does: a zstd CCtx per SST file, a deflate stream per

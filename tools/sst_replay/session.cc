@@ -204,10 +204,10 @@ class Session {
     if (!stats.ok()) return Fail(3, stats.status().message());
     report_.default_workload = true;
     report_.workload_description = absl::StrFormat(
-        "RocksDB 7.8.3 DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd), "
+        "RocksDB %s DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd), "
         "\"orders\" JSON documents (zlib) and \"histories\" order histories as blobs (zstd, "
         "%s blobs), %d SST files, %d blob files",
-        FormatCount(static_cast<double>(stats->records)),
+        CompactionRocksDbVersion(), FormatCount(static_cast<double>(stats->records)),
         FormatBytes(static_cast<double>(stats->raw_bytes)),
         FormatCount(static_cast<double>(stats->blobs)), stats->sst_files, stats->blob_files);
     args_.push_back(dir);

@@ -1,4 +1,5 @@
-// The embedded default workload: a small RocksDB 7.8.3 DB with the
+// The embedded default workload: a small DB, written by the RocksDB
+// sst_replay is built with (Debian's 7.8.3 by default), with the
 // repetition of real records, generated deterministically in a few seconds:
 //   column family "events" (zstd): web/app event log lines as JSON, keyed by
 //     user and time (user-agent strings, pages, countries and experiment
@@ -8,7 +9,8 @@
 //   column family "histories" (integrated BlobDB, zstd blobs): a customer's
 //     order history as one 1-8 KiB JSON document, values >= 1 KiB stored in
 //     blob files (enable_blob_files, min_blob_size, blob_compression_type).
-// Written with RocksDB 7.8.3's defaults (4 KiB blocks, format_version 5, XXH3)
+// Written with that RocksDB's defaults (7.8.3: 4 KiB blocks, format_version
+// 5, XXH3; 11.x: format_version 7)
 // and flushed from 4 MiB memtables, so each family has several overlapping
 // L0 files, like a DB that is due a compaction.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_WORKLOAD_H_
