@@ -28,6 +28,11 @@
 #   ROCKPOOL_INTERPOSE   path of librockpool_interpose.so (required unless --stock-only)
 #   MALLOC_COUNTER       path of libmalloc_counter.so (default: bazel-bin's, else compiled)
 #   ROCKPOOL_STATS_SECONDS  passed through to the pooled/measure servers if set
+#   SST_REPLAY           sst_replay binary (default: bazel-bin's) for the
+#                        stock-pattern check: per codec, a measure_stock
+#                        server that only flushes, then sst_replay's blocks
+#                        mode on its data dir (pattern 6.29, detected from
+#                        OPTIONS) must count the contexts MyRocks created
 # Options:
 #   --long         bigger run (1M-row table, 4 sysbench tables x 100k rows,
 #                  4 threads, 100k transactions capped at 300 s; about 5 minutes
@@ -36,6 +41,7 @@
 #   --no-measure   skip the measure_stock mode
 #   --codecs=LIST  comma-separated subset of zlib,zstd (default both)
 #   --keep         keep the scratch dir (its path is printed)
+#   --pattern-only only the stock-pattern check below (no codec x mode matrix)
 # Default run: about 3.5 minutes on 2 cores.
 set -uo pipefail
 
@@ -53,13 +59,14 @@ export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Nothing of the caller's preload or rockpool settings leaks into the clients.
 unset LD_PRELOAD ROCKPOOL_OPTIONS ROCKPOOL_STATS ROCKPOOL_VERBOSE MALLOC_COUNTER_OUT
 
-LONG=0; STOCK_ONLY=0; MEASURE=1; KEEP=0; CODECS="zlib,zstd"
+LONG=0; STOCK_ONLY=0; MEASURE=1; KEEP=0; PATTERN_ONLY=0; CODECS="zlib,zstd"
 for a in "$@"; do
   case "$a" in
     --long) LONG=1 ;;
     --stock-only) STOCK_ONLY=1 ;;
     --no-measure) MEASURE=0 ;;
     --keep) KEEP=1 ;;
+    --pattern-only) PATTERN_ONLY=1 ;;
     --codecs=*) CODECS="${a#--codecs=}" ;;
     -h|--help) stage_usage "$0"; exit 0 ;;
     *) stage_usage_error "unknown option $a" ;;
@@ -260,7 +267,64 @@ run_case() {
   stage_say "$codec $mode took $((SECONDS - t_start))s"
 }
 
-stage_matrix run_case "${CODEC_LIST[@]}"
+[ "$PATTERN_ONLY" = 1 ] || stage_matrix run_case "${CODEC_LIST[@]}"
+
+# ---------------------------------------------------------------- stock pattern 6.29 vs real calls
+# sst_replay's blocks mode on a MyRocks data dir (pattern detected from its
+# OPTIONS file: MyRocks bundles RocksDB 6.29.5) must count the zstd CCtxs and
+# deflate streams that MyRocks' RocksDB really created writing the same
+# files (issue 22, item 4): one measure_stock server life that only flushes
+# (load_table; automatic compactions off, so every file written is still
+# there), then sst_replay on its #rocksdb directory. zstd CCtxs must match
+# exactly, deflate streams within 1%. Needs SST_REPLAY (CI passes bazel-bin's).
+pattern_case() {
+  local codec=$1 dir="$WORK/$1-pattern" f out real_z real_d got ok
+  local CF_EXTRA="$CF_EXTRA;disable_auto_compactions=true"
+  mkdir -p "$dir"; SERVER_DIRS+=("$dir")
+  cp -a "$TEMPLATE" "$dir/data"
+  if ! start_server "$dir" "$codec" measure 1; then
+    check "$codec" pattern start 0 "(server did not come up)"; show_failure "$dir" 1; stop_server "$dir" 1; return
+  fi
+  load_table "$dir" || { check "$codec" pattern load 0; show_failure "$dir" 1; }
+  stop_server "$dir" 1 || { check "$codec" pattern stop 0; show_failure "$dir" 1; return; }
+  f="$dir/rockpool.1"
+  real_z=$(stage_report_field "$f" pools zstd_c | cut -d/ -f2)
+  real_d=$(stage_report_field "$f" pools deflate | cut -d/ -f2)
+  out="$dir/sst_replay.json"
+  "$SST_REPLAY" --mode=blocks --repeat=1 --json --progress=false "--tmpdir=$dir" "$dir/data/#rocksdb" \
+    >"$out" 2>"$dir/sst_replay.err"
+  got=$(python3 - "$out" <<'PY' 2>>"$dir/sst_replay.err"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+m = [x for x in doc["modes"] if x["mode"] == "blocks"][0]["metrics"]
+print(doc["stock_pattern"]["pattern"], doc["stock_pattern"]["rocksdb_version"],
+      int(m["pool_zstd_compress_created"]["stock"]["median"]),
+      int(m["pool_deflate_created"]["stock"]["median"]))
+PY
+)
+  read -r pattern version z d <<<"${got:-? ? -1 -1}"
+  ok=0
+  if [ "$pattern" = 6.29 ] && [ "${real_z:-x}" = "$z" ] && [ -n "$real_d" ] &&
+     awk -v r="$real_d" -v g="$d" 'BEGIN { e = r - g; if (e < 0) e = -e; exit !(e <= 0.01 * r) }'; then
+    ok=1
+  fi
+  case $codec in  # the files' own codec was really used
+    zstd) [ "${real_z:-0}" -gt 0 ] || ok=0 ;;
+    zlib) [ "${real_d:-0}" -gt 0 ] || ok=0 ;;
+  esac
+  check "$codec" pattern real_calls "$ok" "(rocksdb_version=$version pattern=$pattern; real: zstd CCtx=$real_z" \
+    "deflate=$real_d; sst_replay stock: zstd CCtx=$z deflate=$d)"
+  [ "$ok" = 1 ] || { tail -n 5 "$dir/sst_replay.err"; cat "$f" 2>/dev/null; }
+}
+
+SST_REPLAY=${SST_REPLAY:-$REPO/bazel-bin/tools/sst_replay/sst_replay}
+if [ "$MEASURE" = 1 ] && [ "$STOCK_ONLY" = 0 ]; then
+  if [ -x "$SST_REPLAY" ]; then
+    for codec in "${CODEC_LIST[@]}"; do pattern_case "$codec"; done
+  else
+    check all pattern sst_replay 0 "(SST_REPLAY=$SST_REPLAY not found: bazel build //tools/sst_replay)"
+  fi
+fi
 
 # ---------------------------------------------------------------- results
 echo
