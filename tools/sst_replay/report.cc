@@ -248,11 +248,15 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
       malloc_counter_active ? "of the process's allocated bytes" : "of the codec library's bytes";
   const std::string on = m.stock_is.empty() ? "" : absl::StrCat(" on ", m.stock_is);
   if (pct < 5.0) {
+    // A negative saving is the pools' own bookkeeping: say so, not "saves -x".
+    const std::string bytes =
+        saved >= 0 ? absl::StrFormat("saves %s (%.1f%% %s)", FormatBytes(saved), pct, what)
+                   : absl::StrFormat("saves no bytes (pooled allocates %s more, +%.1f%% %s)",
+                                     FormatBytes(-saved), -pct, what);
     return absl::StrFormat(
-        "saving: near zero%s: rockpool saves %s (%.1f%% %s) and %s of %s contexts created; "
+        "saving: near zero%s: rockpool %s and %s of %s contexts created; "
         "stock's call pattern here already keeps its contexts",
-        on, FormatBytes(saved), pct, what, FormatCount(created_stock - created_pooled),
-        FormatCount(created_stock));
+        on, bytes, FormatCount(created_stock - created_pooled), FormatCount(created_stock));
   }
   return absl::StrFormat("saving%s: rockpool removes %.1f%% %s (%s) and %s of %s contexts created",
                          on, pct, what, FormatBytes(saved),

@@ -24,6 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string TempDir() {
   static int n = 0;
@@ -266,6 +267,33 @@ TEST(ReportTest, TableShowsStockPooledAndDelta) {
   const std::string svg = RenderSvg(report);
   EXPECT_THAT(svg, HasSubstr("<svg xmlns=\"http://www.w3.org/2000/svg\""));
   EXPECT_THAT(svg, HasSubstr("</svg>"));
+}
+
+// The saving line: a percentage when it is real, "near zero" below 5% (11.x
+// zstd blobs, zstd SSTs), and never "saves -x" when the pools' own
+// bookkeeping costs a few bytes more than stock.
+TEST(ReportTest, SavingLineSaysNearZeroPlainly) {
+  auto mode = [](int64_t stock_bytes, int64_t pooled_bytes, int64_t stock_created) {
+    ModeReport m;
+    m.stock_is = "RocksDB 11.8.1";
+    m.stock = {MakeRun(1, stock_bytes)};
+    m.pooled = {MakeRun(1, pooled_bytes)};
+    m.stock[0].metrics["process_bytes"] = stock_bytes;
+    m.pooled[0].metrics["process_bytes"] = pooled_bytes;
+    m.stock[0].metrics["contexts_created"] = stock_created;
+    m.pooled[0].metrics["contexts_created"] = 2;
+    return m;
+  };
+  EXPECT_EQ(SavingLine(mode(1'000'000, 10'000, 500), false),
+            "saving on RocksDB 11.8.1: rockpool removes 99.0% of the codec library's bytes "
+            "(967 KiB) and 498 of 500 contexts created");
+  const std::string small = SavingLine(mode(1'000'000, 980'000, 3), false);
+  EXPECT_THAT(small, HasSubstr("saving: near zero on RocksDB 11.8.1: rockpool saves 19.5 KiB (2.0% "));
+  EXPECT_THAT(small, HasSubstr("already keeps its contexts"));
+  const std::string negative = SavingLine(mode(1'000'000, 1'006'780, 3), true);
+  EXPECT_THAT(negative, HasSubstr("rockpool saves no bytes (pooled allocates 6.62 KiB more, +0.7% "
+                                  "of the process's allocated bytes)"));
+  EXPECT_THAT(negative, Not(HasSubstr("saves -")));
 }
 
 }  // namespace
