@@ -16,6 +16,7 @@
 // per flush); deflate streams within 1% (data and index blocks, blobs).
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -163,6 +164,22 @@ TEST_F(RealCallsTest, BlobFilesZstdAndZlib) {
   }
 }
 
+// Runs compaction mode on `dir` and checks what holds for every RocksDB:
+// the linked one ran, and pooled wrote the same bytes as stock.
+std::map<std::string, std::string> CompactionReport(const std::string& dir) {
+  Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", "--progress=false", dir});
+  EXPECT_EQ(o.code, 0) << o.err;
+  auto kv = Inspect("json", o.out);
+  EXPECT_EQ(Str(kv, "compaction.stock_is"), "RocksDB " + Linked());
+  EXPECT_EQ(Str(kv, "compaction.identical"), "true");
+  return kv;
+}
+
+// The pool that counts the contexts of `type`'s compression.
+std::string CreatedMetric(rocksdb::CompressionType type) {
+  return type == rocksdb::kZSTD ? "pool_zstd_compress_created" : "pool_deflate_created";
+}
+
 // Compaction mode runs the linked RocksDB (issue 22, item 5): on 7.8.3 the
 // legacy face pools everything; on >= 10.4, stock is the built-in manager
 // and pooled is compression_manager=rockpool for SST blocks (plus the legacy
@@ -176,18 +193,13 @@ TEST_F(RealCallsTest, CompactionModeRunsTheLinkedRocksDb) {
     cf.compression = type;
     cf.write_buffer_size = 64 << 20;
     WriteDb(dir, cf, 4, 4000, 200);
-    Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", "--progress=false", dir});
-    ASSERT_EQ(o.code, 0) << o.err;
-    auto kv = Inspect("json", o.out);
-    EXPECT_EQ(Str(kv, "compaction.stock_is"), "RocksDB " + Linked());
-    EXPECT_EQ(Str(kv, "compaction.identical"), "true");
+    auto kv = CompactionReport(dir);
     EXPECT_GT(Num(kv, "compaction.compared_blocks"), 100);
     EXPECT_THAT(Str(kv, "compaction.note.0"), HasSubstr("compaction mode runs RocksDB " + Linked()));
     EXPECT_THAT(Str(kv, "compaction.note.0"),
                 HasSubstr(native_api ? "pooled = compression_manager={id=rockpool;"
                                      : "pooled = listeners={id=rockpool;"));
-    const std::string created =
-        type == rocksdb::kZSTD ? "pool_zstd_compress_created" : "pool_deflate_created";
+    const std::string created = CreatedMetric(type);
     const double stock_created = Num(kv, "compaction.stock." + created);
     const double pooled_created = Num(kv, "compaction.pooled." + created);
     std::printf("RocksDB %s compaction mode, %s: stock %s %.0f, pooled %.0f, native leases %.0f\n",
@@ -226,14 +238,9 @@ TEST_F(RealCallsTest, CompactionModeRewritesBlobsOnTheLinkedRocksDb) {
     cf.blob_compression_type = type;
     cf.write_buffer_size = 64 << 20;
     WriteDb(dir, cf, 3, 500, 2048);
-    Outcome o = Replay({"--mode=compaction", "--repeat=1", "--json", "--progress=false", dir});
-    ASSERT_EQ(o.code, 0) << o.err;
-    auto kv = Inspect("json", o.out);
-    EXPECT_EQ(Str(kv, "compaction.stock_is"), "RocksDB " + Linked());
-    EXPECT_EQ(Str(kv, "compaction.identical"), "true");
+    auto kv = CompactionReport(dir);
     EXPECT_EQ(Num(kv, "compaction.stock.output_blobs"), 1500);
-    const std::string created =
-        type == rocksdb::kZSTD ? "pool_zstd_compress_created" : "pool_deflate_created";
+    const std::string created = CreatedMetric(type);
     const double stock_created = Num(kv, "compaction.stock." + created);
     const double blob_files = Num(kv, "compaction.stock.output_blob_files");
     std::printf("RocksDB %s compaction mode, blobs %s: stock %s %.0f (%.0f blob files), pooled %.0f\n",
