@@ -11,16 +11,6 @@ uint64_t Scale(uint64_t leases, uint64_t total, uint64_t created) {
   return static_cast<uint64_t>(static_cast<long double>(leases) * total / created);
 }
 
-void Add(PoolFigures* a, const PoolFigures& b) {
-  a->leases += b.leases;
-  a->created += b.created;
-  a->reused += b.reused;
-  a->lib_bytes += b.lib_bytes;
-  a->lib_allocs += b.lib_allocs;
-  a->stock_est_bytes += b.stock_est_bytes;
-  a->stock_est_allocs += b.stock_est_allocs;
-}
-
 std::string FiguresText(const PoolFigures& f) {
   return absl::StrCat("leases=", f.leases, " created=", f.created, " reused=", f.reused,
                       " lib_bytes=", f.lib_bytes, " lib_allocs=", f.lib_allocs,

@@ -32,18 +32,9 @@
 
 #include "compression/compression_pools.h"
 #include "rocksdb_plugin/options.h"
+#include "rocksdb_plugin/pool_figures.h"
 
 namespace rockpool::legacy {
-
-struct PoolFigures {
-  uint64_t leases = 0;
-  uint64_t created = 0;
-  uint64_t reused = 0;
-  uint64_t lib_bytes = 0;
-  uint64_t lib_allocs = 0;
-  uint64_t stock_est_bytes = 0;
-  uint64_t stock_est_allocs = 0;
-};
 
 // Figures for one pool between two snapshots (`before` may be all zero).
 // The stock estimate uses the average over `now` (all contexts created so far).

@@ -88,7 +88,7 @@ class Reader {
       Error(absl::StrCat(key, "=", it->second, " is not a number"));
     }
   }
-  void Pool(const std::string& key, PoolCounts* out) {
+  void Pool(const std::string& key, PoolFigures* out) {
     auto it = f_.find(key);
     if (it == f_.end()) return Missing(key);
     std::vector<absl::string_view> parts = absl::StrSplit(it->second, '/');
@@ -110,13 +110,6 @@ class Reader {
   absl::Status status_;
 };
 
-void AddPool(PoolCounts* a, const PoolCounts& b) {
-  a->leases += b.leases;
-  a->created += b.created;
-  a->reused += b.reused;
-  a->lib_bytes += b.lib_bytes;
-}
-
 std::string Percent(uint64_t part, uint64_t whole) {
   if (whole == 0) return "-";
   return absl::StrFormat("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
@@ -127,7 +120,7 @@ std::string State(const std::string& state) { return state.empty() ? "-" : state
 // (Abseil 20220623's string_view is its own type.)
 std::string JsonString(absl::string_view s) { return json::JsonString({s.data(), s.size()}); }
 
-std::string JsonPool(const PoolCounts& p) {
+std::string JsonPool(const PoolFigures& p) {
   return absl::StrCat("{\"leases\": ", p.leases, ", \"created\": ", p.created,
                       ", \"reused\": ", p.reused, ", \"lib_bytes\": ", p.lib_bytes, "}");
 }
@@ -138,10 +131,11 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
     absl::StrAppend(&out, "\"file\": ", JsonString(s.file), ", \"pid\": ", s.pid,
                     ", \"event\": ", JsonString(s.event), ", \"mode\": ", JsonString(s.mode), ", ");
   }
+  const PoolFigures& t = s.total;
   absl::StrAppend(
-      &out, "\"leases\": ", s.leases, ", \"created\": ", s.created, ", \"reused\": ", s.reused,
-      ", \"lib_bytes\": ", s.lib_bytes, ", \"lib_allocs\": ", s.lib_allocs,
-      ", \"stock_est_bytes\": ", s.stock_est_bytes, ", \"stock_est_allocs\": ", s.stock_est_allocs,
+      &out, "\"leases\": ", t.leases, ", \"created\": ", t.created, ", \"reused\": ", t.reused,
+      ", \"lib_bytes\": ", t.lib_bytes, ", \"lib_allocs\": ", t.lib_allocs,
+      ", \"stock_est_bytes\": ", t.stock_est_bytes, ", \"stock_est_allocs\": ", t.stock_est_allocs,
       ", \"saved_bytes\": ", s.saved_bytes(), ", \"idle\": ", s.idle,
       ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
       ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
@@ -170,13 +164,13 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Text("event", &s.event);
   r.Number("pid", &s.pid);
   r.Text("mode", &s.mode);
-  r.Number("total.leases", &s.leases);
-  r.Number("total.created", &s.created);
-  r.Number("total.reused", &s.reused);
-  r.Number("total.lib_bytes", &s.lib_bytes);
-  r.Number("total.lib_allocs", &s.lib_allocs);
-  r.Number("total.stock_est_bytes", &s.stock_est_bytes);
-  r.Number("total.stock_est_allocs", &s.stock_est_allocs);
+  r.Number("total.leases", &s.total.leases);
+  r.Number("total.created", &s.total.created);
+  r.Number("total.reused", &s.total.reused);
+  r.Number("total.lib_bytes", &s.total.lib_bytes);
+  r.Number("total.lib_allocs", &s.total.lib_allocs);
+  r.Number("total.stock_est_bytes", &s.total.stock_est_bytes);
+  r.Number("total.stock_est_allocs", &s.total.stock_est_allocs);
   r.Number("idle", &s.idle);
   r.Number("idle_bytes", &s.idle_bytes);
   r.Number("in_use", &s.in_use);
@@ -190,9 +184,10 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Text("zstd_forwarded", &s.zstd_forwarded, /*required=*/false);
   r.Text("zlib_forwarded", &s.zlib_forwarded, /*required=*/false);
   if (!r.status().ok()) return r.status();
-  if (s.leases != s.created + s.reused) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "total: leases=", s.leases, " is not created=", s.created, " + reused=", s.reused));
+  if (s.total.leases != s.total.created + s.total.reused) {
+    return absl::InvalidArgumentError(absl::StrCat("total: leases=", s.total.leases,
+                                                   " is not created=", s.total.created,
+                                                   " + reused=", s.total.reused));
   }
   return s;
 }
@@ -222,21 +217,15 @@ absl::StatusOr<ProcessStats> ReadStatsFile(const std::string& path) {
 ProcessStats Total(const std::vector<ProcessStats>& processes) {
   ProcessStats t;
   for (const ProcessStats& s : processes) {
-    t.leases += s.leases;
-    t.created += s.created;
-    t.reused += s.reused;
-    t.lib_bytes += s.lib_bytes;
-    t.lib_allocs += s.lib_allocs;
-    t.stock_est_bytes += s.stock_est_bytes;
-    t.stock_est_allocs += s.stock_est_allocs;
+    Add(&t.total, s.total);
     t.idle += s.idle;
     t.idle_bytes += s.idle_bytes;
     t.in_use += s.in_use;
     t.discarded += s.discarded;
-    AddPool(&t.zstd_c, s.zstd_c);
-    AddPool(&t.zstd_d, s.zstd_d);
-    AddPool(&t.deflate, s.deflate);
-    AddPool(&t.inflate, s.inflate);
+    Add(&t.zstd_c, s.zstd_c);
+    Add(&t.zstd_d, s.zstd_d);
+    Add(&t.deflate, s.deflate);
+    Add(&t.inflate, s.inflate);
   }
   return t;
 }
@@ -251,13 +240,13 @@ std::string FormatTable(const std::vector<ProcessStats>& processes) {
     return std::vector<std::string>{name,
                                     event,
                                     mode,
-                                    absl::StrCat(s.leases),
-                                    absl::StrCat(s.created),
-                                    absl::StrCat(s.reused),
-                                    absl::StrCat(s.lib_bytes),
-                                    absl::StrCat(s.stock_est_bytes),
+                                    absl::StrCat(s.total.leases),
+                                    absl::StrCat(s.total.created),
+                                    absl::StrCat(s.total.reused),
+                                    absl::StrCat(s.total.lib_bytes),
+                                    absl::StrCat(s.total.stock_est_bytes),
                                     absl::StrCat(s.saved_bytes()),
-                                    Percent(s.saved_bytes(), s.stock_est_bytes),
+                                    Percent(s.saved_bytes(), s.total.stock_est_bytes),
                                     absl::StrCat(s.idle),
                                     absl::StrCat(s.idle_bytes),
                                     zstd,

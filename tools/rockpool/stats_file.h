@@ -9,45 +9,32 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rocksdb_plugin/pool_figures.h"
 
 namespace rockpool::cli {
-
-// One pool: leases/created/reused/lib_bytes (report.h's per-pool figures).
-struct PoolCounts {
-  uint64_t leases = 0;
-  uint64_t created = 0;
-  uint64_t reused = 0;
-  uint64_t lib_bytes = 0;
-};
 
 struct ProcessStats {
   std::string file;
   std::string event;  // exit, period, flush, compaction
   uint64_t pid = 0;
   std::string mode;  // pool, measure_stock, forward
-  // The `total:` segment.
-  uint64_t leases = 0;
-  uint64_t created = 0;
-  uint64_t reused = 0;
-  uint64_t lib_bytes = 0;
-  uint64_t lib_allocs = 0;
-  uint64_t stock_est_bytes = 0;
-  uint64_t stock_est_allocs = 0;
+  PoolFigures total;  // the `total:` segment
   uint64_t idle = 0;
   uint64_t idle_bytes = 0;
   uint64_t in_use = 0;
   uint64_t discarded = 0;
-  PoolCounts zstd_c, zstd_d, deflate, inflate;
+  // Per pool: leases/created/reused/lib_bytes (the other figures are 0).
+  PoolFigures zstd_c, zstd_d, deflate, inflate;
   // "pooled", "forwarded", "unused"; "" when the line has no codec states.
   std::string zstd_state, zlib_state;
   std::string zstd_forwarded, zlib_forwarded;  // the reason, "" if none
 
   // What pooling saved against the stock estimate (0 if it did not).
   uint64_t saved_bytes() const {
-    return stock_est_bytes > lib_bytes ? stock_est_bytes - lib_bytes : 0;
+    return total.stock_est_bytes > total.lib_bytes ? total.stock_est_bytes - total.lib_bytes : 0;
   }
 };
 

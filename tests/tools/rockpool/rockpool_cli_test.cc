@@ -193,9 +193,9 @@ TEST(RockpoolCli, StatsOfARealInterposedProcess) {
   EXPECT_EQ(s->event, "exit");
   EXPECT_EQ(s->mode, "pool");
   // 200 rounds of deflate, inflate, zstd compress and decompress contexts.
-  EXPECT_EQ(s->leases, 800u);
-  EXPECT_GE(s->created, 4u);
-  EXPECT_GE(s->reused, 780u);
+  EXPECT_EQ(s->total.leases, 800u);
+  EXPECT_GE(s->total.created, 4u);
+  EXPECT_GE(s->total.reused, 780u);
   EXPECT_EQ(s->deflate.leases, 200u);
   EXPECT_EQ(s->in_use, 0u);
   EXPECT_GT(s->saved_bytes(), 0u);
