@@ -2,7 +2,7 @@
 // built with, and how their codec figures are read. One child process runs
 // one strategy (compaction_replay.h).
 //
-//   RocksDB 7.8.3 (Debian's; no CompressionManager)
+//   RocksDB without CompressionManager (Debian's 7.8.3, or an install < 10.4)
 //     stock   rockpool's legacy face with measure_stock=true: RocksDB creates
 //             and frees every zstd/zlib context as always, through rockpool's
 //             counting allocator;
