@@ -18,6 +18,14 @@ void Accumulate(PoolStats* a, const PoolStats& b) {
   a->library.bytes_live += b.library.bytes_live;
 }
 
+void Accumulate(CompressionPoolsStats* a, const CompressionPoolsStats& b) {
+  Accumulate(&a->zstd_compress, b.zstd_compress);
+  Accumulate(&a->zstd_decompress, b.zstd_decompress);
+  Accumulate(&a->deflate, b.deflate);
+  Accumulate(&a->inflate, b.inflate);
+  Accumulate(&a->zstd_compress_blocks, b.zstd_compress_blocks);
+}
+
 PoolStats CompressionPoolsStats::Total() const {
   PoolStats total;
   for (const PoolStats* s : {&zstd_compress, &zstd_decompress, &deflate, &inflate}) {

@@ -68,6 +68,8 @@ class CompressionPools {
 
 // Adds b's counters into a (peaks add up too).
 void Accumulate(PoolStats* a, const PoolStats& b);
+// The same for every pool of two sets (e.g. two faces' pools in one process).
+void Accumulate(CompressionPoolsStats* a, const CompressionPoolsStats& b);
 
 }  // namespace rockpool
 

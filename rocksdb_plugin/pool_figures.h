@@ -10,11 +10,11 @@
 namespace rockpool {
 
 struct PoolFigures {
-  uint64_t leases = 0;   // contexts handed to the codec calls (created + reused)
+  uint64_t leases = 0;  // contexts handed to the codec calls (created + reused)
   uint64_t created = 0;
   uint64_t reused = 0;
-  uint64_t lib_bytes = 0;   // bytes the codec libraries allocated
-  uint64_t lib_allocs = 0;  // their allocation calls
+  uint64_t lib_bytes = 0;        // bytes the codec libraries allocated
+  uint64_t lib_allocs = 0;       // their allocation calls
   uint64_t stock_est_bytes = 0;  // what stock RocksDB would have allocated
   uint64_t stock_est_allocs = 0;
 };

@@ -278,7 +278,7 @@ run_case() {
 # there), then sst_replay on its #rocksdb directory. zstd CCtxs must match
 # exactly, deflate streams within 1%. Needs SST_REPLAY (CI passes bazel-bin's).
 pattern_case() {
-  local codec=$1 dir="$WORK/$1-pattern" f out real_z real_d got ok
+  local codec=$1 dir="$WORK/$1-pattern" f out real_z real_d got ok pattern version z d
   local CF_EXTRA="$CF_EXTRA;disable_auto_compactions=true"
   mkdir -p "$dir"; SERVER_DIRS+=("$dir")
   cp -a "$TEMPLATE" "$dir/data"

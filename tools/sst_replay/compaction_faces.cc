@@ -18,16 +18,6 @@ std::string PoolOptionsText(int max_idle_per_key) {
   return absl::StrCat("max_idle_per_key=", max_idle_per_key, ";idle_seconds=60");
 }
 
-// Field-wise sum of two sets of pool figures.
-CompressionPoolsStats Sum(CompressionPoolsStats a, const CompressionPoolsStats& b) {
-  Accumulate(&a.zstd_compress, b.zstd_compress);
-  Accumulate(&a.zstd_decompress, b.zstd_decompress);
-  Accumulate(&a.deflate, b.deflate);
-  Accumulate(&a.inflate, b.inflate);
-  Accumulate(&a.zstd_compress_blocks, b.zstd_compress_blocks);
-  return a;
-}
-
 }  // namespace
 
 bool CompactionFaces::NativeApi() { return ROCKPOOL_ROCKSDB_NATIVE_API != 0; }
@@ -77,9 +67,8 @@ absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(Strateg
         !s.ok()) {
       return absl::InternalError(s.message());
     }
-    if (cf.compression_manager == nullptr ||
-        std::string_view(cf.compression_manager->Name()) !=
-            native::RockpoolCompressionManager::kClassName()) {
+    if (cf.compression_manager == nullptr || std::string_view(cf.compression_manager->Name()) !=
+                                                 native::RockpoolCompressionManager::kClassName()) {
       return absl::InternalError(absl::StrCat(text, " did not make rockpool's manager"));
     }
     faces->native_pools_ =
@@ -103,7 +92,7 @@ void CompactionFaces::ApplyTo(rocksdb::ColumnFamilyOptions* cf) const {
 
 CompressionPoolsStats CompactionFaces::Stats() const {
   CompressionPoolsStats s = legacy::Stats();
-  if (native_pools_ != nullptr) s = Sum(s, native_pools_->stats());
+  if (native_pools_ != nullptr) Accumulate(&s, native_pools_->stats());
   return s;
 }
 

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <set>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -34,6 +36,18 @@ uint64_t FileNumber(const std::string& path) {
   return n;
 }
 
+// The "key=value" items of a compression_options property, trimmed.
+std::vector<std::pair<absl::string_view, absl::string_view>> CompressionOptionItems(
+    std::string_view text) {
+  std::vector<std::pair<absl::string_view, absl::string_view>> items;
+  for (absl::string_view item : absl::StrSplit(A(text), ';', absl::SkipWhitespace())) {
+    std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    items.emplace_back(absl::StripAsciiWhitespace(kv.first), absl::StripAsciiWhitespace(kv.second));
+  }
+  return items;
+}
+
 }  // namespace
 
 bool RockpoolDecodes(uint8_t type) {
@@ -58,10 +72,7 @@ uint8_t CompressionTypeFromName(std::string_view name) {
 CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type) {
   CodecSettings c;
   c.type = type;
-  for (absl::string_view item : absl::StrSplit(A(text), ';', absl::SkipWhitespace())) {
-    std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(item, '=');
-    const absl::string_view key = absl::StripAsciiWhitespace(kv.first);
-    const absl::string_view value = absl::StripAsciiWhitespace(kv.second);
+  for (const auto& [key, value] : CompressionOptionItems(text)) {
     int v = 0;
     if (!absl::SimpleAtoi(value, &v)) continue;
     if (key == "level") c.level = v;
@@ -73,12 +84,8 @@ CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type) {
 }
 
 std::string RecordedCompressionManager(std::string_view compression_options) {
-  for (absl::string_view item :
-       absl::StrSplit(A(compression_options), ';', absl::SkipWhitespace())) {
-    std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(item, absl::MaxSplits('=', 1));
-    if (absl::StripAsciiWhitespace(kv.first) == "_compression_manager") {
-      return std::string(absl::StripAsciiWhitespace(kv.second));
-    }
+  for (const auto& [key, value] : CompressionOptionItems(compression_options)) {
+    if (key == "_compression_manager") return std::string(value);
   }
   return "";
 }
@@ -149,8 +156,8 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
                     props.GetVarintOr(sst::property_names::kRawValueSize, 0);
   in.ingestible = props.Get("rocksdb.external_sst_file.version").has_value();
   in.column_family = std::string(props.Get(sst::property_names::kColumnFamilyName).value_or(""));
-  in.compression_manager = RecordedCompressionManager(
-      props.Get(sst::property_names::kCompressionOptions).value_or(""));
+  in.compression_manager =
+      RecordedCompressionManager(props.Get(sst::property_names::kCompressionOptions).value_or(""));
   absl::StatusOr<std::vector<sst::BlockHandle>> handles = f.DataBlockHandles();
   if (!handles.ok() && absl::IsUnimplemented(handles.status()) && type != 0xff &&
       !RockpoolDecodes(type)) {

@@ -17,6 +17,11 @@
 namespace rockpool::replay {
 namespace {
 
+// Appends `value` unless `list` holds it already (first seen, first listed).
+void AddUnique(std::vector<std::string>* list, std::string_view value) {
+  if (std::find(list->begin(), list->end(), value) == list->end()) list->emplace_back(value);
+}
+
 namespace fs = std::filesystem;
 
 constexpr char kAsk[] =
@@ -57,9 +62,7 @@ OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& tex
       info.rocksdb_version = std::string(value);
     } else if (absl::StartsWith(section, "[CFOptions") && key == "compression_manager" &&
                !value.empty() && value != "nullptr" && value != "{}") {
-      bool seen = false;
-      for (const std::string& m : info.compression_managers) seen = seen || m == value;
-      if (!seen) info.compression_managers.emplace_back(value);
+      AddUnique(&info.compression_managers, std::string_view(value.data(), value.size()));
     }
   }
   return info;
@@ -99,11 +102,7 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
   bool format7 = false;
   std::vector<std::string> sst_managers;
   for (const VersionInput& in : files) {
-    if (!in.compression_manager.empty() &&
-        std::find(sst_managers.begin(), sst_managers.end(), in.compression_manager) ==
-            sst_managers.end()) {
-      sst_managers.push_back(in.compression_manager);
-    }
+    if (!in.compression_manager.empty()) AddUnique(&sst_managers, in.compression_manager);
     const std::string dir = Dir(in);
     auto it = by_dir.find(dir);
     if (it == by_dir.end()) {
@@ -135,14 +134,10 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
   for (const auto& [dir, f] : by_dir) {
     if (f.pattern == nullptr) continue;
     versions[f.version].push_back(f.options.path);
-    for (const std::string& m : f.options.compression_managers) c.compression_managers.push_back(m);
+    for (const std::string& m : f.options.compression_managers)
+      AddUnique(&c.compression_managers, m);
   }
-  for (const std::string& m : sst_managers) {
-    if (std::find(c.compression_managers.begin(), c.compression_managers.end(), m) ==
-        c.compression_managers.end()) {
-      c.compression_managers.push_back(m);
-    }
-  }
+  for (const std::string& m : sst_managers) AddUnique(&c.compression_managers, m);
   if (flag != "auto") {
     absl::StatusOr<const StockPattern*> p = PatternForVersion(flag);
     if (!p.ok()) return p.status();
@@ -189,8 +184,7 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
       return absl::InvalidArgumentError(
           absl::StrCat("SST files of format_version 7 or with a compression manager (RocksDB >= "
                        "10.4) beside ",
-                       c.source,
-                       " which records RocksDB ", c.version, ": ", kAsk));
+                       c.source, " which records RocksDB ", c.version, ": ", kAsk));
     }
     if (c.pattern == nullptr) {
       c.pattern = *PatternForVersion("10.4");

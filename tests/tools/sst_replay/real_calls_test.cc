@@ -30,8 +30,8 @@
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
-#include "tools/sst_replay/rocksdb_calls.h"
 #include "tests/tools/sst_replay/replay_cli.h"
+#include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool {
 namespace {
@@ -186,7 +186,7 @@ std::string CreatedMetric(rocksdb::CompressionType type) {
 // face for blobs). Either way the outputs are byte-identical and the pooled
 // run creates at most a couple of contexts per pool.
 TEST_F(RealCallsTest, CompactionModeRunsTheLinkedRocksDb) {
-  const bool native_api = kLinkedMajor > 10 || (kLinkedMajor == 10 && kLinkedMinor >= 4);
+  const bool native_api = ROCKPOOL_ROCKSDB_NATIVE_API != 0;  // @rocksdb's define
   for (auto type : {rocksdb::kZSTD, rocksdb::kZlibCompression}) {
     const std::string dir = absl::StrCat(CliTempDir(), "/compaction_sst_", type);
     rocksdb::ColumnFamilyOptions cf;
@@ -195,7 +195,8 @@ TEST_F(RealCallsTest, CompactionModeRunsTheLinkedRocksDb) {
     WriteDb(dir, cf, 4, 4000, 200);
     auto kv = CompactionReport(dir);
     EXPECT_GT(Num(kv, "compaction.compared_blocks"), 100);
-    EXPECT_THAT(Str(kv, "compaction.note.0"), HasSubstr("compaction mode runs RocksDB " + Linked()));
+    EXPECT_THAT(Str(kv, "compaction.note.0"),
+                HasSubstr("compaction mode runs RocksDB " + Linked()));
     EXPECT_THAT(Str(kv, "compaction.note.0"),
                 HasSubstr(native_api ? "pooled = compression_manager={id=rockpool;"
                                      : "pooled = listeners={id=rockpool;"));
@@ -243,9 +244,10 @@ TEST_F(RealCallsTest, CompactionModeRewritesBlobsOnTheLinkedRocksDb) {
     const std::string created = CreatedMetric(type);
     const double stock_created = Num(kv, "compaction.stock." + created);
     const double blob_files = Num(kv, "compaction.stock.output_blob_files");
-    std::printf("RocksDB %s compaction mode, blobs %s: stock %s %.0f (%.0f blob files), pooled %.0f\n",
-                Linked().c_str(), dir.c_str(), created.c_str(), stock_created, blob_files,
-                Num(kv, "compaction.pooled." + created));
+    std::printf(
+        "RocksDB %s compaction mode, blobs %s: stock %s %.0f (%.0f blob files), pooled %.0f\n",
+        Linked().c_str(), dir.c_str(), created.c_str(), stock_created, blob_files,
+        Num(kv, "compaction.pooled." + created));
     EXPECT_LE(Num(kv, "compaction.pooled." + created), 2);
     if (type == rocksdb::kZSTD && kLinkedMajor >= 11) {
       EXPECT_GE(stock_created, 1);

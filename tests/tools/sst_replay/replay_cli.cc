@@ -76,9 +76,7 @@ Outcome Spawn(const std::string& program, const std::vector<std::string>& args) 
   return o;
 }
 
-std::string SstReplayBinary() {
-  return Runfile("tools/sst_replay/sst_replay");
-}
+std::string SstReplayBinary() { return Runfile("tools/sst_replay/sst_replay"); }
 
 Outcome Replay(std::vector<std::string> args) {
   args.insert(args.begin(), "--tmpdir=" + CliTempDir());

@@ -288,7 +288,8 @@ TEST(ReportTest, SavingLineSaysNearZeroPlainly) {
             "saving on RocksDB 11.8.1: rockpool removes 99.0% of the codec library's bytes "
             "(967 KiB) and 498 of 500 contexts created");
   const std::string small = SavingLine(mode(1'000'000, 980'000, 3), false);
-  EXPECT_THAT(small, HasSubstr("saving: near zero on RocksDB 11.8.1: rockpool saves 19.5 KiB (2.0% "));
+  EXPECT_THAT(small,
+              HasSubstr("saving: near zero on RocksDB 11.8.1: rockpool saves 19.5 KiB (2.0% "));
   EXPECT_THAT(small, HasSubstr("already keeps its contexts"));
   const std::string negative = SavingLine(mode(1'000'000, 1'006'780, 3), true);
   EXPECT_THAT(negative, HasSubstr("rockpool saves no bytes (pooled allocates 6.62 KiB more, +0.7% "
