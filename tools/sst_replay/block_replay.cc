@@ -192,21 +192,29 @@ class Replayer {
       return s;
     }
     // The table builder's zstd contexts: one per file, shared by data and
-    // index blocks, or (10.4+) a data and an index working area.
-    ZstdCompressPool::Lease cctx;
+    // index blocks, or (10.4+) a data and an index working area; with
+    // parallel compression more for data blocks (stock_patterns.h), which
+    // take turns as RocksDB's threads would.
+    std::vector<ZstdCompressPool::Lease> cctxs;
     ZstdCompressPool::Lease index_cctx;
     if (zstd) {
-      if (absl::Status s = AcquireCCtx(&cctx); !s.ok()) return s;
+      cctxs.resize(
+          ZstdDataContextsPerSstFile(*pattern_, bf.codec.parallel_threads, zstd_dict != nullptr));
+      for (ZstdCompressPool::Lease& cctx : cctxs) {
+        if (absl::Status s = AcquireCCtx(&cctx); !s.ok()) return s;
+      }
       if (pattern_->separate_index_context && index_compressed) {
         if (absl::Status s = AcquireCCtx(&index_cctx); !s.ok()) return s;
       }
     }
     const DeflateKey deflate_key = DeflateKeyFor(zlib_options);
 
+    uint64_t file_blocks = 0;
     auto compress = [&](std::string_view block, uint64_t source_offset) -> absl::Status {
       absl::Status s;
       if (zstd) {
-        s = ZstdBlockCodec::CompressWith(cctx->get(), block, bf.codec.level, zstd_dict.get(),
+        auto* cctx = cctxs[file_blocks++ % cctxs.size()]->get();
+        s = ZstdBlockCodec::CompressWith(cctx, block, bf.codec.level, zstd_dict.get(),
                                          &compressed_);
       } else {
         // A deflate stream per block.
@@ -276,7 +284,7 @@ class Replayer {
         if (!contents.ok()) return contents.status();
         absl::Status s;
         if (zstd) {
-          auto* ctx = index_cctx ? index_cctx->get() : cctx->get();
+          auto* ctx = index_cctx ? index_cctx->get() : cctxs.front()->get();
           s = ZstdBlockCodec::CompressWith(ctx, *contents, bf.codec.level, nullptr, &compressed_);
         } else {
           absl::StatusOr<DeflatePool::Lease> lease =
@@ -291,7 +299,7 @@ class Replayer {
       }
     }
     index_cctx.reset();
-    cctx.reset();  // the table builder is done: its contexts go
+    cctxs.clear();  // the table builder is done: its contexts go
     return absl::OkStatus();
   }
 

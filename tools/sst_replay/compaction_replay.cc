@@ -130,6 +130,7 @@ rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
   cf.compression_opts.window_bits = g.codec.window_bits;
   cf.compression_opts.strategy = g.codec.strategy;
   cf.compression_opts.max_dict_bytes = g.codec.max_dict_bytes;
+  cf.compression_opts.parallel_threads = g.codec.parallel_threads;
   cf.disable_auto_compactions = true;
   rocksdb::BlockBasedTableOptions table;
   table.block_size = g.block_size;

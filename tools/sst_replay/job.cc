@@ -40,15 +40,20 @@ bool ParseInt(std::string_view s, T* out) {
   return true;
 }
 
+// CodecText's words: type, level, window_bits, strategy, max_dict_bytes,
+// parallel_threads.
+constexpr size_t kCodecWords = 6;
+
 std::string CodecText(const CodecSettings& c) {
   return absl::StrCat(c.type, " ", c.level, " ", c.window_bits, " ", c.strategy, " ",
-                      c.max_dict_bytes);
+                      c.max_dict_bytes, " ", c.parallel_threads);
 }
 
 bool ParseCodec(const std::vector<std::string_view>& w, size_t at, CodecSettings* c) {
-  return w.size() >= at + 5 && ParseInt(w[at], &c->type) && ParseInt(w[at + 1], &c->level) &&
-         ParseInt(w[at + 2], &c->window_bits) && ParseInt(w[at + 3], &c->strategy) &&
-         ParseInt(w[at + 4], &c->max_dict_bytes);
+  return w.size() >= at + kCodecWords && ParseInt(w[at], &c->type) &&
+         ParseInt(w[at + 1], &c->level) && ParseInt(w[at + 2], &c->window_bits) &&
+         ParseInt(w[at + 3], &c->strategy) && ParseInt(w[at + 4], &c->max_dict_bytes) &&
+         ParseInt(w[at + 5], &c->parallel_threads) && c->parallel_threads > 0;
 }
 
 absl::Status Bad(std::string_view what, std::string_view line) {
@@ -71,7 +76,7 @@ std::string SerializeJob(const Job& job) {
   absl::StrAppend(&out, "total_stored_bytes ", job.total_stored_bytes, "\n");
   absl::StrAppend(&out, "output ", job.output, "\n");
   for (const BlocksFile& f : job.files) {
-    // file <codec 5 words> <use_dict> <path>
+    // file <codec words> <use_dict> <path>
     absl::StrAppend(&out, "file ", CodecText(f.codec), " ", f.use_dictionary ? 1 : 0, " ", f.path,
                     "\n");
   }
@@ -112,29 +117,32 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
     } else if (key == "output") {
       job.output = std::string(value);
     } else if (key == "file") {
-      std::vector<std::string_view> w = Words(value, 7);
+      std::vector<std::string_view> w = Words(value, kCodecWords + 2);
       BlocksFile f;
-      ok = w.size() == 7 && ParseCodec(w, 0, &f.codec);
+      ok = w.size() == kCodecWords + 2 && ParseCodec(w, 0, &f.codec);
       if (ok) {
-        f.use_dictionary = w[5] == "1";
-        f.path = std::string(w[6]);
+        f.use_dictionary = w[kCodecWords] == "1";
+        f.path = std::string(w[kCodecWords + 1]);
         job.files.push_back(std::move(f));
       }
     } else if (key == "blob") {
-      std::vector<std::string_view> w = Words(value, 6);
+      std::vector<std::string_view> w = Words(value, kCodecWords + 1);
       BlocksFile f;
-      ok = w.size() == 6 && ParseCodec(w, 0, &f.codec);
+      ok = w.size() == kCodecWords + 1 && ParseCodec(w, 0, &f.codec);
       if (ok) {
-        f.path = std::string(w[5]);
+        f.path = std::string(w[kCodecWords]);
         job.blobs.push_back(std::move(f));
       }
     } else if (key == "source_db") {
       job.source_db = std::string(value);
     } else if (key == "group") {
-      std::vector<std::string_view> w = Words(value, 9);
+      // group <name> <codec words> <format_version> <checksum> <block_size>
+      constexpr size_t kAt = kCodecWords + 1;
+      std::vector<std::string_view> w = Words(value, kAt + 3);
       CompactionGroup g;
-      ok = w.size() == 9 && ParseCodec(w, 1, &g.codec) && ParseInt(w[6], &g.format_version) &&
-           ParseInt(w[7], &g.checksum) && ParseInt(w[8], &g.block_size);
+      ok = w.size() == kAt + 3 && ParseCodec(w, 1, &g.codec) &&
+           ParseInt(w[kAt], &g.format_version) && ParseInt(w[kAt + 1], &g.checksum) &&
+           ParseInt(w[kAt + 2], &g.block_size);
       if (ok) {
         g.name = std::string(w[0]);
         job.groups.push_back(std::move(g));

@@ -26,6 +26,9 @@ struct CodecSettings {
   int window_bits = -14;
   int strategy = 0;
   uint32_t max_dict_bytes = 0;
+  // CompressionOptions::parallel_threads: SST files do not record it; it
+  // comes from the DB's OPTIONS file (the file's column family), else 1.
+  uint32_t parallel_threads = 1;
 };
 
 // blocks mode: one input file and how to recompress its data blocks.

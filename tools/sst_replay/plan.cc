@@ -65,6 +65,7 @@ Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
     t.use_dictionary = in.has_dictionary;
   } else {
     c.type = target;
+    c.parallel_threads = in.codec.parallel_threads;  // the DB's setting, not the codec's
   }
   if (settings.level.has_value()) c.level = *settings.level;
   t.codec = c;

@@ -41,6 +41,41 @@ std::string Dir(const VersionInput& in) {
   return parent.empty() ? "." : parent.string();
 }
 
+// The value of `field` inside an OPTIONS struct value such as
+// compression_opts={...;parallel_threads=4;...}; "" if absent.
+absl::string_view StructField(absl::string_view value, absl::string_view field) {
+  for (absl::string_view item : absl::StrSplit(value, absl::ByAnyChar("{};"))) {
+    std::pair<absl::string_view, absl::string_view> kv =
+        absl::StrSplit(item, absl::MaxSplits('=', 1));
+    if (absl::StripAsciiWhitespace(kv.first) == field) return absl::StripAsciiWhitespace(kv.second);
+  }
+  return "";
+}
+
+// parallel_threads=N of a struct value; 1 if absent or malformed, at most
+// kMaxParallelThreads.
+uint32_t ParallelThreadsIn(absl::string_view value) {
+  uint32_t n = 0;
+  if (!absl::SimpleAtoi(StructField(value, "parallel_threads"), &n) || n == 0) return 1;
+  return std::min(n, kMaxParallelThreads);
+}
+
+bool StructFlag(absl::string_view value, absl::string_view field) {
+  const absl::string_view v = StructField(value, field);
+  return v == "true" || v == "1";
+}
+
+// The column family a "[CFOptions \"name\"]" section header names.
+std::string ColumnFamilyOf(absl::string_view section) {
+  absl::ConsumePrefix(&section, "[CFOptions");
+  section = absl::StripAsciiWhitespace(section);
+  absl::ConsumeSuffix(&section, "]");
+  section = absl::StripAsciiWhitespace(section);
+  absl::ConsumePrefix(&section, "\"");
+  absl::ConsumeSuffix(&section, "\"");
+  return std::string(section);
+}
+
 }  // namespace
 
 OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& text) {
@@ -63,6 +98,18 @@ OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& tex
     } else if (absl::StartsWith(section, "[CFOptions") && key == "compression_manager" &&
                !value.empty() && value != "nullptr" && value != "{}") {
       AddUnique(&info.compression_managers, std::string_view(value.data(), value.size()));
+    } else if (absl::StartsWith(section, "[CFOptions") &&
+               (key == "compression_opts" || key == "bottommost_compression_opts")) {
+      const bool bottommost = key == "bottommost_compression_opts";
+      const uint32_t n = ParallelThreadsIn(value);
+      if (n <= 1 || (bottommost && !StructFlag(value, "enabled"))) continue;
+      const std::string cf = ColumnFamilyOf(section);
+      auto it = std::find_if(info.parallel_compression.begin(), info.parallel_compression.end(),
+                             [&](const ParallelCompression& e) { return e.column_family == cf; });
+      if (it == info.parallel_compression.end()) {
+        it = info.parallel_compression.insert(it, ParallelCompression{cf});
+      }
+      (bottommost ? it->bottommost_threads : it->threads) = n;
     }
   }
   return info;
@@ -228,6 +275,50 @@ std::string CompressionManagerNote(const PatternChoice& c) {
     }
   }
   return absl::StrJoin(parts, "; ");
+}
+
+uint32_t ParallelThreadsOf(const OptionsFileInfo& options, const std::string& column_family) {
+  for (const ParallelCompression& p : options.parallel_compression) {
+    if (p.column_family == column_family) return p.threads;
+  }
+  return 1;
+}
+
+std::vector<std::string> ParallelCompressionNotes(const StockPattern& pattern,
+                                                  const std::vector<OptionsFileInfo>& options) {
+  std::vector<std::string> notes;
+  for (const OptionsFileInfo& o : options) {
+    for (const ParallelCompression& p : o.parallel_compression) {
+      std::string note = absl::StrCat(o.path, ", column family \"", p.column_family, "\": ");
+      if (p.threads > 1) {
+        absl::StrAppend(&note, "compression_opts.parallel_threads=", p.threads, ": ");
+        if (pattern.parallel == ParallelModel::kNotReplayed) {
+          absl::StrAppend(&note, "RocksDB ", pattern.versions,
+                          " then creates more zstd contexts per SST file, which blocks mode does "
+                          "not replay, so stock's zstd SST figures for the family are a lower "
+                          "bound");
+        } else {
+          absl::StrAppend(
+              &note, "stock replays ", ZstdDataContextsPerSstFile(pattern, p.threads, false),
+              " zstd data contexts per SST file",
+              pattern.parallel == ParallelModel::kDataAreaPlusWorkers
+                  ? " (the data working area and one per worker thread; 1 for a file with a "
+                    "dictionary)"
+                  : " (compression_ctxs[parallel_threads]; index blocks use the first)");
+        }
+      }
+      if (p.bottommost_threads > 0 && p.bottommost_threads != p.threads) {
+        absl::StrAppend(
+            &note, p.threads > 1 ? "; " : "",
+            "enabled bottommost_compression_opts set parallel_threads=", p.bottommost_threads,
+            " for bottommost-level files, which SST files do not tell apart: the "
+            "family's files are all replayed with parallel_threads=",
+            p.threads);
+      }
+      notes.push_back(std::move(note));
+    }
+  }
+  return notes;
 }
 
 }  // namespace rockpool::replay

@@ -10,13 +10,28 @@
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
+
+// parallel_threads values above this are taken as this many: blocks mode
+// holds that many contexts per file, and an OPTIONS file is untrusted input.
+inline constexpr uint32_t kMaxParallelThreads = 64;
+
+// One column family's parallel compression setting.
+struct ParallelCompression {
+  std::string column_family;
+  uint32_t threads = 1;  // compression_opts.parallel_threads
+  // bottommost_compression_opts.parallel_threads when those options are
+  // enabled (RocksDB then uses them for bottommost-level files); 0 if not.
+  uint32_t bottommost_threads = 0;
+};
 
 // What one OPTIONS file records.
 struct OptionsFileInfo {
@@ -25,7 +40,14 @@ struct OptionsFileInfo {
   // Every non-empty compression_manager value of its [CFOptions] sections
   // ("nullptr" left out), deduplicated, in file order.
   std::vector<std::string> compression_managers;
+  // Column families whose compression_opts, or enabled
+  // bottommost_compression_opts, set parallel_threads > 1, in file order.
+  std::vector<ParallelCompression> parallel_compression;
 };
+
+// The compression_opts.parallel_threads of one column family's files, from
+// its OPTIONS file (SST files do not record it).
+uint32_t ParallelThreadsOf(const OptionsFileInfo& options, const std::string& column_family);
 
 // The newest (highest-numbered) OPTIONS-<n> file of `dir`; NotFound if none.
 absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir);
@@ -50,6 +72,13 @@ struct PatternChoice {
   std::vector<std::string> compression_managers;
   std::vector<std::string> notes;  // e.g. the flag overrode a detected version
 };
+
+// The notes on the inputs' parallel compression under `pattern`: what stock
+// replays per SST file of each family that sets it, or that stock is a
+// lower bound where the pattern does not replay it. `options` are the
+// OPTIONS files of the inputs' directories.
+std::vector<std::string> ParallelCompressionNotes(const StockPattern& pattern,
+                                                  const std::vector<OptionsFileInfo>& options);
 
 // `flag` is --rocksdb_version ("auto" or a version). `paths` are the files
 // blocks mode replays (SSTs and blobs), `args` the inputs as given (DB

@@ -102,6 +102,7 @@ class Session {
       if (!in.ok()) return Fail(2, in.status().message());
       inputs_.push_back(*std::move(in));
     }
+    ApplyParallelThreads();
     for (const InputFile& in : inputs_) {
       InputReport r;
       r.path = in.path;
@@ -158,6 +159,29 @@ class Session {
                         CompactionFaces::Describe(replay_.max_idle_per_key));
   }
 
+  // compression_opts.parallel_threads is a DB option SST files do not
+  // record: each file takes its column family's value from the newest
+  // OPTIONS file beside it (1 without one). Blocks mode replays the
+  // pattern's contexts for it, compaction mode's scratch families set it.
+  void ApplyParallelThreads() {
+    std::map<std::string, std::optional<OptionsFileInfo>> by_dir;
+    for (InputFile& in : inputs_) {
+      std::string dir = std::filesystem::path(in.path).parent_path().string();
+      if (dir.empty()) dir = ".";
+      auto [it, fresh] = by_dir.try_emplace(dir);
+      if (fresh) {
+        absl::StatusOr<OptionsFileInfo> o = ReadNewestOptionsFile(dir);
+        if (o.ok()) {
+          it->second = *o;
+          options_files_.push_back(*std::move(o));
+        }
+      }
+      if (it->second.has_value()) {
+        in.codec.parallel_threads = ParallelThreadsOf(*it->second, in.column_family);
+      }
+    }
+  }
+
   // Blocks mode's stock call pattern: --rocksdb_version or what the inputs
   // record (rocksdb_version.h); exit 2 naming the flag when unknown.
   int ChooseStockPattern() {
@@ -177,6 +201,9 @@ class Session {
     r.source = pattern_.source;
     r.compression_managers = pattern_.compression_managers;
     r.notes = pattern_.notes;
+    for (std::string& n : ParallelCompressionNotes(*pattern_.pattern, options_files_)) {
+      r.notes.push_back(std::move(n));
+    }
     if (std::string n = CompressionManagerNote(pattern_); !n.empty()) r.notes.push_back(n);
     return 0;
   }
@@ -233,10 +260,13 @@ class Session {
     }
     const size_t files = plan.job.files.size();
     const size_t blob_files = plan.job.blobs.size();
+    const bool parallel =
+        std::any_of(plan.job.files.begin(), plan.job.files.end(),
+                    [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
     BlocksRuns runs(Context(), std::move(plan.job), plan.file_names);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    if (files > 0) m.notes.push_back(SstStockNote(*pattern_.pattern));
+    if (files > 0) m.notes.push_back(SstStockNote(*pattern_.pattern, parallel));
     if (blob_files > 0) m.notes.push_back(BlobStockNote(*pattern_.pattern));
     const RunResult& first = m.stock.front();
     auto metric = [&](const char* key) { return MetricValue(first, key); };
@@ -478,6 +508,7 @@ class Session {
   BlockCodecs codecs_;
   sst::SstReadOptions read_options_;
   std::vector<InputFile> inputs_;
+  std::vector<OptionsFileInfo> options_files_;  // beside the SST inputs (ApplyParallelThreads)
   std::vector<BlobInput> blob_inputs_;
   Report report_;
   PatternChoice pattern_;

@@ -1,5 +1,7 @@
 #include "tools/sst_replay/stock_patterns.h"
 
+#include <algorithm>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -73,15 +75,31 @@ constexpr PatternEvent kSample11 = {
     "BlockBasedTableBuilder::CompressAndVerifyBlock sampling",
     false};
 constexpr PatternEvent kParallelOld = {
-    "parallel compression (parallel_threads > 1)", "parallel_threads CCtxs per file",
-    "unchanged (per block)", "BBTB Rep::Rep compression_ctxs(parallel_threads), BGWorkCompression",
+    "parallel compression (parallel_threads > 1, from OPTIONS)",
+    "parallel_threads CCtxs per file (index blocks on the first)", "unchanged (per block)",
+    "BBTB Rep::Rep compression_ctxs(parallel_threads), IsParallelCompressionEnabled, "
+    "BGWorkCompression",
+    true};
+constexpr PatternEvent kParallel10 = {
+    "parallel compression (parallel_threads > 1, from OPTIONS)",
+    "more data working areas per file (10.4-10.6: data_block_working_areas[parallel_threads] "
+    "beside basic_working_area; 10.7+: one per worker thread); not replayed: stock is a lower "
+    "bound",
+    "unchanged (per block)",
+    "BBTB Rep::Rep (v10.4.2 data_block_working_areas), MaybeStartParallelCompression "
+    "(v10.10.1 ParallelCompressionRep::working_areas; off with coupled partitioned filters or a "
+    "user-defined index)",
     false};
-constexpr PatternEvent kParallelNew = {
-    "parallel compression (parallel_threads > 1)",
-    "one more data working area per worker thread, per file", "unchanged (per block)",
-    "BBTB MaybeStartParallelCompression (ParallelCompressionRep::working_areas, 10.10+; "
-    "10.4-10.9: data_block_working_areas[parallel_threads])",
-    false};
+constexpr PatternEvent kParallel11 = {
+    "parallel compression (parallel_threads > 1, from OPTIONS)",
+    "one more data working area per worker thread, min(parallel_threads, 31) per file; none "
+    "when the file uses a dictionary (no data compressor yet when parallelism would start)",
+    "unchanged (per block)",
+    "BBTB MaybeStartParallelCompression (ParallelCompressionRep::working_areas, "
+    "num_worker_threads = min(parallel_threads, ring_buffer_mask); returns early without "
+    "data_block_compressor); 11.0-11.1 also off with coupled partitioned filters or a "
+    "user-defined index (not detected)",
+    true};
 constexpr PatternEvent kBlobPerBlob = {
     "blob written", "a CompressionContext (ZSTD_CCtx) per blob", "deflateInit2 per blob",
     "db/blob/blob_file_builder.cc BlobFileBuilder::CompressBlobIfNeeded", true};
@@ -115,6 +133,7 @@ const std::vector<StockPattern>* MakePatterns() {
        "v6.29.5",
        false,
        true,
+       ParallelModel::kContextPerThread,
        {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify, kSampleOld,
         kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNone}},
       {"7.8",
@@ -122,6 +141,7 @@ const std::vector<StockPattern>* MakePatterns() {
        "v7.8.3",
        false,
        true,
+       ParallelModel::kContextPerThread,
        {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify, kSampleOld,
         kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryOld}},
       // Same counts as 7.8; CompressionContext::CreateNativeContext(type,
@@ -132,6 +152,7 @@ const std::vector<StockPattern>* MakePatterns() {
        "v8.11.4, v9.11.2, v10.2.1",
        false,
        true,
+       ParallelModel::kContextPerThread,
        {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify, kSampleOld,
         kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryOld}},
       {"10.4",
@@ -139,15 +160,17 @@ const std::vector<StockPattern>* MakePatterns() {
        "v10.4.2, v10.10.1",
        true,
        true,
+       ParallelModel::kNotReplayed,
        {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify, kSampleOld,
-        kParallelNew, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNew}},
+        kParallel10, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNew}},
       {"11",
        "11.x",
        "v11.8.1 (also v11.0.4: blob_compressor_wa_)",
        true,
        false,
+       ParallelModel::kDataAreaPlusWorkers,
        {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify, kSample11,
-        kParallelNew, kBlobPerBuilder, kBlobRead, kBlockRead, kSecondaryNew}},
+        kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead, kSecondaryNew}},
   };
 }
 
@@ -200,17 +223,37 @@ absl::StatusOr<const StockPattern*> PatternForVersion(std::string_view version) 
                        : "no pattern for this RocksDB yet (the newest is 11.x)");
 }
 
+uint32_t ZstdDataContextsPerSstFile(const StockPattern& p, uint32_t parallel_threads,
+                                    bool uses_dictionary) {
+  if (parallel_threads <= 1) return 1;
+  switch (p.parallel) {
+    case ParallelModel::kContextPerThread:
+      return parallel_threads;
+    case ParallelModel::kDataAreaPlusWorkers:
+      // ComputeRingBufferNbits caps the ring at 32 slots (mask 31), and the
+      // mask is never below the thread count under that cap.
+      return uses_dictionary ? 1 : 1 + std::min<uint32_t>(parallel_threads, 31);
+    case ParallelModel::kNotReplayed:
+      break;
+  }
+  return 1;
+}
+
 std::string DescribePattern(const StockPattern& p, std::string_view version) {
   return absl::StrCat("RocksDB ", absl::string_view(version.data(), version.size()),
                       "'s call pattern (pattern ", p.key, ": ", p.versions, ", read from ",
                       p.read_from, ")");
 }
 
-std::string SstStockNote(const StockPattern& p) {
+std::string SstStockNote(const StockPattern& p, bool parallel) {
   return absl::StrCat(
       "SSTs: stock creates ",
       p.separate_index_context ? "2 zstd CCtxs per file (index and data working areas)"
                                : "a zstd CCtx per file (shared by data and index blocks)",
+      !parallel ? ""
+      : p.parallel == ParallelModel::kNotReplayed
+          ? " (parallel compression's further contexts are not replayed: see the notes above)"
+          : " plus parallel compression's (the notes above)",
       ", a deflate stream per data and index block and an inflate stream per block read, and "
       "reuses one zstd DCtx (the per-core cache), all through the counting allocator");
 }

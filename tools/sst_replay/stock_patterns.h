@@ -3,10 +3,10 @@
 // release's source (stock_patterns.cc cites file and function per event).
 //
 // Blocks mode replays the events files can carry (SST data and index blocks,
-// blobs, block and blob reads) with the chosen pattern; the others
+// blobs, block and blob reads, and parallel compression's contexts when the
+// DB's OPTIONS set parallel_threads) with the chosen pattern; the others
 // (verify_compression, sample_for_compression, the compressed secondary
-// cache, parallel compression) are documented here and in README.md, not
-// invented.
+// cache) are documented here and in README.md, not invented.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
 
@@ -27,6 +27,21 @@ struct PatternEvent {
   bool replayed;       // blocks mode replays it
 };
 
+// How a pattern's table builder obtains zstd data-block contexts when
+// compression_opts.parallel_threads = N > 1.
+enum class ParallelModel {
+  // compression_ctxs[N]: N CCtxs per file, index blocks on the first
+  // (6.29 to 10.3).
+  kContextPerThread,
+  // The data working area plus one per worker thread, min(N, 31) workers,
+  // and none of them when the file uses a dictionary (11.x).
+  kDataAreaPlusWorkers,
+  // Not replayed: 10.4-10.x changed it between minor releases (10.4-10.6
+  // data_block_working_areas[N], 10.7+ worker threads); one data context per
+  // file, so stock is a lower bound there.
+  kNotReplayed,
+};
+
 struct StockPattern {
   const char* key;        // "6.29", "7.8", "8", "10.4", "11": --rocksdb_version values
   const char* versions;   // releases it holds for, e.g. "8.0-10.3"
@@ -39,8 +54,15 @@ struct StockPattern {
   // zstd blobs: a CompressionContext per blob (true), or one working area
   // per BlobFileBuilder (false, 11.x; blocks mode: one per blob file).
   bool zstd_context_per_blob;
+  ParallelModel parallel;
   std::vector<PatternEvent> events;
 };
+
+// The zstd contexts `p`'s table builder uses for the data blocks of one SST
+// file with compression_opts.parallel_threads = `parallel_threads` (index
+// blocks: separate_index_context). 1 unless parallel compression applies.
+uint32_t ZstdDataContextsPerSstFile(const StockPattern& p, uint32_t parallel_threads,
+                                    bool uses_dictionary);
 
 // Every pattern, oldest first.
 const std::vector<StockPattern>& AllPatterns();
@@ -57,7 +79,8 @@ absl::StatusOr<const StockPattern*> PatternForVersion(std::string_view version);
 std::string DescribePattern(const StockPattern& p, std::string_view version);
 
 // The notes blocks mode prints about what stock created under `p`.
-std::string SstStockNote(const StockPattern& p);
+// `parallel`: some files' column families set parallel_threads > 1.
+std::string SstStockNote(const StockPattern& p, bool parallel = false);
 std::string BlobStockNote(const StockPattern& p);
 
 }  // namespace rockpool::replay

@@ -149,6 +149,32 @@ TEST_F(RealCallsTest, SstFilesZstdAndZlib) {
   }
 }
 
+// Parallel compression: compression_opts.parallel_threads is recorded only
+// in the OPTIONS file. 7.8.3 (6.29 to 10.3) creates a CCtx per thread per
+// file; 11.x its data working area plus one per worker thread, beside the
+// index working area (stock_patterns.h). sst_replay reads the threads from
+// OPTIONS and its stock counts must still equal the real ones.
+TEST_F(RealCallsTest, SstFilesZstdWithParallelCompression) {
+  if (ExpectedPattern() == "10.4") {
+    GTEST_SKIP() << "RocksDB " << Linked()
+                 << ": pattern 10.4 does not replay parallel compression (a lower bound)";
+  }
+  const std::string dir = absl::StrCat(CliTempDir(), "/real_sst_parallel");
+  rocksdb::ColumnFamilyOptions cf;
+  cf.compression = rocksdb::kZSTD;
+  cf.compression_opts.parallel_threads = 3;
+  cf.write_buffer_size = 64 << 20;
+  const Real real = WriteDb(dir, cf, 3, 4000, 200);
+  EXPECT_GE(real.zstd_cctx, 3u * 3u);  // 3 files, at least a context per thread each
+  Check(dir, real);
+  Outcome o = Replay({"--mode=blocks", "--repeat=1", "--json", "--progress=false", dir});
+  ASSERT_EQ(o.code, 0) << o.err;
+  auto kv = Inspect("json", o.out);
+  EXPECT_THAT(Str(kv, "stock_pattern.note.0"),
+              HasSubstr("column family \"default\": compression_opts.parallel_threads=3: stock "
+                        "replays"));
+}
+
 TEST_F(RealCallsTest, BlobFilesZstdAndZlib) {
   for (auto type : {rocksdb::kZSTD, rocksdb::kZlibCompression}) {
     const std::string dir = absl::StrCat(CliTempDir(), "/real_blob_", type);
@@ -224,6 +250,25 @@ TEST_F(RealCallsTest, CompactionModeRunsTheLinkedRocksDb) {
                 20 * Num(kv, "compaction.pooled.codec_bytes"));
     }
   }
+}
+
+// Compaction mode's scratch family takes parallel_threads from the DB's
+// OPTIONS too, so the real RocksDB creates its per-thread contexts (at
+// least one per thread for the output file) and the pooled run leases them.
+TEST_F(RealCallsTest, CompactionModeKeepsTheDbsParallelCompression) {
+  const std::string dir = absl::StrCat(CliTempDir(), "/compaction_parallel");
+  rocksdb::ColumnFamilyOptions cf;
+  cf.compression = rocksdb::kZSTD;
+  cf.compression_opts.parallel_threads = 3;
+  cf.write_buffer_size = 64 << 20;
+  WriteDb(dir, cf, 3, 4000, 200);
+  auto kv = CompactionReport(dir);
+  const double stock_created = Num(kv, "compaction.stock.pool_zstd_compress_created");
+  const double pooled_created = Num(kv, "compaction.pooled.pool_zstd_compress_created");
+  std::printf("RocksDB %s compaction mode, parallel_threads=3: stock zstd CCtx %.0f, pooled %.0f\n",
+              Linked().c_str(), stock_created, pooled_created);
+  EXPECT_GE(stock_created, 3);
+  EXPECT_LE(pooled_created, stock_created);
 }
 
 // The same for a DB with blob files (copied whole, every blob rewritten):

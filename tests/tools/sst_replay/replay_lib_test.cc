@@ -84,10 +84,10 @@ TEST(JobTest, RoundTripsThroughText) {
   job.total_blocks = 77;
   job.total_stored_bytes = 123456;
   job.output = "/tmp/a dir/with spaces";
-  job.files.push_back(BlocksFile{"/x/y z.sst", CodecSettings{7, -5, -14, 0, 16384}, true});
+  job.files.push_back(BlocksFile{"/x/y z.sst", CodecSettings{7, -5, -14, 0, 16384, 4}, true});
   CompactionGroup g;
   g.name = "zlib";
-  g.codec = CodecSettings{2, 6, -15, 1, 0};
+  g.codec = CodecSettings{2, 6, -15, 1, 0, 3};
   g.format_version = 4;
   g.checksum = 4;
   g.block_size = 16384;
@@ -109,11 +109,13 @@ TEST(JobTest, RoundTripsThroughText) {
   EXPECT_EQ(back->files[0].codec.type, 7);
   EXPECT_EQ(back->files[0].codec.level, -5);
   EXPECT_EQ(back->files[0].codec.max_dict_bytes, 16384u);
+  EXPECT_EQ(back->files[0].codec.parallel_threads, 4u);
   EXPECT_TRUE(back->files[0].use_dictionary);
   ASSERT_EQ(back->groups.size(), 1u);
   EXPECT_EQ(back->groups[0].name, "zlib");
   EXPECT_EQ(back->groups[0].codec.window_bits, -15);
   EXPECT_EQ(back->groups[0].codec.strategy, 1);
+  EXPECT_EQ(back->groups[0].codec.parallel_threads, 3u);
   EXPECT_EQ(back->groups[0].format_version, 4u);
   EXPECT_EQ(back->groups[0].checksum, 4);
   EXPECT_THAT(back->groups[0].files, ElementsAre("/a/1.sst", "/b/2 two.sst"));
@@ -129,10 +131,14 @@ TEST(JobTest, RoundTripsThroughText) {
   EXPECT_EQ(back->blobs[0].path, "/db/000012 x.blob");
   EXPECT_EQ(back->blobs[0].codec.type, 2);
   EXPECT_EQ(back->blobs[0].codec.level, 32767);
+  EXPECT_EQ(back->blobs[0].codec.parallel_threads, 1u);
   EXPECT_EQ(back->source_db, "/var/lib/my db");
   EXPECT_TRUE(back->files.empty());
 
   EXPECT_FALSE(ParseJob("mode blocks\nfile 7 x\n").ok());
+  // parallel_threads is a codec word, never 0.
+  EXPECT_FALSE(ParseJob("mode blocks\nfile 7 3 -14 0 0 0 0 /x.sst\n").ok());
+  EXPECT_TRUE(ParseJob("mode blocks\nfile 7 3 -14 0 0 2 0 /x.sst\n").ok());
   EXPECT_FALSE(ParseJob("strategy stock\n").ok());  // no mode
 }
 

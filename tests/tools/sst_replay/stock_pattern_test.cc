@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/compression/test_data.h"
@@ -81,6 +82,58 @@ TEST(RocksDbVersionTest, OptionsTextGivesVersionAndCompressionManager) {
   EXPECT_EQ(info.rocksdb_version, "11.8.1");
   EXPECT_THAT(info.compression_managers,
               ::testing::ElementsAre("{id=rockpool;max_idle_per_key=8}"));
+}
+
+// SST files do not record parallel_threads: the OPTIONS file's column
+// families do (compression_opts, and bottommost_compression_opts when
+// enabled; other sections and malformed values are ignored).
+TEST(RocksDbVersionTest, OptionsTextGivesEachColumnFamilysParallelThreads) {
+  const OptionsFileInfo info = ParseOptionsText(
+      "OPTIONS-000009",
+      "[Version]\n  rocksdb_version=7.8.3\n[CFOptions \"default\"]\n  "
+      "compression_opts={enabled=false;parallel_threads=1;level=32767;}\n  "
+      "bottommost_compression_opts={parallel_threads=1;}\n[CFOptions \"hot\"]\n  "
+      "compression_opts={max_dict_bytes=0;parallel_threads=4;zstd_max_train_bytes=0;}\n  "
+      "bottommost_compression_opts={enabled=false;parallel_threads=8;}\n"
+      "[CFOptions \"cold data\"]\n  compression_opts={parallel_threads=1;}\n  "
+      "bottommost_compression_opts={enabled=true;parallel_threads=2;}\n"
+      "[CFOptions \"odd\"]\n  compression_opts={parallel_threads=x;}\n"
+      "[CFOptions \"huge\"]\n  compression_opts={parallel_threads=4000000000;}\n"
+      "[TableOptions/BlockBasedTable \"default\"]\n  compression_opts={parallel_threads=9;}\n");
+  ASSERT_EQ(info.parallel_compression.size(), 3u);
+  EXPECT_EQ(info.parallel_compression[2].column_family, "huge");
+  EXPECT_EQ(info.parallel_compression[2].threads, kMaxParallelThreads);
+  EXPECT_EQ(info.parallel_compression[0].column_family, "hot");
+  EXPECT_EQ(info.parallel_compression[0].threads, 4u);
+  EXPECT_EQ(info.parallel_compression[0].bottommost_threads, 0u);  // not enabled
+  EXPECT_EQ(info.parallel_compression[1].column_family, "cold data");
+  EXPECT_EQ(info.parallel_compression[1].threads, 1u);
+  EXPECT_EQ(info.parallel_compression[1].bottommost_threads, 2u);
+  EXPECT_EQ(ParallelThreadsOf(info, "hot"), 4u);
+  EXPECT_EQ(ParallelThreadsOf(info, "cold data"), 1u);
+  EXPECT_EQ(ParallelThreadsOf(info, "default"), 1u);
+  EXPECT_EQ(ParallelThreadsOf(info, "missing"), 1u);
+}
+
+// Per pattern, the zstd data contexts of one SST file (stock_patterns.cc
+// cites the source): 6.29-10.3 compression_ctxs[N]; 11.x the data working
+// area plus min(N, 31) workers, none with a dictionary; 10.4-10.x not
+// replayed (1, a lower bound).
+TEST(StockPatternTest, ZstdDataContextsPerSstFileFollowParallelThreads) {
+  auto contexts = [](const char* version, uint32_t threads, bool dict) {
+    return ZstdDataContextsPerSstFile(**PatternForVersion(version), threads, dict);
+  };
+  for (const char* v : {"6.29.5", "7.8.3", "9.11.2", "10.2.1"}) {
+    EXPECT_EQ(contexts(v, 1, false), 1u) << v;
+    EXPECT_EQ(contexts(v, 4, false), 4u) << v;
+    EXPECT_EQ(contexts(v, 4, true), 4u) << v;
+  }
+  EXPECT_EQ(contexts("11.8.1", 1, false), 1u);
+  EXPECT_EQ(contexts("11.8.1", 2, false), 3u);
+  EXPECT_EQ(contexts("11.8.1", 4, false), 5u);
+  EXPECT_EQ(contexts("11.8.1", 40, false), 32u);
+  EXPECT_EQ(contexts("11.8.1", 4, true), 1u);
+  EXPECT_EQ(contexts("10.7.5", 4, false), 1u);
 }
 
 class ChoosePatternTest : public ::testing::Test {
@@ -190,6 +243,31 @@ TEST(CommandLineVersionTest, FlagIsChecked) {
   absl::StatusOr<Settings> s = SettingsFromFlags(f);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(s.status().message(), HasSubstr("--rocksdb_version=13"));
+}
+
+TEST(RocksDbVersionTest, ParallelCompressionNotesSayWhatStockReplays) {
+  const OptionsFileInfo info =
+      ParseOptionsText("/db/OPTIONS-7",
+                       "[Version]\n  rocksdb_version=7.8.3\n[CFOptions \"default\"]\n  "
+                       "compression_opts={parallel_threads=4;}\n[CFOptions \"logs\"]\n  "
+                       "compression_opts={parallel_threads=1;}\n  "
+                       "bottommost_compression_opts={enabled=true;parallel_threads=3;}\n");
+  std::vector<std::string> old = ParallelCompressionNotes(**PatternForVersion("7.8"), {info});
+  ASSERT_EQ(old.size(), 2u);
+  EXPECT_THAT(old[0], HasSubstr("/db/OPTIONS-7, column family \"default\": "
+                                "compression_opts.parallel_threads=4: stock replays 4 zstd data "
+                                "contexts per SST file"));
+  EXPECT_THAT(old[1], HasSubstr("column family \"logs\": enabled bottommost_compression_opts set "
+                                "parallel_threads=3"));
+  EXPECT_THAT(old[1], HasSubstr("replayed with parallel_threads=1"));
+  std::vector<std::string> v11 = ParallelCompressionNotes(**PatternForVersion("11"), {info});
+  EXPECT_THAT(v11[0], HasSubstr("stock replays 5 zstd data contexts per SST file (the data "
+                                "working area and one per worker thread"));
+  std::vector<std::string> v10 = ParallelCompressionNotes(**PatternForVersion("10.4"), {info});
+  EXPECT_THAT(v10[0], HasSubstr("a lower bound"));
+  EXPECT_TRUE(ParallelCompressionNotes(**PatternForVersion("7.8"),
+                                       {ParseOptionsText("/x/OPTIONS-1", "[Version]\n")})
+                  .empty());
 }
 
 }  // namespace
