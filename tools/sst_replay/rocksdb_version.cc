@@ -35,12 +35,6 @@ int64_t OptionsNumber(const std::string& name) {
   return absl::SimpleAtoi(name.substr(8), &n) ? n : -1;
 }
 
-std::string Dir(const VersionInput& in) {
-  if (in.is_directory) return in.path;
-  const fs::path parent = fs::path(in.path).parent_path();
-  return parent.empty() ? "." : parent.string();
-}
-
 // The value of `field` inside an OPTIONS struct value such as
 // compression_opts={...;parallel_threads=4;...}; "" if absent.
 absl::string_view StructField(absl::string_view value, absl::string_view field) {
@@ -134,10 +128,29 @@ absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir) {
   return ParseOptionsText(newest, text.str());
 }
 
+std::string OptionsFiles::DirectoryOf(const std::string& path, bool is_directory) {
+  if (is_directory) return path;
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+const OptionsFileInfo* OptionsFiles::Beside(const std::string& path, bool is_directory) {
+  const std::string dir = DirectoryOf(path, is_directory);
+  auto [it, fresh] = by_dir_.try_emplace(dir);
+  if (fresh) {
+    absl::StatusOr<OptionsFileInfo> o = ReadNewestOptionsFile(dir);
+    if (o.ok()) it->second = *std::move(o);
+  }
+  return it->second.has_value() ? &*it->second : nullptr;
+}
+
 absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
                                             const std::vector<std::string>& args,
-                                            const std::vector<VersionInput>& files) {
+                                            const std::vector<VersionInput>& files,
+                                            OptionsFiles* options_files) {
   (void)args;
+  OptionsFiles own;
+  if (options_files == nullptr) options_files = &own;
   // What the inputs say, per directory looked in.
   struct Found {
     std::string version;
@@ -150,12 +163,12 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
   std::vector<std::string> sst_managers;
   for (const VersionInput& in : files) {
     if (!in.compression_manager.empty()) AddUnique(&sst_managers, in.compression_manager);
-    const std::string dir = Dir(in);
+    const std::string dir = OptionsFiles::DirectoryOf(in.path, in.is_directory);
     auto it = by_dir.find(dir);
     if (it == by_dir.end()) {
+      const OptionsFileInfo* options = options_files->Beside(in.path, in.is_directory);
       Found f;
-      absl::StatusOr<OptionsFileInfo> options = ReadNewestOptionsFile(dir);
-      if (options.ok() && !options->rocksdb_version.empty()) {
+      if (options != nullptr && !options->rocksdb_version.empty()) {
         f.options = *options;
         f.version = options->rocksdb_version;
         absl::StatusOr<const StockPattern*> p = PatternForVersion(f.version);

@@ -11,6 +11,8 @@
 #define ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,6 +56,22 @@ absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir);
 // Parses the text of an OPTIONS file.
 OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& text);
 
+// The newest OPTIONS file beside each input, read once per directory: the
+// pattern choice and the parallel_threads lookup ask the same files.
+class OptionsFiles {
+ public:
+  // The OPTIONS file of `path`'s directory (of `path` itself if it is a
+  // directory); nullptr if it has none or it cannot be read. The pointer
+  // stays valid as long as this object.
+  const OptionsFileInfo* Beside(const std::string& path, bool is_directory = false);
+  // The directory Beside looks in: `path`'s parent ("." for a bare name), or
+  // `path` itself if it is a directory.
+  static std::string DirectoryOf(const std::string& path, bool is_directory);
+
+ private:
+  std::map<std::string, std::optional<OptionsFileInfo>> by_dir_;
+};
+
 // One input as the detector sees it.
 struct VersionInput {
   std::string path;  // as given
@@ -83,10 +101,12 @@ std::vector<std::string> ParallelCompressionNotes(const StockPattern& pattern,
 // `flag` is --rocksdb_version ("auto" or a version). `paths` are the files
 // blocks mode replays (SSTs and blobs), `args` the inputs as given (DB
 // directories among them). InvalidArgument naming --rocksdb_version when the
-// pattern cannot be told (no OPTIONS file, inputs that disagree).
+// pattern cannot be told (no OPTIONS file, inputs that disagree). `options`
+// reads the OPTIONS files (a fresh one if null).
 absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
                                             const std::vector<std::string>& args,
-                                            const std::vector<VersionInput>& files);
+                                            const std::vector<VersionInput>& files,
+                                            OptionsFiles* options = nullptr);
 
 // The report's header line: "stock = RocksDB 11.8.1's call pattern (...),
 // from OPTIONS-000007 in /db: the figures are for the RocksDB that last

@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
-#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -16,7 +14,6 @@
 #include "absl/strings/str_join.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
-#include "tools/sst/checksum.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/alternating_runner.h"
@@ -26,6 +23,7 @@
 #include "tools/sst_replay/compaction_faces.h"
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
+#include "tools/sst_replay/input_reports.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/mode_runs.h"
@@ -43,10 +41,6 @@ namespace rockpool::replay {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ChecksumName(uint8_t c) {
-  return std::string(sst::ChecksumTypeName(static_cast<sst::ChecksumType>(c)));
-}
 
 // Reads and decompresses every data block (checksums verified): for
 // compaction-only runs, bad input must fail here, with the reader's message,
@@ -103,31 +97,7 @@ class Session {
       inputs_.push_back(*std::move(in));
     }
     ApplyParallelThreads();
-    for (const InputFile& in : inputs_) {
-      InputReport r;
-      r.path = in.path;
-      r.codec = CodecName(in.codec.type);
-      r.level = in.codec.level;
-      r.data_blocks = in.data_blocks;
-      r.stored_data_bytes = in.stored_data_bytes;
-      r.format_version = in.format_version;
-      r.checksum = ChecksumName(in.checksum);
-      r.dictionary = in.has_dictionary;
-      report_.inputs.push_back(r);
-    }
-    // Blob files follow the SSTs in the report (plan.h keeps that order).
-    for (const BlobInput& in : blob_inputs_) {
-      InputReport r;
-      r.path = in.path;
-      r.kind = in.has_footer ? "blob" : "blob (no footer: still being written)";
-      r.codec = CodecName(in.compression);
-      r.level = 32767;
-      r.data_blocks = in.records;
-      r.stored_data_bytes = in.stored_value_bytes;
-      r.format_version = 1;
-      r.checksum = "crc32c";
-      report_.inputs.push_back(r);
-    }
+    report_.inputs = InputReports(inputs_, blob_inputs_);
 
     if (int rc = ChooseStockPattern(); rc != 0) return rc;
     const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
@@ -164,20 +134,13 @@ class Session {
   // OPTIONS file beside it (1 without one). Blocks mode replays the
   // pattern's contexts for it, compaction mode's scratch families set it.
   void ApplyParallelThreads() {
-    std::map<std::string, std::optional<OptionsFileInfo>> by_dir;
     for (InputFile& in : inputs_) {
-      std::string dir = std::filesystem::path(in.path).parent_path().string();
-      if (dir.empty()) dir = ".";
-      auto [it, fresh] = by_dir.try_emplace(dir);
-      if (fresh) {
-        absl::StatusOr<OptionsFileInfo> o = ReadNewestOptionsFile(dir);
-        if (o.ok()) {
-          it->second = *o;
-          options_files_.push_back(*std::move(o));
-        }
-      }
-      if (it->second.has_value()) {
-        in.codec.parallel_threads = ParallelThreadsOf(*it->second, in.column_family);
+      const OptionsFileInfo* options = options_files_.Beside(in.path);
+      if (options == nullptr) continue;
+      in.codec.parallel_threads = ParallelThreadsOf(*options, in.column_family);
+      if (std::none_of(sst_options_.begin(), sst_options_.end(),
+                       [&](const OptionsFileInfo& o) { return o.path == options->path; })) {
+        sst_options_.push_back(*options);
       }
     }
   }
@@ -191,7 +154,8 @@ class Session {
       files.push_back({in.path, false, false, in.format_version, in.compression_manager});
     }
     for (const BlobInput& in : blob_inputs_) files.push_back({in.path, false, true, 0});
-    absl::StatusOr<PatternChoice> c = ChoosePattern(settings_.rocksdb_version, args_, files);
+    absl::StatusOr<PatternChoice> c =
+        ChoosePattern(settings_.rocksdb_version, args_, files, &options_files_);
     if (!c.ok()) return Fail(2, c.status().message());
     pattern_ = *std::move(c);
     PatternReport& r = report_.pattern;
@@ -201,7 +165,7 @@ class Session {
     r.source = pattern_.source;
     r.compression_managers = pattern_.compression_managers;
     r.notes = pattern_.notes;
-    for (std::string& n : ParallelCompressionNotes(*pattern_.pattern, options_files_)) {
+    for (std::string& n : ParallelCompressionNotes(*pattern_.pattern, sst_options_)) {
       r.notes.push_back(std::move(n));
     }
     if (std::string n = CompressionManagerNote(pattern_); !n.empty()) r.notes.push_back(n);
@@ -508,7 +472,8 @@ class Session {
   BlockCodecs codecs_;
   sst::SstReadOptions read_options_;
   std::vector<InputFile> inputs_;
-  std::vector<OptionsFileInfo> options_files_;  // beside the SST inputs (ApplyParallelThreads)
+  OptionsFiles options_files_;                // read once per input directory
+  std::vector<OptionsFileInfo> sst_options_;  // those beside the SST inputs, in input order
   std::vector<BlobInput> blob_inputs_;
   Report report_;
   PatternChoice pattern_;
