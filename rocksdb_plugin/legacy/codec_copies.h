@@ -1,7 +1,7 @@
 // One copy of a codec in this process (libzstd.so.1, an executable's own
 // zlib, a module's bundled zstd) and the functions rockpool calls in it.
 //
-// The rule (issue 20): every call rockpool serves or forwards runs exactly
+// The rule (safe in every process): every call rockpool serves or forwards runs exactly
 // the copy its caller would have reached without rockpool, and every context
 // or stream is touched only by the copy that made it. So the interposers
 // resolve a ZstdCopy/ZlibCopy per caller (codec_routes.h) and forward through

@@ -20,6 +20,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/status.h"
 #include "rocksdb_plugin/legacy/listener.h"
+#include "rocksdb_plugin/legacy/refusal.h"
 
 namespace rocksdb {
 
@@ -40,6 +41,9 @@ DBOptions SanitizeOptions(const std::string& dbname, const DBOptions& src, bool 
     std::fputs("rockpool: rocksdb::SanitizeOptions not found after rockpool\n", stderr);
     std::abort();
   }
+  // In a process running another RocksDB (refusal.h) DBOptions may have
+  // another layout: the result goes straight to the caller, untouched.
+  if (!rockpool::legacy::Refusal().empty()) return real(dbname, src, read_only, logger_creation_s);
   DBOptions sanitized = real(dbname, src, read_only, logger_creation_s);
   rockpool::legacy::AttachRockpoolListener(&sanitized);
   return sanitized;

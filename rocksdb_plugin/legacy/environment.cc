@@ -19,6 +19,7 @@
 #include "absl/time/clock.h"
 #include "compression/annotated_mutex.h"
 #include "rocksdb_plugin/report.h"
+#include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/legacy/verbose.h"
 
@@ -26,6 +27,12 @@ namespace rockpool::legacy {
 namespace {
 
 constexpr uint64_t kDefaultStatsSeconds = 10;
+
+// ` refused="<why>"` in a process rockpool refuses to serve (refusal.h).
+std::string RefusedToken() {
+  const std::string& refusal = Refusal();
+  return refusal.empty() ? "" : absl::StrCat(" refused=\"", refusal, "\"");
+}
 
 // The ROCKPOOL_STATS file of this process. Leaked on purpose: the exit
 // handler and the period thread may run after static destructors.
@@ -45,7 +52,7 @@ class StatsFile {
     const std::string line =
         absl::StrCat(FormatReport(absl::StrCat("event=", event, " pid=", owner_), CurrentMode(),
                                   now, last_, DiscardedContexts()),
-                     " |", CodecStates(), "\n");
+                     " |", CodecStates(), RefusedToken(), "\n");
     last_ = now;
     const std::string tmp = absl::StrCat(path_, ".tmp");
     std::FILE* f = std::fopen(tmp.c_str(), "w");
@@ -71,6 +78,7 @@ class StatsFile {
 };
 
 std::atomic<StatsFile*> g_stats{nullptr};
+
 
 void WriteAtExit() { WriteStatsFile("exit"); }
 
@@ -148,6 +156,11 @@ absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const
 EnvironmentMessages ConfigureFromEnvironment() {
   EnvironmentMessages out;
   out.errors = SetUpStatsFile();
+  if (const std::string& refusal = Refusal(); !refusal.empty()) {
+    out.activation = absl::StrCat("not serving this process: ", refusal,
+                                  "; every call forwards, ", kOptionsVariable, " is ignored");
+    return out;
+  }
   absl::StatusOr<std::optional<RockpoolOptions>> options =
       OptionsFromEnvironmentValue(std::getenv(kOptionsVariable));
   if (!options.ok()) {

@@ -8,6 +8,7 @@
 
 #include "rocksdb/utilities/object_registry.h"
 #include "rocksdb_plugin/legacy/listener.h"
+#include "rocksdb_plugin/legacy/refusal.h"
 
 namespace rockpool::legacy {
 namespace {
@@ -16,6 +17,9 @@ struct Registrar {
   Registrar() noexcept {
     static std::once_flag once;
     try {
+      // In a process running another RocksDB its ObjectLibrary has another
+      // layout (refusal.h): register nothing.
+      if (!Refusal().empty()) return;
       std::call_once(once, [] { RegisterRockpool(*rocksdb::ObjectLibrary::Default(), ""); });
     } catch (...) {
       std::fputs("rockpool: could not register the rockpool EventListener\n", stderr);

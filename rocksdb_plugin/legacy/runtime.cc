@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb_plugin/legacy/codec_routes.h"
+#include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 #include "rocksdb_plugin/legacy/zlib_layout.h"
 
@@ -66,6 +67,8 @@ Runtime::Runtime()
       options_(DisabledOptions()) {}
 
 void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
+  // Refused (refusal.h): pooling stays off, whoever asks.
+  if (!Refusal().empty()) return;
   InsideRockpool inside;
   AnnotatedMutexLock lock(&config_mu_);
   // RocksDB re-creates a DB's listeners from the OPTIONS file it has just

@@ -6,11 +6,12 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include "absl/strings/string_view.h"
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 
 namespace rockpool::cli {
@@ -54,6 +55,13 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
       return Bad(path, "program headers outside the file");
     }
     if (ph.p_type == PT_LOAD) loads.push_back(ph);
+    if (ph.p_type == PT_INTERP) {
+      if (ph.p_offset > data.size() || data.size() - ph.p_offset < ph.p_filesz) {
+        return Bad(path, "PT_INTERP outside the file");
+      }
+      const char* begin = data.data() + ph.p_offset;
+      out.interpreter.assign(begin, strnlen(begin, ph.p_filesz));
+    }
     if (ph.p_type == PT_DYNAMIC) {
       dynamic = ph;
       has_dynamic = true;
@@ -61,6 +69,7 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
   }
   if (!has_dynamic) return out;  // statically linked: needs nothing
   std::vector<uint64_t> needed_offsets;
+  std::optional<uint64_t> soname_offset;
   uint64_t strtab = 0;
   uint64_t strsz = 0;
   bool has_strtab = false;
@@ -70,25 +79,38 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
     if (!ReadAt(data, off, &d)) return Bad(path, "dynamic section outside the file");
     if (d.d_tag == DT_NULL) break;
     if (d.d_tag == DT_NEEDED) needed_offsets.push_back(d.d_un.d_val);
+    if (d.d_tag == DT_SONAME) soname_offset = d.d_un.d_val;
     if (d.d_tag == DT_STRTAB) {
       strtab = d.d_un.d_ptr;
       has_strtab = true;
     }
     if (d.d_tag == DT_STRSZ) strsz = d.d_un.d_val;
   }
-  if (needed_offsets.empty()) return out;
+  if (needed_offsets.empty() && !soname_offset.has_value()) return out;
   uint64_t table = 0;
   if (!has_strtab || !FileOffset(loads, strtab, &table)) {
     return Bad(path, "no string table for DT_NEEDED");
   }
-  for (uint64_t n : needed_offsets) {
-    if (n >= strsz || table + n >= data.size())
-      return Bad(path, "DT_NEEDED outside the string table");
+  // The name at offset n of the dynamic string table.
+  auto name = [&](uint64_t n, const char* tag) -> absl::StatusOr<std::string> {
+    if (n >= strsz || table + n >= data.size()) {
+      return Bad(path, absl::StrCat(tag, " outside the string table"));
+    }
     const char* begin = data.data() + table + n;
     const size_t max = std::min<uint64_t>(strsz - n, data.size() - table - n);
     const size_t len = strnlen(begin, max);
-    if (len == max) return Bad(path, "unterminated DT_NEEDED name");
-    out.needed.emplace_back(begin, len);
+    if (len == max) return Bad(path, absl::StrCat("unterminated ", tag, " name"));
+    return std::string(begin, len);
+  };
+  for (uint64_t n : needed_offsets) {
+    absl::StatusOr<std::string> needed = name(n, "DT_NEEDED");
+    if (!needed.ok()) return needed.status();
+    out.needed.push_back(*std::move(needed));
+  }
+  if (soname_offset.has_value()) {
+    absl::StatusOr<std::string> soname = name(*soname_offset, "DT_SONAME");
+    if (!soname.ok()) return soname.status();
+    out.soname = *std::move(soname);
   }
   return out;
 }

@@ -20,7 +20,9 @@ struct ProgramFile {
   };
   Kind kind = Kind::kOther;
   std::vector<std::string> needed;
+  // A script's "#!" line; an ELF file's PT_INTERP, its dynamic loader ("" if none).
   std::string interpreter;
+  std::string soname;  // an ELF file's DT_SONAME ("" if none)
 };
 
 // Reads `path`. NotFound / PermissionDenied when it cannot be opened,

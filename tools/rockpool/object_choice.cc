@@ -3,7 +3,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -11,7 +15,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "rocksdb_plugin/built_for.h"
 #include "tools/rockpool/elf_needed.h"
+#include "tools/rockpool/library_path.h"
 
 namespace rockpool::cli {
 namespace {
@@ -28,6 +34,14 @@ std::string DefaultPath() {
   confstr(_CS_PATH, path.data(), n);
   path.resize(n - 1);
   return path;
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  return data;
 }
 
 }  // namespace
@@ -66,6 +80,59 @@ absl::StatusOr<std::string> ResolveProgram(const std::string& program) {
   return absl::NotFoundError(absl::StrCat(program, ": command not found in PATH"));
 }
 
+namespace {
+
+// What the preload object at `preload_path` says it is built for.
+absl::StatusOr<RocksdbBuild> PreloadBuiltFor(const std::string& preload_path) {
+  absl::StatusOr<std::string> bytes = ReadWholeFile(preload_path);
+  if (!bytes.ok()) return bytes.status();
+  std::optional<RocksdbBuild> build = FindBuiltFor(*bytes);
+  if (!build.has_value()) {
+    return absl::NotFoundError(
+        absl::StrCat(preload_path, " does not say which RocksDB it is built for"));
+  }
+  return *build;
+}
+
+// Whether PROGRAM, which needs `dependency` (librocksdb.so.*), gets the
+// preload object (*preload), and the sentence saying why: only for the
+// soname the object is built for, resolved by the loader to a library with
+// the object's rocksdb_build_date (built_for.h).
+std::string PreloadReason(const std::string& program, const ProgramFile& file,
+                          const std::string& dependency, const std::string& preload_path,
+                          bool* preload) {
+  *preload = false;
+  const std::string needs = absl::StrCat(program, " needs ", dependency, " (DT_NEEDED)");
+  absl::StatusOr<RocksdbBuild> built_for = PreloadBuiltFor(preload_path);
+  if (!built_for.ok()) {
+    return absl::StrCat(needs, ", but ", built_for.status().message(),
+                        ": the interposer (safe with any RocksDB)");
+  }
+  const std::string preload_for =
+      absl::StrCat(kPreloadObject, " is for ", built_for->ToString(), " only");
+  constexpr char kInterposer[] = ": the interposer, safe with any RocksDB";
+  if (dependency != built_for->soname) return absl::StrCat(needs, "; ", preload_for, kInterposer);
+  absl::StatusOr<std::string> library = ResolveLibrary(program, file, dependency);
+  if (!library.ok()) {
+    return absl::StrCat(needs, ": ", library.status().message(), "; ", preload_for, kInterposer);
+  }
+  absl::StatusOr<std::string> bytes = ReadWholeFile(*library);
+  std::optional<std::string> date;
+  if (bytes.ok()) date = FindBuildDate(*bytes);
+  const std::string found = absl::StrCat(needs, ", found at ", *library);
+  if (!date.has_value()) {
+    return absl::StrCat(found, ", which has no rocksdb_build_date; ", preload_for, kInterposer);
+  }
+  if (*date != built_for->build_date) {
+    return absl::StrCat(found, ", built ", *date, "; ", preload_for, kInterposer);
+  }
+  *preload = true;
+  return absl::StrCat(found, ", built ", *date, ": ", built_for->ToString(), ", the build ",
+                      kPreloadObject, " is for");
+}
+
+}  // namespace
+
 absl::StatusOr<ObjectChoice> ChooseObject(const std::string& path,
                                           std::optional<ObjectKind> forced) {
   absl::StatusOr<ProgramFile> file = ReadProgramFile(path);
@@ -74,8 +141,10 @@ absl::StatusOr<ObjectChoice> ChooseObject(const std::string& path,
   switch (file->kind) {
     case ProgramFile::Kind::kElf:
       if (std::string dep = RocksdbDependency(*file); !dep.empty()) {
-        choice.kind = ObjectKind::kPreload;
-        choice.reason = absl::StrCat(path, " needs ", dep, " (DT_NEEDED): Debian's RocksDB");
+        bool preload = false;
+        choice.reason = PreloadReason(path, *file, dep,
+                                      absl::StrCat(LibDir(), "/", kPreloadObject), &preload);
+        if (preload) choice.kind = ObjectKind::kPreload;
       } else {
         choice.reason =
             absl::StrCat(path, " needs no librocksdb.so (DT_NEEDED: ",

@@ -1,10 +1,19 @@
 // Which rockpool object a program gets, and where the objects are:
-//   librockpool_preload.so    the program links Debian's librocksdb.so
-//                             (a DT_NEEDED entry librocksdb.so.*)
-//   librockpool_interpose.so  anything else: a program with its own RocksDB
+//   librockpool_preload.so    only for the exact RocksDB it is built for:
+//                             the program needs the object's soname
+//                             (librocksdb.so.7.8, DT_NEEDED), and the library
+//                             the dynamic loader resolves that soname to
+//                             (library_path.h) has the object's
+//                             rocksdb_build_date (rocksdb_plugin/built_for.h):
+//                             Debian's 7.8.3. The object anywhere else would
+//                             crash the program.
+//   librockpool_interpose.so  anything else: a program on another
+//                             librocksdb.so (another soname, another build,
+//                             or not found), a program with its own RocksDB
 //                             (mariadbd with MyRocks), a script (#!: not ELF,
 //                             so its interpreter is what runs), a program
-//                             without RocksDB
+//                             without RocksDB; no RocksDB inside, safe in
+//                             any process
 // The objects live in ROCKPOOL_LIBDIR when set, else in the installed
 // layout's kDefaultLibDir.
 #ifndef ROCKPOOL_TOOLS_ROCKPOOL_OBJECT_CHOICE_H_

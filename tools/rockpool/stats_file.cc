@@ -115,6 +115,11 @@ std::string Percent(uint64_t part, uint64_t whole) {
   return absl::StrFormat("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
+// "<=" before an estimate that is an upper bound.
+std::string UpTo(const ProcessStats& s, const std::string& figure) {
+  return s.stock_estimate_is_upper_bound() && figure != "-" ? "<=" + figure : figure;
+}
+
 std::string State(const std::string& state) { return state.empty() ? "-" : state; }
 
 // (Abseil 20220623's string_view is its own type.)
@@ -136,7 +141,9 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
       &out, "\"leases\": ", t.leases, ", \"created\": ", t.created, ", \"reused\": ", t.reused,
       ", \"lib_bytes\": ", t.lib_bytes, ", \"lib_allocs\": ", t.lib_allocs,
       ", \"stock_est_bytes\": ", t.stock_est_bytes, ", \"stock_est_allocs\": ", t.stock_est_allocs,
-      ", \"saved_bytes\": ", s.saved_bytes(), ", \"idle\": ", s.idle,
+      ", \"saved_bytes\": ", s.saved_bytes(),
+      ", \"stock_est_upper_bound\": ", s.stock_estimate_is_upper_bound() ? "true" : "false",
+      ", \"idle\": ", s.idle,
       ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
       ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
       ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
@@ -145,7 +152,8 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
     absl::StrAppend(&out, ", \"codecs\": {\"zstd\": {\"state\": ", JsonString(s.zstd_state),
                     ", \"forwarded\": ", JsonString(s.zstd_forwarded),
                     "}, \"zlib\": {\"state\": ", JsonString(s.zlib_state),
-                    ", \"forwarded\": ", JsonString(s.zlib_forwarded), "}}");
+                    ", \"forwarded\": ", JsonString(s.zlib_forwarded), "}}",
+                    ", \"refused\": ", JsonString(s.refused));
   }
   return out + "}";
 }
@@ -183,6 +191,7 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Text("zlib", &s.zlib_state, /*required=*/false);
   r.Text("zstd_forwarded", &s.zstd_forwarded, /*required=*/false);
   r.Text("zlib_forwarded", &s.zlib_forwarded, /*required=*/false);
+  r.Text("refused", &s.refused, /*required=*/false);
   if (!r.status().ok()) return r.status();
   if (s.total.leases != s.total.created + s.total.reused) {
     return absl::InvalidArgumentError(absl::StrCat("total: leases=", s.total.leases,
@@ -244,9 +253,9 @@ std::string FormatTable(const std::vector<ProcessStats>& processes) {
                                     absl::StrCat(s.total.created),
                                     absl::StrCat(s.total.reused),
                                     absl::StrCat(s.total.lib_bytes),
-                                    absl::StrCat(s.total.stock_est_bytes),
-                                    absl::StrCat(s.saved_bytes()),
-                                    Percent(s.saved_bytes(), s.total.stock_est_bytes),
+                                    UpTo(s, absl::StrCat(s.total.stock_est_bytes)),
+                                    UpTo(s, absl::StrCat(s.saved_bytes())),
+                                    UpTo(s, Percent(s.saved_bytes(), s.total.stock_est_bytes)),
                                     absl::StrCat(s.idle),
                                     absl::StrCat(s.idle_bytes),
                                     zstd,
@@ -275,8 +284,17 @@ std::string FormatTable(const std::vector<ProcessStats>& processes) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     absl::StrAppend(&out, line, "\n");
   }
+  if (Total(processes).stock_estimate_is_upper_bound()) {
+    absl::StrAppend(&out,
+                    "<=: upper bound: the stock estimate counts zstd leases, but RocksDB keeps "
+                    "one zstd decompression context per core and zstd contexts regrow; "
+                    "ROCKPOOL_OPTIONS=measure_stock=true measures stock exactly\n");
+  }
   for (const ProcessStats& s : processes) {
     absl::StrAppend(&out, "pid ", s.pid, ": ", s.file, "\n");
+    if (!s.refused.empty()) {
+      absl::StrAppend(&out, "pid ", s.pid, ": not served: ", s.refused, "\n");
+    }
     if (!s.zstd_forwarded.empty()) {
       absl::StrAppend(&out, "pid ", s.pid, ": zstd forwarded: ", s.zstd_forwarded, "\n");
     }

@@ -1,6 +1,7 @@
 // The ROCKPOOL_STATS file of one process (rocksdb_plugin/legacy/environment.h):
 // one `rockpool report: event=... pid=N mode=... | since_last: ... | total:
-// ... | idle=... | zstd_c=... | zstd=STATE zlib=STATE [zlib_forwarded="why"]`
+// ... | idle=... | zstd_c=... | zstd=STATE zlib=STATE [zlib_forwarded="why"]
+// [refused="why"]`
 // line, the fields of rocksdb_plugin/report.h. Parsed here for `rockpool
 // stats`; the codec states are optional (a LOG line has none).
 #ifndef ROCKPOOL_TOOLS_ROCKPOOL_STATS_FILE_H_
@@ -31,6 +32,15 @@ struct ProcessStats {
   // "pooled", "forwarded", "unused"; "" when the line has no codec states.
   std::string zstd_state, zlib_state;
   std::string zstd_forwarded, zlib_forwarded;  // the reason, "" if none
+  // Why rockpool served nothing in this process (the preload object in a
+  // process running another RocksDB: rocksdb_plugin/legacy/refusal.h), "" if it did.
+  std::string refused;
+
+  // The stock estimate counts zstd leases too: then it is an upper bound.
+  // RocksDB keeps one ZSTD_DCtx per core and creates another only when that
+  // slot is busy (not one per lease), and the bytes per created zstd context
+  // include workspace regrowth; mode=measure_stock gives the true figure.
+  bool stock_estimate_is_upper_bound() const { return zstd_c.leases + zstd_d.leases > 0; }
 
   // What pooling saved against the stock estimate (0 if it did not).
   uint64_t saved_bytes() const {

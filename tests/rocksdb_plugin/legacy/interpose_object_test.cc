@@ -63,7 +63,7 @@ TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
   ASSERT_EQ(needed.exit_code, 0) << needed.output;
   EXPECT_EQ(needed.output.find("rocksdb"), std::string::npos) << needed.output;
   // Nor any codec library: loading it must not put a libzstd or libz into a
-  // process that had none (issue 20); it reaches each caller's copy at run
+  // process that had none; it reaches each caller's copy at run
   // time (rocksdb_plugin/legacy/codec_routes.h).
   EXPECT_NE(needed.output.find("libstdc++"), std::string::npos) << needed.output;
   EXPECT_EQ(needed.output.find("libzstd"), std::string::npos) << needed.output;
@@ -137,7 +137,7 @@ TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
   EXPECT_FALSE(std::filesystem::exists(stats + ".tmp"));
 }
 
-// Issue 20: every process inheriting ROCKPOOL_OPTIONS (each child of a shell
+// Safe in every process: every process inheriting ROCKPOOL_OPTIONS (each child of a shell
 // shim) printed its activation line; success is silent now.
 TEST_F(InterposeObjectTest, QuietByDefault) {
   if (kAsan) GTEST_SKIP() << "built with ASan";

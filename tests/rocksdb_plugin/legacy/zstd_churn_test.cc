@@ -2,7 +2,7 @@
 // library's bytes go, and that routing RocksDB's compress calls to size-class
 // contexts removes them (rocksdb_plugin/legacy/zstd_routing.cc).
 //
-// The pattern (issue 13): zstd levels 1, 3 and 9 in different column
+// The pattern: zstd levels 1, 3 and 9 in different column
 // families, with and without trained dictionaries (compression_max_dict_bytes
 // 16 KiB + zstd_max_train_bytes 64 KiB), explicit flushes, full compactions
 // into 64 KiB output files (many small files), a reopen after every round.

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -14,6 +15,10 @@
 #include "tools/rockpool/object_choice.h"
 
 namespace rockpool::cli {
+
+// The folder of the real librockpool_preload.so (the test's argument).
+std::string g_objects;
+
 namespace {
 
 using ::testing::Contains;
@@ -38,8 +43,13 @@ TEST(ElfNeeded, DbBenchNeedsLibrocksdb) {
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->kind, ProgramFile::Kind::kElf);
   EXPECT_THAT(f->needed, Contains("librocksdb.so.7.8"));
+  EXPECT_EQ(f->interpreter, "/lib64/ld-linux-x86-64.so.2");  // PT_INTERP
+  EXPECT_EQ(f->soname, "");
   EXPECT_THAT(f->needed, Contains("libc.so.6"));
   EXPECT_EQ(RocksdbDependency(*f), "librocksdb.so.7.8");
+  f = ReadProgramFile("/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->soname, "librocksdb.so.7.8");  // DT_SONAME
 }
 
 TEST(ElfNeeded, GzipNeedsNoRocksdb) {
@@ -88,10 +98,19 @@ TEST(ElfNeeded, MissingFile) {
 }
 
 TEST(ObjectChoice, PreloadForDbBenchInterposerOtherwise) {
+  setenv(kLibDirVariable, g_objects.c_str(), 1);
   absl::StatusOr<ObjectChoice> c = ChooseObject("/usr/bin/db_bench");
   ASSERT_TRUE(c.ok()) << c.status();
-  EXPECT_EQ(c->kind, ObjectKind::kPreload);
-  EXPECT_THAT(c->reason, HasSubstr("librocksdb.so.7.8"));
+  EXPECT_EQ(c->kind, ObjectKind::kPreload) << c->reason;
+  EXPECT_THAT(c->reason, HasSubstr("librocksdb.so.7.8 (DT_NEEDED), found at "));
+  EXPECT_THAT(c->reason, HasSubstr(", the build librockpool_preload.so is for"));
+  // Without a preload object to read, nobody can tell what it is built for.
+  setenv(kLibDirVariable, "/nonexistent/rockpool", 1);
+  c = ChooseObject("/usr/bin/db_bench");
+  unsetenv(kLibDirVariable);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->kind, ObjectKind::kInterpose);
+  EXPECT_THAT(c->reason, HasSubstr("/nonexistent/rockpool/librockpool_preload.so: "));
   c = ChooseObject("/bin/gzip");
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->kind, ObjectKind::kInterpose);
@@ -127,3 +146,16 @@ TEST(ResolveProgram, LikeExecvp) {
 
 }  // namespace
 }  // namespace rockpool::cli
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <librockpool_preload.so>\n", argv[0]);
+    return 2;
+  }
+  const std::string preload = argv[1];
+  char* dir = realpath(preload.substr(0, preload.rfind('/')).c_str(), nullptr);
+  rockpool::cli::g_objects = dir != nullptr ? dir : ".";
+  std::free(dir);
+  return RUN_ALL_TESTS();
+}

@@ -22,6 +22,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/tools/rockpool/cli_runner.h"
 #include "tools/rockpool/stats_file.h"
 
 namespace rockpool::cli {
@@ -30,71 +31,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;  // the objects are instrumented: no preloading them into programs
-#else
-constexpr bool kAsan = false;
-#endif
+using namespace ::rockpool::cli::cli_test;
 
-std::string g_rockpool, g_interpose, g_libdir, g_codec_loop;
-
-std::string Absolute(const std::string& path) {
-  char buf[PATH_MAX];
-  return realpath(path.c_str(), buf) != nullptr ? std::string(buf) : path;
-}
-
-std::string TempDir() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return dir != nullptr ? dir : "/tmp";
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-struct Result {
-  int exit_code = -1;  // -1 when killed by a signal
-  int signal = 0;
-  std::string out, err;
-};
-
-// Runs `rockpool args...` with PATH, ROCKPOOL_LIBDIR and `env` only.
-Result Rockpool(const std::vector<std::string>& args, std::vector<std::string> env = {}) {
-  env.push_back("PATH=/usr/bin:/bin");
-  bool has_libdir = false;
-  for (const std::string& e : env) has_libdir = has_libdir || e.rfind("ROCKPOOL_LIBDIR=", 0) == 0;
-  if (!has_libdir) env.push_back("ROCKPOOL_LIBDIR=" + g_libdir);
-  static int n = 0;
-  const std::string out = TempDir() + "/out." + std::to_string(++n);
-  const std::string err = out + ".err";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    std::vector<char*> argv = {g_rockpool.data()};
-    std::vector<std::string> a = args;
-    for (std::string& s : a) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    std::vector<char*> envp;
-    for (std::string& s : env) envp.push_back(s.data());
-    envp.push_back(nullptr);
-    execve(g_rockpool.c_str(), argv.data(), envp.data());
-    _exit(99);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Result r;
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  r.out = ReadFile(out);
-  r.err = ReadFile(err);
-  return r;
-}
-
-size_t Lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+std::string g_interpose, g_libdir, g_codec_loop;
 
 TEST(RockpoolCli, VersionAndHelp) {
   Result r = Rockpool({"--version"});
@@ -233,9 +172,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   using namespace rockpool::cli;
-  g_rockpool = Absolute(argv[1]);
-  g_interpose = Absolute(argv[2]);
+  g_interpose = cli_test::Absolute(argv[2]);
   g_libdir = g_interpose.substr(0, g_interpose.rfind('/'));
-  g_codec_loop = Absolute(argv[3]);
+  g_codec_loop = cli_test::Absolute(argv[3]);
+  cli_test::SetRockpool(cli_test::Absolute(argv[1]), g_libdir);
   return RUN_ALL_TESTS();
 }

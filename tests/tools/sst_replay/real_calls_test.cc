@@ -1,5 +1,5 @@
 // Blocks mode's stock context counts against the real calls of the RocksDB
-// this test is linked with (issue 22, item 4): a DB is written with flushes
+// this test is linked with: a DB is written with flushes
 // only, while rockpool's legacy face counts every ZSTD_CCtx and deflate
 // stream RocksDB creates (measure_stock: RocksDB creates and frees them as
 // always); then sst_replay replays the same files with the pattern it
@@ -206,7 +206,7 @@ std::string CreatedMetric(rocksdb::CompressionType type) {
   return type == rocksdb::kZSTD ? "pool_zstd_compress_created" : "pool_deflate_created";
 }
 
-// Compaction mode runs the linked RocksDB (issue 22, item 5): on 7.8.3 the
+// Compaction mode runs the linked RocksDB: on 7.8.3 the
 // legacy face pools everything; on >= 10.4, stock is the built-in manager
 // and pooled is compression_manager=rockpool for SST blocks (plus the legacy
 // face for blobs). Either way the outputs are byte-identical and the pooled

@@ -1,5 +1,5 @@
 /* RocksDB 7.8.3's per-block codec call sequence, for the process matrix of
- * issue 20 ("safe in every process"): compiled into each program and module
+ * "safe in every process": compiled into each program and module
  * that must behave the same with and without librockpool_interpose.so
  * (static_codec_exe.c, codec_user.c, tests/private_codecs/module.c).
  *

@@ -1,4 +1,4 @@
-"""Issue 20, matrix item 3: node (nodesource 20.x, /usr/bin/node) carries its
+"""The process matrix, third case: node (nodesource 20.x, /usr/bin/node) carries its
 own zlib and exports it (deflateReset, inflateInit2_, ... are defined by the
 executable). Under librockpool_interpose.so with pooling on, `node -e` runs
 gzip/gunzip, deflate/inflate and deflateRaw/inflateRaw round trips over 4 MiB

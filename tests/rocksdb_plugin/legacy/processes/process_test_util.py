@@ -1,4 +1,4 @@
-"""Helpers of the process matrix (issue 20): run a program with and without
+"""Helpers of the process matrix ("safe in every process"): run a program with and without
 librockpool_interpose.so, read the per-codec state from the stats file, and
 check things one by one (every failed check is reported, not only the first).
 

@@ -1,4 +1,4 @@
-"""Issue 20, matrix item 1: an executable that links zlib and zstd statically
+"""The process matrix, first case: an executable that links zlib and zstd statically
 and exports them (static_codec_exe), with a shared library in the process
 linked against libz.so.1/libzstd.so.1 (libcodec_user.so), both running
 RocksDB 7.8.3's per-block codec calls, under librockpool_interpose.so.

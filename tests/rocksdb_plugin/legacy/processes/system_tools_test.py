@@ -1,4 +1,4 @@
-"""Issue 20, matrix item 4: everyday programs under librockpool_interpose.so
+"""The process matrix, fourth case: everyday programs under librockpool_interpose.so
 with pooling on must behave exactly as without it and say nothing.
 
   gzip      GNU gzip (its own deflate, no zlib): gzip -c, -9, -dc

@@ -1,0 +1,88 @@
+// The check behind Refusal() (refusal.h) for objects that link a shared
+// librocksdb: librockpool_preload.so, and programs linking
+// //rocksdb_plugin:legacy with Debian's librocksdb.so (the only builds that
+// compile this file, BUILD.bazel).
+//
+// "The running RocksDB" is the library that DB::Open runs in this process:
+// the next definition of rocksdb::SanitizeOptions after this object's own
+// (db_open_hook.cc), exactly the one the hook forwards to. It must be the
+// object that defines the rocksdb::GetRocksVersionAsString this object binds
+// to (otherwise two RocksDBs share the process and this object's references
+// may land in either), report the version of the headers this object was
+// compiled with, and have the rocksdb_build_date build property of the
+// library it was linked against (built_for.h): a program linking its own
+// librocksdb.so.9 puts that library before this object's librocksdb.so.7.8
+// in the global scope, and a librocksdb.so.7.8 on LD_LIBRARY_PATH replaces
+// Debian's.
+#include <dlfcn.h>
+
+#include <string>
+#include "absl/strings/string_view.h"
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb/version.h"
+#include "rocksdb_plugin/built_for.h"
+#include "rocksdb_plugin/legacy/refusal.h"
+#include "build_identity.h"
+
+#define ROCKPOOL_STR2(x) #x
+#define ROCKPOOL_STR(x) ROCKPOOL_STR2(x)
+
+namespace rockpool::legacy {
+namespace {
+
+// The line `rockpool run` reads from the object file (built_for.h); read
+// here too, which also keeps it in the object.
+constexpr char kBuiltFor[] =
+    "rockpool_preload_built_for: version=" ROCKPOOL_STR(ROCKSDB_MAJOR) "." ROCKPOOL_STR(
+        ROCKSDB_MINOR) "." ROCKPOOL_STR(ROCKSDB_PATCH) " soname=librocksdb.so." ROCKPOOL_STR(ROCKSDB_MAJOR) "." ROCKPOOL_STR(ROCKSDB_MINOR) " build_date=" ROCKPOOL_ROCKSDB_BUILD_DATE;
+
+constexpr char kSanitizeOptions[] =
+    "_ZN7rocksdb15SanitizeOptionsERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_"
+    "9DBOptionsEbPNS_6StatusE";
+
+std::string ObjectOf(const void* address) {
+  Dl_info info;
+  if (dladdr(address, &info) != 0 && info.dli_fname != nullptr && *info.dli_fname != '\0') {
+    return info.dli_fname;
+  }
+  return "the program";  // the main program's dli_fname is "" for some loaders
+}
+
+}  // namespace
+
+std::string CheckRunningRocksdb() {
+  absl::string_view line(kBuiltFor);
+  line.remove_prefix(kBuiltForPrefix.size());
+  const std::optional<RocksdbBuild> want = ParseBuiltFor(line);
+  if (!want.has_value()) return "this object does not say which RocksDB it is built for";
+  const std::string self = ObjectOf(reinterpret_cast<const void*>(&CheckRunningRocksdb));
+  const std::string built_for = absl::StrCat(self, " is built for ", want->ToString());
+
+  void* sanitize = dlsym(RTLD_NEXT, kSanitizeOptions);
+  if (sanitize == nullptr) return absl::StrCat("no RocksDB runs DB::Open here; ", built_for);
+  const std::string running = ObjectOf(sanitize);
+  // This object's reference resolves through the global scope: the first
+  // definition, whichever RocksDB that is.
+  const std::string version_from =
+      ObjectOf(reinterpret_cast<const void*>(&rocksdb::GetRocksVersionAsString));
+  if (version_from != running) {
+    return absl::StrCat("two RocksDBs share this process (DB::Open runs ", running,
+                        ", the version comes from ", version_from, "); ", built_for);
+  }
+  const std::string version = rocksdb::GetRocksVersionAsString(true);
+  if (version != want->version) {
+    return absl::StrCat("the running RocksDB is ", version, " (", running, "); ", built_for);
+  }
+  // Same release: its build properties have this release's types.
+  const auto& properties = rocksdb::GetRocksBuildProperties();
+  const auto date = properties.find("rocksdb_build_date");
+  const std::string running_date = date == properties.end() ? "<unknown>" : date->second;
+  if (!want->build_date.empty() && running_date != want->build_date) {
+    return absl::StrCat("the running RocksDB is ", version, " built ", running_date, " (", running,
+                        "), another build; ", built_for);
+  }
+  return "";
+}
+
+}  // namespace rockpool::legacy

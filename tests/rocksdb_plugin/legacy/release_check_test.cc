@@ -1,0 +1,30 @@
+// In a program linking //rocksdb_plugin:legacy with the RocksDB it was
+// built against (Debian's librocksdb.so), rockpool serves: the release check
+// (legacy/release_check.cc) finds that RocksDB running and refuses nothing.
+// The refusing side, in a process running another RocksDB, is
+// tests/tools/rockpool/other_rocksdb_test.cc.
+#include <string>
+
+#include "gtest/gtest.h"
+#include "rocksdb/version.h"
+#include "rocksdb_plugin/legacy/refusal.h"
+#include "rocksdb_plugin/legacy/runtime.h"
+
+namespace rockpool::legacy {
+namespace {
+
+TEST(ReleaseCheck, TheRocksdbItWasBuiltForIsServed) {
+  EXPECT_EQ(CheckRunningRocksdb(), "");
+  EXPECT_EQ(Refusal(), "");
+  EXPECT_EQ(rocksdb::GetRocksVersionAsString(true), "7.8.3");
+  RockpoolOptions options;
+  Configure(options);
+  EXPECT_EQ(CurrentMode(), RockpoolOptions::Mode::kPool);
+  RockpoolOptions off;
+  off.enabled = false;
+  Configure(off);
+  EXPECT_EQ(CurrentMode(), RockpoolOptions::Mode::kForward);
+}
+
+}  // namespace
+}  // namespace rockpool::legacy

@@ -1,0 +1,142 @@
+// rockpool with a RocksDB other than the one librockpool_preload.so is
+// built for (other_rocksdb_stub.cc stands in for it):
+//   - `rockpool check`/`run` give the interposer to a program on another
+//     soname, on another build of the preload object's soname, on a library
+//     the loader cannot find, and to Debian's db_bench when LD_LIBRARY_PATH
+//     puts another librocksdb.so.7.8 first (tools/rockpool/object_choice.h);
+//   - the preload object, forced into a process running librocksdb.so.9,
+//     refuses: the program runs as without rockpool, silent without
+//     ROCKPOOL_VERBOSE, one line with it, and the stats file and
+//     `rockpool stats` say why (rocksdb_plugin/legacy/refusal.h).
+//
+// Usage: other_rocksdb_test <rockpool> <librockpool_interpose.so>
+//        <program_on_rocksdb_9> <program_on_other_rocksdb_7_8> <stub librocksdb.so.7.8>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/tools/rockpool/cli_runner.h"
+#include "tools/rockpool/stats_file.h"
+
+namespace rockpool::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+using namespace ::rockpool::cli::cli_test;
+
+std::string g_program_9, g_program_7_8, g_stub_7_8;
+
+constexpr char kPreloadIsFor[] = "librockpool_preload.so is for RocksDB ";
+constexpr char kInterposer[] = ": the interposer, safe with any RocksDB\n";
+
+TEST(OtherRocksdb, CheckGivesTheInterposerToAnotherSoname) {
+  const Result r = Rockpool({"check", g_program_9});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + g_program_9 +
+                                " needs librocksdb.so.9 (DT_NEEDED); " + kPreloadIsFor));
+  EXPECT_THAT(r.out, HasSubstr(kInterposer));
+}
+
+TEST(OtherRocksdb, CheckGivesTheInterposerToAnotherBuildOfTheSameSoname) {
+  const Result r = Rockpool({"check", g_program_7_8});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + g_program_7_8 +
+                                " needs librocksdb.so.7.8 (DT_NEEDED), found at "));
+  EXPECT_THAT(r.out, HasSubstr("librocksdb.so.7.8, built 2000-01-01 00:00:00; "));
+  EXPECT_THAT(r.out, HasSubstr(kInterposer));
+}
+
+TEST(OtherRocksdb, CheckGivesTheInterposerWhenTheLibraryIsMissing) {
+  // Alone in a folder, the program's RUNPATH ($ORIGIN/...) finds nothing.
+  const std::string alone = TempDir() + "/alone";
+  ASSERT_EQ(system(("mkdir -p " + alone + " && cp " + g_program_9 + " " + alone).c_str()), 0);
+  const std::string program = alone + "/program_on_rocksdb_9";
+  const Result r = Rockpool({"check", program});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + program +
+                                " needs librocksdb.so.9 (DT_NEEDED); "));
+  // The same soname as the preload object, not found.
+  const std::string alone_7_8 = alone + "/program_on_other_rocksdb_7_8";
+  ASSERT_EQ(system(("cp " + g_program_7_8 + " " + alone_7_8).c_str()), 0);
+  const Result missing = Rockpool({"check", alone_7_8}, {"LD_LIBRARY_PATH=" + alone});
+  // Without its stub, librocksdb.so.7.8 resolves to the system's (Debian's):
+  // the preload object is right for it.
+  EXPECT_EQ(missing.exit_code, 0) << missing.err;
+  EXPECT_THAT(missing.out, StartsWith("librockpool_preload.so: " + alone_7_8));
+}
+
+TEST(OtherRocksdb, LibraryPathAheadOfDebiansGetsTheInterposer) {
+  const std::string dir = TempDir() + "/libpath";
+  ASSERT_EQ(system(("mkdir -p " + dir + " && ln -sf " + g_stub_7_8 + " " + dir +
+                    "/librocksdb.so.7.8")
+                       .c_str()),
+            0);
+  Result r = Rockpool({"check", "db_bench"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_THAT(r.out, StartsWith("librockpool_preload.so: /usr/bin/db_bench needs "
+                                "librocksdb.so.7.8 (DT_NEEDED), found at "));
+  EXPECT_THAT(r.out, HasSubstr("the build librockpool_preload.so is for"));
+  r = Rockpool({"check", "db_bench"}, {"LD_LIBRARY_PATH=" + dir});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: /usr/bin/db_bench needs "
+                                "librocksdb.so.7.8 (DT_NEEDED), found at " +
+                                dir + "/librocksdb.so.7.8, built 2000-01-01 00:00:00; "));
+}
+
+TEST(OtherRocksdb, PreloadObjectRefusesAnotherRocksdbAndStaysSilent) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  // Quiet without ROCKPOOL_VERBOSE, whatever ROCKPOOL_OPTIONS asks.
+  Result r = Rockpool({"run", "--object=preload", "--", g_program_9});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "ok\n");
+  EXPECT_EQ(r.err, "");
+
+  const std::string stats = TempDir() + "/refused.stats";
+  r = Rockpool({"run", "--object=preload", "--verbose", "--stats=" + stats, "--", g_program_9});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "ok\n");
+  // --verbose: `run` says which object it forced, the process why it refused.
+  EXPECT_EQ(Lines(r.err), 2u) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("]: not serving this process: the running RocksDB is 9.0.0 ("));
+  EXPECT_THAT(r.err, HasSubstr("librocksdb.so.9); "));
+  EXPECT_THAT(r.err, HasSubstr("librockpool_preload.so is built for RocksDB "));
+
+  absl::StatusOr<ProcessStats> s = ReadStatsFile(stats);
+  ASSERT_TRUE(s.ok()) << s.status() << "\n" << ReadFile(stats);
+  EXPECT_EQ(s->mode, "forward");
+  EXPECT_EQ(s->total.leases, 0u);
+  EXPECT_THAT(s->refused, StartsWith("the running RocksDB is 9.0.0 ("));
+  r = Rockpool({"stats", stats});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(": not served: the running RocksDB is 9.0.0 ("));
+}
+
+}  // namespace
+}  // namespace rockpool::cli
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (argc != 6) {
+    std::fprintf(stderr,
+                 "usage: %s <rockpool> <librockpool_interpose.so> <program_on_rocksdb_9> "
+                 "<program_on_other_rocksdb_7_8> <stub librocksdb.so.7.8>\n",
+                 argv[0]);
+    return 2;
+  }
+  using namespace rockpool::cli;
+  const std::string interpose = cli_test::Absolute(argv[2]);
+  cli_test::SetRockpool(cli_test::Absolute(argv[1]), interpose.substr(0, interpose.rfind('/')));
+  // As the runfiles tree lays them out: RUNPATH's $ORIGIN is the folder of
+  // the path the loader is given.
+  g_program_9 = argv[3][0] == '/' ? argv[3] : std::string(getcwd(nullptr, 0)) + "/" + argv[3];
+  g_program_7_8 = argv[4][0] == '/' ? argv[4] : std::string(getcwd(nullptr, 0)) + "/" + argv[4];
+  g_stub_7_8 = cli_test::Absolute(argv[5]);
+  return RUN_ALL_TESTS();
+}
