@@ -1,4 +1,4 @@
-// The legacy face's interposed entry points themselves (issue 20, item 5):
+// The legacy face's interposed entry points themselves:
 // what one create/free (init/end) pair costs through rockpool, called the
 // way RocksDB 7.8.3 calls it, per block or per file:
 //

@@ -273,7 +273,7 @@ run_case() {
 # sst_replay's blocks mode on a MyRocks data dir (pattern detected from its
 # OPTIONS file: MyRocks bundles RocksDB 6.29.5) must count the zstd CCtxs and
 # deflate streams that MyRocks' RocksDB really created writing the same
-# files (issue 22, item 4): one measure_stock server life that only flushes
+# files (the 6.29 stock pattern checked against real calls): one measure_stock server life that only flushes
 # (load_table; automatic compactions off, so every file written is still
 # there), then sst_replay on its #rocksdb directory. zstd CCtxs must match
 # exactly, deflate streams within 1%. Needs SST_REPLAY (CI passes bazel-bin's).

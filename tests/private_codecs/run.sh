@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20, matrix item 2: a program without libzstd/libz dlopens a module
+# The process matrix, second case: a program without libzstd/libz dlopens a module
 # that carries its own zstd and zlib (built by build.sh from Debian's source
 # packages, patched to be told apart), under librockpool_interpose.so with
 # pooling on. For each way of loading it (plain RTLD_LOCAL, RTLD_DEEPBIND,
