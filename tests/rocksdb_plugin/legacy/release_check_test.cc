@@ -1,6 +1,6 @@
 // In a program linking //rocksdb_plugin:legacy with the RocksDB it was
 // built against (Debian's librocksdb.so), rockpool serves: the release check
-// (legacy/release_check.cc) finds that RocksDB running and refuses nothing.
+// (rocksdb_plugin/legacy/release_check.cc) finds that RocksDB running and refuses nothing.
 // The refusing side, in a process running another RocksDB, is
 // tests/tools/rockpool/other_rocksdb_test.cc.
 #include <string>
