@@ -25,8 +25,7 @@ std::string RocksdbBuild::ToString() const {
 }
 
 std::string FormatBuiltFor(const RocksdbBuild& build) {
-  return absl::StrCat(kVersion, build.version, kSoname, build.soname, kBuildDate,
-                      build.build_date);
+  return absl::StrCat(kVersion, build.version, kSoname, build.soname, kBuildDate, build.build_date);
 }
 
 std::optional<RocksdbBuild> ParseBuiltFor(absl::string_view fields) {

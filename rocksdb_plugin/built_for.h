@@ -4,11 +4,12 @@
 // against: in a process running any other RocksDB that crashes. So the
 // object carries one line naming its RocksDB,
 //
-//   rockpool_preload_built_for: version=7.8.3 soname=librocksdb.so.7.8 build_date=2023-01-07 12:33:41
+//   rockpool_preload_built_for: version=7.8.3 soname=librocksdb.so.7.8
+//       build_date=2023-01-07 12:33:41
 //
-// which `rockpool run` reads from the object's file (tools/rockpool/
-// object_choice.h) and the object checks against the RocksDB running in its
-// process (legacy/release_check.cc). `build_date` is RocksDB's own
+// (one line in the file, NUL-terminated), which `rockpool run` reads from
+// the object's file (tools/rockpool/object_choice.h) and the object checks
+// against the RocksDB running in its process (legacy/release_check.cc). `build_date` is RocksDB's own
 // `rocksdb_build_date` build property (util/build_version.cc), compiled into
 // every librocksdb as the plain string "rocksdb_build_date:<date>": the
 // version alone cannot tell Debian's build from another build of 7.8.3.

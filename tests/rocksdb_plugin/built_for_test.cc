@@ -37,7 +37,10 @@ TEST(BuiltFor, ParseRejectsMalformedLines) {
 
 TEST(BuiltFor, FindsTheFirstLineThatParsesInObjectBytes) {
   // The prefix alone (a parser's own constant) comes first in the file.
-  std::string bytes("\x7f" "ELF junk", 8);
+  std::string bytes(
+      "\x7f"
+      "ELF junk",
+      8);
   bytes += std::string(kBuiltForPrefix) + '\0' + "more" + '\0';
   bytes += std::string(kBuiltForPrefix) + FormatBuiltFor(kBuild) + '\0' + "tail";
   EXPECT_THAT(FindBuiltFor(bytes), Optional(kBuild));

@@ -72,8 +72,7 @@ absl::StatusOr<std::string> LoaderListing(const std::string& loader, const std::
 
 }  // namespace
 
-absl::StatusOr<std::string> LibraryInListing(absl::string_view listing,
-                                             const std::string& soname) {
+absl::StatusOr<std::string> LibraryInListing(absl::string_view listing, const std::string& soname) {
   const std::string head = absl::StrCat(soname, " => ");
   for (absl::string_view line : absl::StrSplit(listing, '\n')) {
     line = absl::StripAsciiWhitespace(line);

@@ -18,8 +18,7 @@ namespace rockpool::cli {
 // From the loader's listing ("\tsoname => /path (0x...)" lines): the path of
 // `soname`; NotFound "<soname>: not found ..." when the loader found no such
 // library, or "<soname>: not listed ..." when the listing does not name it.
-absl::StatusOr<std::string> LibraryInListing(absl::string_view listing,
-                                             const std::string& soname);
+absl::StatusOr<std::string> LibraryInListing(absl::string_view listing, const std::string& soname);
 
 // The path PROGRAM (already read: `file`) would load `soname` from, in this
 // process's environment. Internal when the loader cannot be run.

@@ -102,24 +102,25 @@ std::string PreloadReason(const std::string& program, const ProgramFile& file,
                           const std::string& dependency, const std::string& preload_path,
                           bool* preload) {
   *preload = false;
+  constexpr char kInterposer[] = ": the interposer, safe with any RocksDB";
   const std::string needs = absl::StrCat(program, " needs ", dependency, " (DT_NEEDED)");
   absl::StatusOr<RocksdbBuild> built_for = PreloadBuiltFor(preload_path);
-  if (!built_for.ok()) {
-    return absl::StrCat(needs, ", but ", built_for.status().message(),
-                        ": the interposer (safe with any RocksDB)");
-  }
+  if (!built_for.ok())
+    return absl::StrCat(needs, ", but ", built_for.status().message(), kInterposer);
   const std::string preload_for =
       absl::StrCat(kPreloadObject, " is for ", built_for->ToString(), " only");
-  constexpr char kInterposer[] = ": the interposer, safe with any RocksDB";
   if (dependency != built_for->soname) return absl::StrCat(needs, "; ", preload_for, kInterposer);
   absl::StatusOr<std::string> library = ResolveLibrary(program, file, dependency);
   if (!library.ok()) {
     return absl::StrCat(needs, ": ", library.status().message(), "; ", preload_for, kInterposer);
   }
-  absl::StatusOr<std::string> bytes = ReadWholeFile(*library);
-  std::optional<std::string> date;
-  if (bytes.ok()) date = FindBuildDate(*bytes);
   const std::string found = absl::StrCat(needs, ", found at ", *library);
+  absl::StatusOr<std::string> bytes = ReadWholeFile(*library);
+  if (!bytes.ok()) {
+    return absl::StrCat(found, ", unreadable (", bytes.status().message(), "); ", preload_for,
+                        kInterposer);
+  }
+  const std::optional<std::string> date = FindBuildDate(*bytes);
   if (!date.has_value()) {
     return absl::StrCat(found, ", which has no rocksdb_build_date; ", preload_for, kInterposer);
   }
@@ -142,8 +143,8 @@ absl::StatusOr<ObjectChoice> ChooseObject(const std::string& path,
     case ProgramFile::Kind::kElf:
       if (std::string dep = RocksdbDependency(*file); !dep.empty()) {
         bool preload = false;
-        choice.reason = PreloadReason(path, *file, dep,
-                                      absl::StrCat(LibDir(), "/", kPreloadObject), &preload);
+        choice.reason =
+            PreloadReason(path, *file, dep, absl::StrCat(LibDir(), "/", kPreloadObject), &preload);
         if (preload) choice.kind = ObjectKind::kPreload;
       } else {
         choice.reason =

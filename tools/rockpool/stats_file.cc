@@ -143,8 +143,7 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
       ", \"stock_est_bytes\": ", t.stock_est_bytes, ", \"stock_est_allocs\": ", t.stock_est_allocs,
       ", \"saved_bytes\": ", s.saved_bytes(),
       ", \"stock_est_upper_bound\": ", s.stock_estimate_is_upper_bound() ? "true" : "false",
-      ", \"idle\": ", s.idle,
-      ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
+      ", \"idle\": ", s.idle, ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
       ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
       ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
       ", \"inflate\": ", JsonPool(s.inflate), "}");

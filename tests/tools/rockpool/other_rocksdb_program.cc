@@ -31,8 +31,8 @@ int main() {
   for (int i = 0; i < 20; ++i) {
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
     if (cctx == nullptr) return 4;
-    const size_t n = ZSTD_compressCCtx(cctx, compressed, sizeof(compressed), text.data(),
-                                       text.size(), 3);
+    const size_t n =
+        ZSTD_compressCCtx(cctx, compressed, sizeof(compressed), text.data(), text.size(), 3);
     ZSTD_freeCCtx(cctx);
     if (ZSTD_isError(n)) return 4;
     z_stream z{};

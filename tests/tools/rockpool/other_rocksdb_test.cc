@@ -13,6 +13,7 @@
 //        <program_on_rocksdb_9> <program_on_other_rocksdb_7_8> <stub librocksdb.so.7.8>
 #include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -74,10 +75,10 @@ TEST(OtherRocksdb, CheckGivesTheInterposerWhenTheLibraryIsMissing) {
 
 TEST(OtherRocksdb, LibraryPathAheadOfDebiansGetsTheInterposer) {
   const std::string dir = TempDir() + "/libpath";
-  ASSERT_EQ(system(("mkdir -p " + dir + " && ln -sf " + g_stub_7_8 + " " + dir +
-                    "/librocksdb.so.7.8")
-                       .c_str()),
-            0);
+  ASSERT_EQ(
+      system(("mkdir -p " + dir + " && ln -sf " + g_stub_7_8 + " " + dir + "/librocksdb.so.7.8")
+                 .c_str()),
+      0);
   Result r = Rockpool({"check", "db_bench"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_THAT(r.out, StartsWith("librockpool_preload.so: /usr/bin/db_bench needs "
@@ -135,8 +136,11 @@ int main(int argc, char** argv) {
   cli_test::SetRockpool(cli_test::Absolute(argv[1]), interpose.substr(0, interpose.rfind('/')));
   // As the runfiles tree lays them out: RUNPATH's $ORIGIN is the folder of
   // the path the loader is given.
-  g_program_9 = argv[3][0] == '/' ? argv[3] : std::string(getcwd(nullptr, 0)) + "/" + argv[3];
-  g_program_7_8 = argv[4][0] == '/' ? argv[4] : std::string(getcwd(nullptr, 0)) + "/" + argv[4];
+  char cwd[PATH_MAX];
+  const std::string here = getcwd(cwd, sizeof(cwd)) != nullptr ? cwd : ".";
+  auto in_runfiles = [&](const char* p) { return p[0] == '/' ? p : here + "/" + p; };
+  g_program_9 = in_runfiles(argv[3]);
+  g_program_7_8 = in_runfiles(argv[4]);
   g_stub_7_8 = cli_test::Absolute(argv[5]);
   return RUN_ALL_TESTS();
 }
