@@ -6,7 +6,8 @@
 // (listener.h), so a DB opened by a program that took no listener from
 // options (db_bench without --options_file, db_stress, which clears its
 // listeners) still gets "rockpool active" and the reports in its LOG when
-// the environment switched pooling on.
+// the environment switched pooling on; and it writes "rockpool active at
+// open" to the DB's LOG, which SanitizeOptions has just created.
 //
 // Only for RocksDB linked as a shared library (Debian's): with a static
 // librocksdb.a this definition would clash with the library's own, so the
@@ -46,6 +47,7 @@ DBOptions SanitizeOptions(const std::string& dbname, const DBOptions& src, bool 
   if (!rockpool::legacy::Refusal().empty()) return real(dbname, src, read_only, logger_creation_s);
   DBOptions sanitized = real(dbname, src, read_only, logger_creation_s);
   rockpool::legacy::AttachRockpoolListener(&sanitized);
+  rockpool::legacy::AnnounceAtOpen(sanitized);
   return sanitized;
 }
 

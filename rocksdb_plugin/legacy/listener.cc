@@ -206,6 +206,24 @@ void AttachRockpoolListener(rocksdb::DBOptions* options) noexcept {
   }
 }
 
+void AnnounceAtOpen(const rocksdb::DBOptions& options) noexcept {
+  try {
+    if (options.info_log == nullptr) return;
+    bool has_rockpool = false;
+    for (const auto& l : options.listeners) {
+      has_rockpool = has_rockpool || (l != nullptr && std::string_view(l->Name()) ==
+                                                          RockpoolListener::kClassName());
+    }
+    if (!has_rockpool) return;
+    const RockpoolOptions current = CurrentOptions();
+    rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, options.info_log,
+                 "rockpool active at open: %s mode=%s; %s", current.ToString().c_str(),
+                 ModeName(current.mode()), CheckInterposition().ToString().c_str());
+  } catch (...) {
+    // No line; the first flush or compaction still announces.
+  }
+}
+
 int RegisterRockpool(rocksdb::ObjectLibrary& library, const std::string&) {
   library.AddFactory<rocksdb::EventListener>(
       RockpoolListener::kClassName(),

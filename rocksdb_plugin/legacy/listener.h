@@ -16,7 +16,8 @@
 // In the DB's info LOG it writes "rockpool active: ..." (configuration and
 // interposition status) the first time that DB calls it (OnFlushBegin or
 // OnCompactionBegin: in 7.8.3 the earliest callback that carries the DB, and
-// so its info_log), then a `rockpool report:` line (report.h) after every
+// so its info_log; with Debian's shared librocksdb the DB::Open hook writes
+// "rockpool active at open: ..." before, AnnounceAtOpen), then a `rockpool report:` line (report.h) after every
 // flush and compaction, and frees contexts idle longer than idle_seconds.
 // Programs that take no listener from options get one at DB::Open when the
 // environment switched pooling on (environment.h, db_open_hook.cc).
@@ -103,6 +104,12 @@ rocksdb::Status NewRockpoolListener(const std::string& options,
 // the reports even when the program took no listener from options
 // (db_open_hook.cc calls it for every DB::Open).
 void AttachRockpoolListener(rocksdb::DBOptions* options) noexcept;
+
+// Writes "rockpool active at open: <options> mode=...; <interposition>" to
+// `options.info_log` when `options.listeners` has a `rockpool` listener: the
+// DB's LOG says rockpool serves it as soon as it opens, not only at its first
+// flush or compaction (db_open_hook.cc calls it with the sanitized options).
+void AnnounceAtOpen(const rocksdb::DBOptions& options) noexcept;
 
 // Adds the `rockpool` EventListener factory to `library`; returns 1. Done for
 // ObjectLibrary::Default() when rockpool is loaded (registration.cc).

@@ -139,6 +139,24 @@ TEST_F(EnvironmentTest, EveryDbGetsTheLogLinesAndThePoolOutlivesIt) {
   EXPECT_EQ(Stats().Total().created, created);
 }
 
+TEST_F(EnvironmentTest, TheLogSaysSoAtOpenBeforeAnyFlush) {
+  setenv(kOptionsVariable, "max_idle_per_key=6", 1);
+  ConfigureFromEnvironment();
+  const std::string db_dir = plugin_test::NewTempDir("env_open") + "/db";
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(rocksdb::DB::Open(options, db_dir, &raw).ok());
+  ASSERT_TRUE(raw->Close().ok());
+  delete raw;
+  const auto at_open = plugin_test::LogLines(db_dir, "rockpool active at open:");
+  ASSERT_EQ(at_open.size(), 1u);
+  EXPECT_NE(at_open[0].find("max_idle_per_key=6"), std::string::npos) << at_open[0];
+  EXPECT_NE(at_open[0].find("mode=pool"), std::string::npos) << at_open[0];
+  // No flush or compaction: the listener's own line never came.
+  EXPECT_TRUE(plugin_test::LogLines(db_dir, "rockpool active:").empty());
+}
+
 TEST_F(EnvironmentTest, ListenerConfiguredProcessesStillTrimAtTheLastListener) {
   const std::string db = plugin_test::NewTempDir("env_trim") + "/db";
   {
