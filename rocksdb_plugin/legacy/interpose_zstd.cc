@@ -41,7 +41,7 @@
 // ---------------------------------------------------------------- the runtime's side
 
 namespace rockpool::legacy::internal {
-ZSTD_CCtx* Runtime::LeaseCCtx(const ZstdCopy&) noexcept {
+ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
   InsideRockpool inside;
   ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
   // Measured (zstd_churn_test, size classes off): the contexts of
@@ -86,7 +86,7 @@ void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
   if (ZstdCompressContext* context = LeasedCCtx(copy, cctx)) context->set_discard_when_unparked();
 }
 
-ZSTD_DCtx* Runtime::LeaseDCtx(const ZstdCopy&) noexcept {
+ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
   InsideRockpool inside;
   absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_.zstd_decompress().Acquire(ZstdKey{});
   if (!lease.ok()) return nullptr;
@@ -160,7 +160,7 @@ ZSTD_CCtx* ZSTD_createCCtx(void) {
   const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (route.pooled && ShouldPool()) {
     if (Runtime* rt = Runtime::Get()) {
-      if (ZSTD_CCtx* cctx = rt->LeaseCCtx(*route.copy)) return cctx;
+      if (ZSTD_CCtx* cctx = rt->LeaseCCtx()) return cctx;
     }
   }
   return Call<ZSTD_CCtx*>(route.copy->ZSTD_createCCtx, nullptr);
@@ -180,7 +180,7 @@ ZSTD_DCtx* ZSTD_createDCtx(void) {
   const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (route.pooled && ShouldPool()) {
     if (Runtime* rt = Runtime::Get()) {
-      if (ZSTD_DCtx* dctx = rt->LeaseDCtx(*route.copy)) return dctx;
+      if (ZSTD_DCtx* dctx = rt->LeaseDCtx()) return dctx;
     }
   }
   return Call<ZSTD_DCtx*>(route.copy->ZSTD_createDCtx, nullptr);

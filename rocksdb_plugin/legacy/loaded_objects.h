@@ -27,8 +27,7 @@ struct LoadedObject {
   const void* link_map = nullptr;  // glibc's struct link_map*, the identity
   uintptr_t start = 0;             // [start, end): its mapped segments
   uintptr_t end = 0;
-  uintptr_t base = 0;  // load bias (dladdr's dli_fbase)
-  std::string path;    // "" for the executable when glibc gives no name
+  std::string path;  // "" for the executable when glibc gives no name
   bool contains(uintptr_t address) const { return address - start < end - start; }
 };
 

@@ -8,6 +8,17 @@
 #include "rocksdb_plugin/legacy/zlib_layout.h"
 
 namespace rockpool::legacy {
+namespace {
+
+// What the process runs with before any Configure().
+RockpoolOptions DisabledOptions() {
+  RockpoolOptions o;
+  o.enabled = false;
+  return o;
+}
+
+}  // namespace
+
 namespace internal {
 
 ROCKPOOL_FAST_TLS int InsideRockpool::depth_ = 0;
@@ -19,12 +30,6 @@ std::atomic<Runtime*> Runtime::instance_{nullptr};
 namespace {
 
 absl::Mutex g_create_mu(absl::kConstInit);
-
-RockpoolOptions DisabledOptions() {
-  RockpoolOptions o;
-  o.enabled = false;
-  return o;
-}
 
 // The layout checks a copy must pass before the pools are bound to it
 // (run only on a copy proven coherent: they run it).
@@ -42,10 +47,6 @@ void BindCodecs() {
   ZstdRoutes().BindGlobal(&CheckZstdCopy);
   ZlibRoutes().BindGlobal(&CheckZlibCopy);
 }
-
-namespace {
-
-}  // namespace
 
 Runtime& Runtime::GetOrCreate() {
   if (Runtime* rt = Get()) return *rt;
@@ -146,9 +147,7 @@ ConfigSource CurrentSource() {
 
 RockpoolOptions CurrentOptions() {
   if (Runtime* rt = Runtime::Get()) return rt->options();
-  RockpoolOptions o;
-  o.enabled = false;
-  return o;
+  return DisabledOptions();
 }
 
 RockpoolOptions::Mode CurrentMode() {
