@@ -1,5 +1,6 @@
-// The statistics line the rockpool listener writes to a DB's info LOG after
-// every flush and compaction. Plain text, one line, `key=value` fields so
+// The statistics line rockpool writes to a DB's info LOG: the legacy face's
+// listener after every flush and compaction, the native face after every SST
+// file it builds (native/log_report.h). Plain text, one line, `key=value` fields so
 // people can read it and scripts can grep it:
 //
 //   rockpool report: event=compaction job=7 cf=default mode=pool

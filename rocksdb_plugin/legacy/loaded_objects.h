@@ -59,7 +59,8 @@ void* GlobalDefinition(const char* name);
 bool ForEachExportedFunction(const LoadedObject& object,
                              const std::function<void(std::string_view)>& fn);
 
-// A printable name: the path, or "the executable (<argv[0]>)".
+// A printable name: the path; for the executable, which glibc leaves
+// unnamed, the /proc/self/exe path ("the executable" if that cannot be read).
 std::string DisplayName(const LoadedObject& object);
 
 // Keeps `object` loaded for the rest of the process (dlopen with

@@ -442,9 +442,10 @@ class Replayer {
 }  // namespace
 
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
-  // On the heap: the replayer holds four pools, the codecs and its buffers
+  // On the heap: the replayer holds five pools, the codecs and its buffers
   // (not over-aligned: the pools keep their alignas(64) slots on the heap,
-  // see context_pool.h), more than a child's main thread needs on its stack.
+  // see pool/thread_front.h), more than a child's main thread needs on its
+  // stack.
   auto replayer = std::make_unique<Replayer>(job, result, progress);
   return replayer->Run();
 }
