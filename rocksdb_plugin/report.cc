@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace rockpool::legacy {
+namespace rockpool {
 namespace {
 
 uint64_t Scale(uint64_t leases, uint64_t total, uint64_t created) {
@@ -80,4 +80,4 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                       " inflate=", Compact(Figures(now.inflate, zero.inflate)));
 }
 
-}  // namespace rockpool::legacy
+}  // namespace rockpool

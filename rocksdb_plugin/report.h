@@ -35,7 +35,7 @@
 #include "rocksdb_plugin/options.h"
 #include "rocksdb_plugin/pool_figures.h"
 
-namespace rockpool::legacy {
+namespace rockpool {
 
 // Figures for one pool between two snapshots (`before` may be all zero).
 // The stock estimate uses the average over `now` (all contexts created so far).
@@ -57,6 +57,6 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
 
 const char* ModeName(RockpoolOptions::Mode mode);
 
-}  // namespace rockpool::legacy
+}  // namespace rockpool
 
 #endif  // ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_
