@@ -113,6 +113,7 @@ namespace {
 using rockpool::RockpoolOptions;
 using rockpool::ScopedAllocationTag;
 using rockpool::legacy::AllocationSite;
+using rockpool::legacy::Call;
 using rockpool::legacy::Tag;
 using rockpool::legacy::internal::g_mode;
 using rockpool::legacy::internal::InsideDictionaryTraining;
@@ -121,13 +122,6 @@ using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
 using rockpool::legacy::ZstdCopy;
 using rockpool::legacy::ZstdRoutes;
-
-// Calls `fn` (a function of the caller's copy), or fails the way the
-// library does when it is not there.
-template <typename R, typename... Params, typename... Args>
-R Call(R (*fn)(Params...), R failure, Args... args) {
-  return fn != nullptr ? fn(args...) : failure;
-}
 
 constexpr size_t kGenericError = static_cast<size_t>(-ZSTD_error_GENERIC);
 

@@ -31,6 +31,14 @@ struct LoadedObject {
   bool contains(uintptr_t address) const { return address - start < end - start; }
 };
 
+// The one rule for "the same object": the same link map, mapped at the same
+// place under the same path. glibc reuses a link map's memory after
+// dlclose, so a module loaded again (elsewhere, or another file) is another
+// object even when its link map pointer matches.
+inline bool SameObject(const LoadedObject& a, const LoadedObject& b) {
+  return a.link_map == b.link_map && a.start == b.start && a.end == b.end && a.path == b.path;
+}
+
 // The object holding `address`; false if none does (JIT code, a freed
 // mapping). Lock-free in glibc >= 2.35 (_dl_find_object).
 bool ObjectAt(const void* address, LoadedObject* out);
