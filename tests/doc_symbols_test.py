@@ -8,7 +8,7 @@ part of the name (split at ::, . and ->) must appear as a word in the code
 of the tree (C/C++ with its comments taken out, and the Python, shell,
 Starlark and BUILD files). A name cited as another project's ("RocksDB's
 `BlockBasedTable`", the words before it as in doc_paths_test.py) is not
-checked; neither is anything in backquotes that is not a plain name
+checked (source_text.FOREIGN_BEFORE); neither is anything in backquotes that is not a plain name
 (`listeners={id=rockpool}`, `bazel test //...`).
 
 It fails listing `file:line: name (missing: part)` for each name gone.
@@ -25,7 +25,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-import doc_paths_test  # noqa: E402  (its comment reader and tree listing)
+import source_text  # noqa: E402  (the tracked files and their comments)
 
 C_EXTS = {".cc", ".h", ".c", ".cpp", ".hpp"}
 # Files whose words count as code (C/C++ without comments, the rest whole).
@@ -38,19 +38,20 @@ WORD = re.compile(r"[A-Za-z_]\w*")
 C_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 
-def source_files(tree):
+def source_files(root):
     """The tracked files, each once (links to other files are skipped)."""
-    return sorted(f for f in tree.files if not os.path.islink(os.path.join(tree.root, f)))
+    return sorted(f for f in source_text.tracked_files(root)
+                  if not os.path.islink(os.path.join(root, f)))
 
 
-def code_words(tree, files):
+def code_words(root, files):
     words = set()
     for rel in files:
         name = os.path.basename(rel)
         ext = os.path.splitext(name)[1]
         if ext not in WORD_EXTS and name not in WORD_NAMES:
             continue
-        text = tree.read(rel)
+        text = source_text.read(root, rel)
         if ext in C_EXTS or ext == ".lds":
             text = C_COMMENT.sub(" ", text)
         words.update(WORD.findall(text))
@@ -58,17 +59,16 @@ def code_words(tree, files):
 
 
 def check(root, verbose=False):
-    tree = doc_paths_test.Tree(root)
-    files = source_files(tree)
-    words = code_words(tree, files)
+    files = source_files(root)
+    words = code_words(root, files)
     stale = []
     checked = 0
     for rel in files:
         if os.path.splitext(rel)[1] not in C_EXTS:
             continue
-        for no, line in doc_paths_test.c_comments(tree.read(rel)):
+        for no, line in source_text.c_comments(source_text.read(root, rel)):
             for m in QUOTED.finditer(line):
-                if doc_paths_test.FOREIGN_BEFORE.search(line[:m.start()]):
+                if source_text.FOREIGN_BEFORE.search(line[:m.start()]):
                     continue
                 checked += 1
                 missing = [p for p in re.split(r"::|\.|->", m.group(1)) if p not in words]
@@ -88,14 +88,12 @@ def main():
     args = ap.parse_args()
     root = os.path.realpath(args.root)
     stale, checked = check(root, args.verbose)
-    for rel, no, name, missing in stale:
-        print(f"{rel}:{no}: {name} (missing: {', '.join(missing)})")
-    if stale:
-        print(f"doc_symbols: {len(stale)} quoted name{'s' if len(stale) != 1 else ''} no longer "
-              f"in the code ({checked} checked in {root}); fix each comment")
-        return 1
-    print(f"doc_symbols: all {checked} quoted names exist in {root}")
-    return 0
+    return source_text.finish(
+        "doc_symbols",
+        [f"{rel}:{no}: {name} (missing: {', '.join(missing)})" for rel, no, name, missing in stale],
+        f"{len(stale)} quoted name{'s' if len(stale) != 1 else ''} no longer in the code "
+        f"({checked} checked in {root}); fix each comment",
+        f"all {checked} quoted names exist in {root}")
 
 
 if __name__ == "__main__":
