@@ -98,10 +98,10 @@ class Runtime {
   OutstandingLeases outstanding() const;
   uint64_t discarded() const { return discarded_.load(std::memory_order_relaxed); }
 
-  // zstd, for callers of the bound copy `z` (codec_routes.h; a lease runs
-  // on the pools, which are bound to it already). Lease*: null means
-  // "forward to the library". Return*: false means "not one of ours,
-  // forward". A context handed out is parked in its pool (Parkable,
+  // zstd (zstd_routing.cc), for callers of the bound copy `z`
+  // (codec_routes.h; a lease runs on the pools, which are bound to it
+  // already). Lease*: null means "forward to the library". Return*: false
+  // means "not one of ours, forward". A context handed out is parked in its pool (Parkable,
   // compression/pool/idle_lists.h) and found again through the customMem
   // inside it (at z.custom_mem): no table, lock or allocation per lease.
   ZSTD_CCtx* LeaseCCtx() noexcept;
