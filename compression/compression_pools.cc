@@ -11,11 +11,7 @@ void Accumulate(PoolStats* a, const PoolStats& b) {
   a->in_use += b.in_use;
   a->peak_in_use += b.peak_in_use;
   a->idle_bytes += b.idle_bytes;
-  a->library.bytes_allocated += b.library.bytes_allocated;
-  a->library.allocations += b.library.allocations;
-  a->library.frees += b.library.frees;
-  a->library.failed += b.library.failed;
-  a->library.bytes_live += b.library.bytes_live;
+  a->library += b.library;
 }
 
 void Accumulate(CompressionPoolsStats* a, const CompressionPoolsStats& b) {
@@ -59,11 +55,7 @@ CompressionPoolsStats CompressionPools::stats() const {
   // CCtxs: counted there. Their counts (a lease per call) stay apart.
   const PoolStats& blocks = s.zstd_compress_blocks;
   s.zstd_compress.idle_bytes += blocks.idle_bytes;
-  s.zstd_compress.library.bytes_allocated += blocks.library.bytes_allocated;
-  s.zstd_compress.library.allocations += blocks.library.allocations;
-  s.zstd_compress.library.frees += blocks.library.frees;
-  s.zstd_compress.library.failed += blocks.library.failed;
-  s.zstd_compress.library.bytes_live += blocks.library.bytes_live;
+  s.zstd_compress.library += blocks.library;
   return s;
 }
 

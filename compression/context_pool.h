@@ -84,12 +84,16 @@
 namespace rockpool {
 
 struct PoolOptions {
+  // The defaults, here once for the faces' options and the tools.
+  static constexpr size_t kDefaultMaxIdlePerKey = 8;
+  static constexpr uint64_t kDefaultIdleSeconds = 60;
+
   // Contexts retained per key, idle or leased (the contract's cap; named as
   // users' OPTIONS files spell it). 0 disables pooling.
-  size_t max_idle_per_key = 8;
+  size_t max_idle_per_key = kDefaultMaxIdlePerKey;
   // Idle contexts older than this are freed. absl::InfiniteDuration() keeps
   // them until Trim().
-  absl::Duration idle_timeout = absl::Seconds(60);
+  absl::Duration idle_timeout = absl::Seconds(static_cast<int64_t>(kDefaultIdleSeconds));
   // Time source; tests substitute a fake clock.
   absl::Time (*now)() = &absl::Now;
 };

@@ -14,7 +14,7 @@ namespace {
 constexpr size_t kHeader = alignof(std::max_align_t);
 static_assert(kHeader >= sizeof(size_t));
 
-// Fault injection state. `countdown_` > 0: that many allocations until the
+// Fault injection state. `countdown` > 0: that many allocations until the
 // failing one; -1: fail everything; 0: disarmed.
 std::atomic<int64_t> countdown{0};
 std::atomic<bool> counting{false};

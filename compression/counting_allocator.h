@@ -28,6 +28,16 @@ struct AllocationCounts {
   uint64_t frees = 0;            // free calls (non-null)
   uint64_t failed = 0;           // allocation calls that returned null
   int64_t bytes_live = 0;        // allocated and not yet freed
+
+  // Adds b's counters (the sum of two allocators, or of two snapshots' gains).
+  AllocationCounts& operator+=(const AllocationCounts& b) {
+    bytes_allocated += b.bytes_allocated;
+    allocations += b.allocations;
+    frees += b.frees;
+    failed += b.failed;
+    bytes_live += b.bytes_live;
+    return *this;
+  }
 };
 
 class AllocationStats {

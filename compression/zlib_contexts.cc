@@ -77,47 +77,86 @@ InflateContext::~InflateContext() {
   if (initialised_) lib_->inflateEnd(&stream_);
 }
 
-absl::StatusOr<std::unique_ptr<DeflateContext>> DeflatePolicy::Create(const DeflateKey& key,
-                                                                      AllocationStats* stats) {
-  if (absl::Status s = ValidateDeflateKey(key); !s.ok()) return s;
-  std::unique_ptr<DeflateContext> context(new (std::nothrow) DeflateContext(lib_, stats));
-  if (context == nullptr) return absl::ResourceExhaustedError("DeflateContext: out of memory");
+template <>
+const char* const DeflatePolicy::kNames[3] = {"DeflateContext", "deflateInit2", "deflateReset"};
+
+template <>
+absl::Status DeflatePolicy::Validate(const DeflateKey& key) {
+  return ValidateDeflateKey(key);
+}
+
+template <>
+int DeflatePolicy::Init(DeflateContext& context, const DeflateKey& key) {
   // deflateInit2() is a macro over deflateInit2_ with the headers' version.
-  const int rc = lib_->deflateInit2_(context->get(), key.level, Z_DEFLATED, key.window_bits,
-                                     key.mem_level, key.strategy, ZLIB_VERSION,
+  const int rc =
+      lib_->deflateInit2_(context.get(), key.level, Z_DEFLATED, key.window_bits, key.mem_level,
+                          key.strategy, ZLIB_VERSION, static_cast<int>(sizeof(z_stream)));
+  context.initialised_ = rc == Z_OK;
+  return rc;
+}
+
+template <>
+int DeflatePolicy::ResetCall(DeflateContext& context) {
+  return lib_->deflateReset(context.get());
+}
+
+template <>
+const char* const InflatePolicy::kNames[3] = {"InflateContext", "inflateInit2", "inflateReset2"};
+
+template <>
+absl::Status InflatePolicy::Validate(const InflateKey& key) {
+  return ValidateInflateKey(key);
+}
+
+template <>
+int InflatePolicy::Init(InflateContext& context, const InflateKey& key) {
+  const int rc = lib_->inflateInit2_(context.get(), key.window_bits, ZLIB_VERSION,
                                      static_cast<int>(sizeof(z_stream)));
-  if (rc != Z_OK) return ZlibError(*lib_, "deflateInit2", rc, *context->get());
-  context->initialised_ = true;
+  context.initialised_ = rc == Z_OK;
+  context.window_bits_ = key.window_bits;
+  return rc;
+}
+
+template <>
+int InflatePolicy::ResetCall(InflateContext& context) {
+  return lib_->inflateReset2(context.get(), context.window_bits());
+}
+
+template <typename ContextT, typename KeyT>
+absl::StatusOr<std::unique_ptr<ContextT>> ZlibPolicy<ContextT, KeyT>::Create(
+    const KeyT& key, AllocationStats* stats) {
+  if (absl::Status s = Validate(key); !s.ok()) return s;
+  std::unique_ptr<Context> context(new (std::nothrow) Context(lib_, stats));
+  if (context == nullptr) {
+    return absl::ResourceExhaustedError(absl::StrCat(kNames[0], ": out of memory"));
+  }
+  const int rc = Init(*context, key);
+  if (rc != Z_OK) return ZlibError(*lib_, kNames[1], rc, *context->get());
   return context;
 }
 
-absl::Status DeflatePolicy::Reset(DeflateContext& context) {
-  const int rc = lib_->deflateReset(context.get());
-  if (rc != Z_OK) return ZlibError(*lib_, "deflateReset", rc, *context.get());
+template <typename ContextT, typename KeyT>
+absl::Status ZlibPolicy<ContextT, KeyT>::Reset(ContextT& context) {
+  const int rc = ResetCall(context);
+  if (rc != Z_OK) return ZlibError(*lib_, kNames[2], rc, *context.get());
   return absl::OkStatus();
 }
 
-size_t DeflatePolicy::BytesHeld(const DeflateContext& context) { return LibraryBytesHeld(context); }
-
-absl::StatusOr<std::unique_ptr<InflateContext>> InflatePolicy::Create(const InflateKey& key,
-                                                                      AllocationStats* stats) {
-  if (absl::Status s = ValidateInflateKey(key); !s.ok()) return s;
-  std::unique_ptr<InflateContext> context(new (std::nothrow) InflateContext(lib_, stats));
-  if (context == nullptr) return absl::ResourceExhaustedError("InflateContext: out of memory");
-  const int rc = lib_->inflateInit2_(context->get(), key.window_bits, ZLIB_VERSION,
-                                     static_cast<int>(sizeof(z_stream)));
-  if (rc != Z_OK) return ZlibError(*lib_, "inflateInit2", rc, *context->get());
-  context->initialised_ = true;
-  context->window_bits_ = key.window_bits;
-  return context;
+template <typename ContextT, typename KeyT>
+size_t ZlibPolicy<ContextT, KeyT>::BytesHeld(const ContextT& context) {
+  return LibraryBytesHeld(context);
 }
 
-absl::Status InflatePolicy::Reset(InflateContext& context) {
-  const int rc = lib_->inflateReset2(context.get(), context.window_bits());
-  if (rc != Z_OK) return ZlibError(*lib_, "inflateReset2", rc, *context.get());
-  return absl::OkStatus();
-}
-
-size_t InflatePolicy::BytesHeld(const InflateContext& context) { return LibraryBytesHeld(context); }
+// The members that are not inline, for both sides (the whole class would
+// also instantiate the default constructor, which needs
+// :direct_codec_library).
+#define ROCKPOOL_ZLIB_POLICY_MEMBERS(Policy)                                \
+  template absl::StatusOr<std::unique_ptr<Policy::Context>> Policy::Create( \
+      const Policy::Key& key, AllocationStats* stats);                      \
+  template absl::Status Policy::Reset(Policy::Context& context);            \
+  template size_t Policy::BytesHeld(const Policy::Context& context);
+ROCKPOOL_ZLIB_POLICY_MEMBERS(DeflatePolicy)
+ROCKPOOL_ZLIB_POLICY_MEMBERS(InflatePolicy)
+#undef ROCKPOOL_ZLIB_POLICY_MEMBERS
 
 }  // namespace rockpool

@@ -96,7 +96,8 @@ class DeflateContext : public ZlibStream {
   }
 
  private:
-  friend struct DeflatePolicy;
+  template <typename, typename>
+  friend struct ZlibPolicy;
   friend class ZlibStream;
   static constexpr char kOwnerKind = 'd';
   bool initialised_ = false;
@@ -117,42 +118,43 @@ class InflateContext : public ZlibStream {
   int window_bits() const { return window_bits_; }
 
  private:
-  friend struct InflatePolicy;
+  template <typename, typename>
+  friend struct ZlibPolicy;
   friend class ZlibStream;
   static constexpr char kOwnerKind = 'i';
   bool initialised_ = false;
   int window_bits_ = 0;  // the key's: restored on every reset
 };
 
-struct DeflatePolicy {
-  using Context = DeflateContext;
-  using Key = DeflateKey;
+// The pool policy (context_pool.h) of deflate and inflate contexts. What
+// tells the two apart (the key check, the zlib call that sets a context up
+// for its key, the one that resets it) is specialised per side in
+// zlib_contexts.cc, where both are instantiated.
+template <typename ContextT, typename KeyT>
+struct ZlibPolicy {
+  using Context = ContextT;
+  using Key = KeyT;
   // The binary's own zlib (needs :direct_codec_library), or `lib`.
-  DeflatePolicy() : lib_(&DirectZlib()) {}
-  explicit DeflatePolicy(const ZlibLibrary* lib) : lib_(lib) {}
+  ZlibPolicy() : lib_(&DirectZlib()) {}
+  explicit ZlibPolicy(const ZlibLibrary* lib) : lib_(lib) {}
   const ZlibLibrary& library() const { return *lib_; }
   absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
   absl::Status Reset(Context& context);
   size_t BytesHeld(const Context& context);
 
  private:
+  // Per side: the context's name, the init call's and the reset call's (for
+  // errors); Init sets the context up only when it returns Z_OK.
+  static const char* const kNames[3];
+  static absl::Status Validate(const Key& key);
+  int Init(Context& context, const Key& key);
+  int ResetCall(Context& context);
+
   const ZlibLibrary* lib_;
 };
 
-struct InflatePolicy {
-  using Context = InflateContext;
-  using Key = InflateKey;
-  // The binary's own zlib (needs :direct_codec_library), or `lib`.
-  InflatePolicy() : lib_(&DirectZlib()) {}
-  explicit InflatePolicy(const ZlibLibrary* lib) : lib_(lib) {}
-  const ZlibLibrary& library() const { return *lib_; }
-  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats);
-  absl::Status Reset(Context& context);
-  size_t BytesHeld(const Context& context);
-
- private:
-  const ZlibLibrary* lib_;
-};
+using DeflatePolicy = ZlibPolicy<DeflateContext, DeflateKey>;
+using InflatePolicy = ZlibPolicy<InflateContext, InflateKey>;
 
 using DeflatePool = ContextPool<DeflatePolicy>;
 using InflatePool = ContextPool<InflatePolicy>;

@@ -42,12 +42,18 @@
 namespace rockpool {
 
 struct RockpoolOptions {
-  static constexpr size_t kMaxIdlePerKeyLimit = 65536;
-  static constexpr uint64_t kIdleSecondsLimit = uint64_t{10} * 365 * 24 * 3600;  // 10 years
+  // The one type, default and limit of each pool option, for both faces and
+  // the tools (sst_replay's flags and jobs).
+  using MaxIdlePerKey = size_t;
+  using IdleSeconds = uint64_t;
+  static constexpr MaxIdlePerKey kDefaultMaxIdlePerKey = PoolOptions::kDefaultMaxIdlePerKey;
+  static constexpr IdleSeconds kDefaultIdleSeconds = PoolOptions::kDefaultIdleSeconds;
+  static constexpr MaxIdlePerKey kMaxIdlePerKeyLimit = 65536;
+  static constexpr IdleSeconds kIdleSecondsLimit = uint64_t{10} * 365 * 24 * 3600;  // 10 years
 
   bool enabled = true;
-  size_t max_idle_per_key = 8;
-  uint64_t idle_seconds = 60;
+  MaxIdlePerKey max_idle_per_key = kDefaultMaxIdlePerKey;
+  IdleSeconds idle_seconds = kDefaultIdleSeconds;
   bool measure_stock = false;
 
   // What the options ask of the codec calls.

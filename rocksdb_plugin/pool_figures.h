@@ -5,6 +5,7 @@
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_POOL_FIGURES_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_POOL_FIGURES_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace rockpool {
@@ -19,15 +20,28 @@ struct PoolFigures {
   uint64_t stock_est_allocs = 0;
 };
 
+// Every figure and its name in the line, in the line's order: the one list
+// the writer (report.cc), the reader (tools/rockpool/stats_file.cc) and Add
+// go through. The per-pool form ("zstd_c=5/1/4/1012800") carries the first
+// kPerPoolFigures of them, '/'-separated.
+struct PoolFigureField {
+  const char* name;
+  uint64_t PoolFigures::*member;
+};
+inline constexpr PoolFigureField kPoolFigureFields[] = {
+    {"leases", &PoolFigures::leases},
+    {"created", &PoolFigures::created},
+    {"reused", &PoolFigures::reused},
+    {"lib_bytes", &PoolFigures::lib_bytes},
+    {"lib_allocs", &PoolFigures::lib_allocs},
+    {"stock_est_bytes", &PoolFigures::stock_est_bytes},
+    {"stock_est_allocs", &PoolFigures::stock_est_allocs},
+};
+inline constexpr size_t kPerPoolFigures = 4;
+
 // Adds b's figures into a.
 inline void Add(PoolFigures* a, const PoolFigures& b) {
-  a->leases += b.leases;
-  a->created += b.created;
-  a->reused += b.reused;
-  a->lib_bytes += b.lib_bytes;
-  a->lib_allocs += b.lib_allocs;
-  a->stock_est_bytes += b.stock_est_bytes;
-  a->stock_est_allocs += b.stock_est_allocs;
+  for (const PoolFigureField& f : kPoolFigureFields) a->*f.member += b.*f.member;
 }
 
 }  // namespace rockpool

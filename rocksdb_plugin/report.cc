@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace rockpool::legacy {
+namespace rockpool {
 namespace {
 
 uint64_t Scale(uint64_t leases, uint64_t total, uint64_t created) {
@@ -12,14 +12,19 @@ uint64_t Scale(uint64_t leases, uint64_t total, uint64_t created) {
 }
 
 std::string FiguresText(const PoolFigures& f) {
-  return absl::StrCat("leases=", f.leases, " created=", f.created, " reused=", f.reused,
-                      " lib_bytes=", f.lib_bytes, " lib_allocs=", f.lib_allocs,
-                      " stock_est_bytes=", f.stock_est_bytes,
-                      " stock_est_allocs=", f.stock_est_allocs);
+  std::string out;
+  for (const PoolFigureField& field : kPoolFigureFields) {
+    absl::StrAppend(&out, out.empty() ? "" : " ", field.name, "=", f.*field.member);
+  }
+  return out;
 }
 
 std::string Compact(const PoolFigures& f) {
-  return absl::StrCat(f.leases, "/", f.created, "/", f.reused, "/", f.lib_bytes);
+  std::string out;
+  for (size_t i = 0; i < kPerPoolFigures; ++i) {
+    absl::StrAppend(&out, i == 0 ? "" : "/", f.*kPoolFigureFields[i].member);
+  }
+  return out;
 }
 
 }  // namespace
@@ -80,4 +85,4 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                       " inflate=", Compact(Figures(now.inflate, zero.inflate)));
 }
 
-}  // namespace rockpool::legacy
+}  // namespace rockpool

@@ -1,5 +1,6 @@
-// The statistics line the rockpool listener writes to a DB's info LOG after
-// every flush and compaction. Plain text, one line, `key=value` fields so
+// The statistics line rockpool writes to a DB's info LOG: the legacy face's
+// listener after every flush and compaction, the native face after every SST
+// file it builds (native/log_report.h). Plain text, one line, `key=value` fields so
 // people can read it and scripts can grep it:
 //
 //   rockpool report: event=compaction job=7 cf=default mode=pool
@@ -34,7 +35,7 @@
 #include "rocksdb_plugin/options.h"
 #include "rocksdb_plugin/pool_figures.h"
 
-namespace rockpool::legacy {
+namespace rockpool {
 
 // Figures for one pool between two snapshots (`before` may be all zero).
 // The stock estimate uses the average over `now` (all contexts created so far).
@@ -56,6 +57,6 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
 
 const char* ModeName(RockpoolOptions::Mode mode);
 
-}  // namespace rockpool::legacy
+}  // namespace rockpool
 
 #endif  // ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_

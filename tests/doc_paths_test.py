@@ -33,8 +33,11 @@ import argparse
 import fnmatch
 import os
 import re
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import source_text  # noqa: E402  (the tracked files and their comments)
 
 TOP_DIRS = ("compression", "rocksdb_plugin", "tools", "tests", "bench",
             "third_party", ".ci", "packaging")
@@ -44,14 +47,6 @@ HASH_COMMENT_NAMES = {"BUILD", "BUILD.bazel", "WORKSPACE", ".bazelrc",
 HASH_COMMENT_EXTS = {".sh", ".py", ".bzl", ".mk", ".bash"}
 C_COMMENT_EXTS = {".cc", ".h", ".c", ".cpp", ".hpp", ".lds"}
 DOCSTRING_EXTS = {".py", ".bzl"}
-
-# A line that cites the path as another project's: the words right before it.
-# ("RocksDB's tools/ldb_cmd.cc", "Google Benchmark's own tools/compare.py",
-# "upstream tools/..."), not rockpool's own.
-FOREIGN_BEFORE = re.compile(
-    r"(?:\b(?!Rockpool|This|Our|The|Its)[A-Z][\w+-]*(?:'s|’s)"
-    r"|\b(?:upstream|zstd|zlib|RocksDB|rocksdb|MariaDB|MyRocks)(?:'s|’s)?)"
-    r"(?: own| source| tree| repository| build)?(?: file| script| folder| binary)?[\s`(\"']*$")
 
 _TOP = "|".join(re.escape(d) for d in TOP_DIRS)
 # A path: not glued to something before it (another path, a variable, a
@@ -115,90 +110,6 @@ def expand_braces(path):
     return out
 
 
-# ---------------------------------------------------------------- comments
-def c_comments(text):
-    """(line, text) of every // and /* */ comment, skipping string literals."""
-    out = []
-    i, n, line = 0, len(text), 1
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-            i += 1
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append((line, text[i + 2:j]))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j
-            for k, part in enumerate(text[i + 2:j].split("\n")):
-                out.append((line + k, part))
-            line += text.count("\n", i, j)
-            i = j + 2
-        elif c == "R" and text.startswith('R"', i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            m = re.match(r'R"([^(\s]{0,16})\(', text[i:])
-            if not m:
-                i += 1
-                continue
-            end = text.find(")" + m.group(1) + '"', i)
-            end = n if end < 0 else end
-            line += text.count("\n", i, end)
-            i = end + len(m.group(1)) + 2
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-        else:
-            i += 1
-    return out
-
-
-def hash_comments(text, docstrings):
-    """(line, text) of # comments (a # at line start or after blank space,
-    outside quotes on that line) and, for Python/Starlark, docstrings."""
-    out = []
-    in_doc = None
-    for no, raw in enumerate(text.split("\n"), 1):
-        if docstrings:
-            rest = raw
-            if in_doc:
-                k = rest.find(in_doc)
-                if k < 0:
-                    out.append((no, rest))
-                    continue
-                out.append((no, rest[:k]))
-                rest = rest[k + 3:]
-                in_doc = None
-            m = re.search(r'("""|\'\'\')', rest)
-            if m and "#" not in rest[:m.start()]:
-                q = m.group(1)
-                k = rest.find(q, m.end())
-                if k >= 0:
-                    out.append((no, rest[m.end():k]))
-                    continue
-                out.append((no, rest[m.end():]))
-                in_doc = q
-                continue
-        quote = None
-        prev = " "
-        for k, c in enumerate(raw):
-            if quote:
-                if c == quote and prev != "\\":
-                    quote = None
-            elif c in "\"'":
-                quote = c
-            elif c == "#" and (prev in " \t;(" or k == 0):
-                if k == 0 and raw.startswith("#!"):
-                    break
-                out.append((no, raw[k + 1:]))
-                break
-            prev = c
-    return out
-
-
 def kind_of(rel, root):
     name = os.path.basename(rel)
     ext = os.path.splitext(name)[1]
@@ -223,7 +134,7 @@ def kind_of(rel, root):
 class Tree:
     def __init__(self, root):
         self.root = root
-        self.files = self._list(root)
+        self.files = source_text.tracked_files(root)
         self.dirs = set()
         for f in self.files:
             d = os.path.dirname(f)
@@ -234,24 +145,6 @@ class Tree:
         self.packages = {os.path.dirname(f) for f in self.files
                          if os.path.basename(f) in ("BUILD", "BUILD.bazel")}
         self._targets = {}
-
-    @staticmethod
-    def _list(root):
-        try:
-            out = subprocess.run(
-                ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                check=True, capture_output=True).stdout.decode()
-            files = {f for f in out.split("\0") if f}
-            return {f for f in files if os.path.isfile(os.path.join(root, f))}
-        except (OSError, subprocess.CalledProcessError):
-            files = set()
-            for d, subdirs, names in os.walk(root):
-                rel = os.path.relpath(d, root)
-                subdirs[:] = [s for s in subdirs
-                              if s not in (".git", ".cache") and not (rel == "." and s.startswith("bazel-"))]
-                for name in names:
-                    files.add(os.path.normpath(os.path.join(rel, name)))
-            return files
 
     def exists(self, path):
         """path: relative, normalized, may hold globs (a trailing / = folder)."""
@@ -295,11 +188,7 @@ class Tree:
         return False
 
     def read(self, rel):
-        try:
-            with open(os.path.join(self.root, rel), encoding="utf-8", errors="replace") as f:
-                return f.read()
-        except OSError:
-            return ""
+        return source_text.read(self.root, rel)
 
     def targets(self, pkg):
         """Names a package defines: name literals of its BUILD file and of the
@@ -326,7 +215,7 @@ class Tree:
         return names
 
     def label_exists(self, label):
-        """//pkg, //pkg:name, //pkg/..., //:name."""
+        """//pkg, //pkg:name, //pkg/..., //:version (the root package)."""
         body = label[2:]
         if body.endswith("/..."):
             return body[:-4] in self.dirs
@@ -367,9 +256,9 @@ def references(rel, kind, text):
     if kind == "md":
         lines = list(enumerate(text.split("\n"), 1))
     elif kind == "c":
-        lines = c_comments(text)
+        lines = source_text.c_comments(text)
     else:
-        lines = hash_comments(text, os.path.splitext(rel)[1] in DOCSTRING_EXTS)
+        lines = source_text.hash_comments(text, os.path.splitext(rel)[1] in DOCSTRING_EXTS)
     for no, line in lines:
         for m in PATH_START.finditer(line):
             yield no, clean(take_path(line, m.start())), "path", line[:m.start()]
@@ -464,7 +353,7 @@ def check(root, allowlist, verbose=False):
                     shown += " (missing: " + ", ".join(gone) + ")"
                 ok = ok or allowed(target, patterns)
             checked += 1
-            ok = ok or allowed(path, patterns) or bool(FOREIGN_BEFORE.search(before))
+            ok = ok or allowed(path, patterns) or bool(source_text.FOREIGN_BEFORE.search(before))
             if verbose:
                 print(f"{'ok   ' if ok else 'STALE'} {rel}:{no}: {shown}")
             if not ok and (rel, no, shown.split(" ")[0]) not in seen:
@@ -485,17 +374,13 @@ def main():
     root = os.path.realpath(args.root)
     allowlist = args.allowlist or os.path.join(root, "tests", "doc_paths_allowlist.txt")
     stale, checked, nfiles = check(root, allowlist, args.verbose)
-    for rel, no, path in stale:
-        print(f"{rel}:{no}: {path}")
-    if stale:
-        files = len({s[0] for s in stale})
-        print(f"doc_paths: {len(stale)} stale path{'s' if len(stale) != 1 else ''} in {files} "
-              f"file{'s' if files != 1 else ''} "
-              f"({checked} references checked in {root}); fix each reference, or list a path "
-              f"of another project in tests/doc_paths_allowlist.txt")
-        return 1
-    print(f"doc_paths: all {checked} references exist ({nfiles} files in {root})")
-    return 0
+    files = len({s[0] for s in stale})
+    return source_text.finish(
+        "doc_paths", [f"{rel}:{no}: {path}" for rel, no, path in stale],
+        f"{len(stale)} stale path{'s' if len(stale) != 1 else ''} in {files} "
+        f"file{'s' if files != 1 else ''} ({checked} references checked in {root}); fix each "
+        f"reference, or list a path of another project in tests/doc_paths_allowlist.txt",
+        f"all {checked} references exist ({nfiles} files in {root})")
 
 
 if __name__ == "__main__":

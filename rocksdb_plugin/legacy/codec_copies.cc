@@ -11,10 +11,6 @@
 namespace rockpool::legacy {
 namespace {
 
-bool SameObject(const LoadedObject& a, const LoadedObject& b) {
-  return a.link_map == b.link_map && a.start == b.start;
-}
-
 int CollectObject(struct dl_phdr_info* info, size_t, void* data) {
   auto* out = static_cast<std::vector<std::string>*>(data);
   if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') out->push_back(info->dlpi_name);

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "compression/codec_library.h"
+#include "rocksdb_plugin/legacy/entry_points.h"  // generated from entry_points.bzl
 #include "rocksdb_plugin/legacy/loaded_objects.h"
 #include "rocksdb_plugin/legacy/zstd_layout.h"
 
@@ -49,6 +50,7 @@ namespace rockpool::legacy {
   X(inflateCopy)
 
 #define ROCKPOOL_CODEC_COPY_MEMBER(name) decltype(&::name) name = nullptr;
+#define ROCKPOOL_CODEC_ENTRY_POINT_NAME(name) #name,
 
 // A copy's Visit(v): calls v(name, pointer member, pool) for every function,
 // the pool table's (pool = true) first, then the interposers' own.
@@ -77,6 +79,10 @@ struct ZstdCopy : ZstdLibrary, CopyOrigin {
   zstd_layout::CustomMemOffsets custom_mem;
   static constexpr const char* kCodec = "zstd";
   static constexpr const char* kAnchor = "ZSTD_createCCtx";
+  // The entry points whose first global definition must be rockpool's for
+  // the codec to be served at all (entry_points.bzl).
+  static constexpr const char* kRequiredEntryPoints[] = {
+      ROCKPOOL_ZSTD_REQUIRED_ENTRY_POINTS(ROCKPOOL_CODEC_ENTRY_POINT_NAME)};
   ROCKPOOL_CODEC_COPY_VISIT(ROCKPOOL_ZSTD_LIBRARY_FUNCTIONS, ROCKPOOL_ZSTD_INTERPOSER_FUNCTIONS)
 };
 
@@ -85,13 +91,23 @@ struct ZlibCopy : ZlibLibrary, CopyOrigin {
   using Library = ZlibLibrary;
   static constexpr const char* kCodec = "zlib";
   static constexpr const char* kAnchor = "deflateInit2_";
+  static constexpr const char* kRequiredEntryPoints[] = {
+      ROCKPOOL_ZLIB_REQUIRED_ENTRY_POINTS(ROCKPOOL_CODEC_ENTRY_POINT_NAME)};
   ROCKPOOL_CODEC_COPY_VISIT(ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS, ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS)
 };
 
 #undef ROCKPOOL_CODEC_COPY_MEMBER
+#undef ROCKPOOL_CODEC_ENTRY_POINT_NAME
 #undef ROCKPOOL_CODEC_COPY_VISIT
 #undef ROCKPOOL_CODEC_COPY_POOL
 #undef ROCKPOOL_CODEC_COPY_OTHER
+
+// Calls `fn` (a function of a copy), or fails the way the library does
+// when the copy does not have it: what every interposer forwards through.
+template <typename R, typename... Params, typename... Args>
+R Call(R (*fn)(Params...), R failure, Args... args) {
+  return fn != nullptr ? fn(args...) : failure;
+}
 
 // Resolves the copy `caller` reaches (its anchor function decides the
 // object; with allow_fallback, a caller whose scope has none, as after a

@@ -10,24 +10,6 @@
 namespace rockpool::legacy {
 namespace {
 
-// The entry points whose first global definition must be rockpool's for
-// the codec to be served at all (the executable's own copy otherwise wins
-// every caller's binding, and rockpool never sees the calls).
-constexpr const char* kZstdEntryPoints[] = {"ZSTD_createCCtx", "ZSTD_freeCCtx", "ZSTD_createDCtx",
-                                             "ZSTD_freeDCtx"};
-constexpr const char* kZlibEntryPoints[] = {"deflateInit2_", "deflateEnd", "inflateInit2_",
-                                            "inflateEnd"};
-const auto& EntryPoints(const ZstdCopy*) { return kZstdEntryPoints; }
-const auto& EntryPoints(const ZlibCopy*) { return kZlibEntryPoints; }
-
-bool SameCaller(const LoadedObject& a, const LoadedObject& b) {
-  return a.link_map == b.link_map && a.start == b.start && a.end == b.end && a.path == b.path;
-}
-
-bool SameObject(const LoadedObject& a, const LoadedObject& b) {
-  return a.link_map == b.link_map && a.start == b.start && a.path == b.path;
-}
-
 // Set while this thread binds a codec: the layout checks run the copy, whose
 // own internal calls of interposed names (libz's inflateInit2_ calling
 // inflateReset2) come back through the interposers and must simply forward.
@@ -65,7 +47,7 @@ const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
   {
     absl::ReaderMutexLock lock(&mu_);
     for (int i = 0; i < known_count_; ++i) {
-      if (SameCaller(known_[i]->caller, caller)) return known_[i]->copy;
+      if (SameObject(known_[i]->caller, caller)) return known_[i]->copy;
     }
   }
   Copy resolved;
@@ -78,7 +60,7 @@ const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
   const bool startup = IsStartupObject(caller);
   AnnotatedMutexLock lock(&mu_);
   for (int i = 0; i < known_count_; ++i) {
-    if (SameCaller(known_[i]->caller, caller)) return known_[i]->copy;
+    if (SameObject(known_[i]->caller, caller)) return known_[i]->copy;
   }
   Copy* copy = Register(std::move(resolved));
   if (!own_scope || copy->object.link_map == nullptr || known_count_ == kKnown) return copy;
@@ -136,7 +118,9 @@ void CodecRoutes<Copy>::BindGlobal(LayoutCheck check_layout) noexcept {
   check_layout_ = check_layout;
   if (state_.load(std::memory_order_relaxed) != static_cast<int>(CodecState::kUnused)) return;
   const LoadedObject& self = RockpoolObject();
-  for (const char* name : EntryPoints(static_cast<const Copy*>(nullptr))) {
+  // The executable's own copy of a required entry point would win every
+  // caller's binding: rockpool would never see the calls.
+  for (const char* name : Copy::kRequiredEntryPoints) {
     void* first = GlobalDefinition(name);
     if (first == nullptr || self.contains(reinterpret_cast<uintptr_t>(first))) continue;
     LoadedObject other;

@@ -1,7 +1,7 @@
 // Which copy of a codec each caller of the interposers reaches, and the one
 // copy the pools run on.
 //
-// Every interposed call starts with Route(__builtin_return_address(0)): the
+// Every interposed call starts with For(__builtin_return_address(0)): the
 // caller's object (loaded_objects.h) decides its copy (codec_copies.h). The
 // answer for an object loaded at startup never changes, so it is kept in a
 // small lock-free table of address ranges (the fast path: a few loads and
@@ -78,8 +78,9 @@ class CodecRoutes {
   }
   // Why the codec is pooled on its copy, or forwarded; "" while unused.
   std::string reason() const;
-  // The reasons some callers were forwarded to other copies ("zstd:
-  // forwarded to <module> (private copy)"), one per copy, ';'-separated.
+  // The copies some callers were forwarded to instead, one per copy,
+  // "; "-separated: "<object> (private copy)" or "<object> (another copy)"
+  // (DisplayName, loaded_objects.h).
   std::string forwarded_callers() const;
 
   // Binds the pools to the global scope's copy, or stands the codec down

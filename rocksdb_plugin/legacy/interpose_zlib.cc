@@ -39,17 +39,15 @@ namespace {
 
 using rockpool::DeflateKey;
 using rockpool::InflateKey;
+// The caller's copy of zlib, and how a call reaches it.
+using rockpool::legacy::Call;
+using rockpool::legacy::ZlibRoutes;
+// The runtime's zlib side (zlib_transplant.cc).
 using rockpool::legacy::internal::DeflateSide;
 using rockpool::legacy::internal::InflateSide;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
-using rockpool::legacy::ZlibRoutes;
-
-template <typename R, typename... Params, typename... Args>
-R Call(R (*fn)(Params...), R failure, Args... args) {
-  return fn != nullptr ? fn(args...) : failure;
-}
 
 constexpr int kDefaultMemLevel = 8;  // zlib's DEF_MEM_LEVEL (MAX_MEM_LEVEL >= 8)
 

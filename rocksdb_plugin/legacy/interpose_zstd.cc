@@ -6,6 +6,7 @@
 // resets session and parameters, so the next user sees a fresh context).
 // Pointers rockpool did not hand out are forwarded to libzstd untouched, as is
 // everything while pooling is off. The same for ZSTD_createDCtx/freeDCtx.
+// The runtime's side of these leases and returns is in zstd_routing.cc.
 //
 // ZSTD_CCtx_setParameter is watched for one thing: nbWorkers > 0 on a pooled
 // context. The caller gets its workers; the context is destroyed instead of
@@ -38,96 +39,19 @@
 #include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
-// ---------------------------------------------------------------- the runtime's side
-
-namespace rockpool::legacy::internal {
-ZSTD_CCtx* Runtime::LeaseCCtx(const ZstdCopy&) noexcept {
-  InsideRockpool inside;
-  ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
-  // Measured (zstd_churn_test, size classes off): the contexts of
-  // dictionary training grow to ~0.5 MB (level 3, 16 KiB dictionary);
-  // shared with RocksDB's table builders they were shrunk and regrown:
-  // ZDICT_* made 69% of the pooled CCtx bytes in steady state. Their own
-  // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
-  // keeps every size put.
-  ZstdKey key;
-  if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
-    key.kind = ZstdKey::kTraining;
-  }
-  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(key);
-  if (!lease.ok()) return nullptr;
-  return pools_.zstd_compress().Park(*std::move(lease))->get();
-}
-
-ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
-                                         const ZSTD_CCtx* cctx) const noexcept {
-  if (cctx == nullptr || !copy.custom_mem.ok) return nullptr;
-  return ParkedContextBehind<ZstdCompressContext>(cctx, copy.custom_mem.cctx);
-}
-
-bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
-  ZstdCompressContext* context = LeasedCCtx(copy, cctx);
-  if (context == nullptr) return false;
-  ZstdCompressPool::Lease lease = pools_.zstd_compress().Unpark(context);
-  if (lease == nullptr) return false;  // another pool's context
-  // Workers set through some other API (e.g. CCtx params): never pool a
-  // context that may own a worker pool.
-  int workers = 0;
-  if (!copy.ZSTD_isError(copy.ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) &&
-      workers != 0) {
-    lease->set_discard_when_unparked();
-  }
-  ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
-  Finish(pools_.zstd_compress(), std::move(lease));
-  return true;
-}
-
-void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
-  if (ZstdCompressContext* context = LeasedCCtx(copy, cctx)) context->set_discard_when_unparked();
-}
-
-ZSTD_DCtx* Runtime::LeaseDCtx(const ZstdCopy&) noexcept {
-  InsideRockpool inside;
-  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_.zstd_decompress().Acquire(ZstdKey{});
-  if (!lease.ok()) return nullptr;
-  return pools_.zstd_decompress().Park(*std::move(lease))->get();
-}
-
-bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
-  if (dctx == nullptr || !copy.custom_mem.ok) return false;
-  ZstdDecompressContext* context =
-      ParkedContextBehind<ZstdDecompressContext>(dctx, copy.custom_mem.dctx);
-  if (context == nullptr) return false;
-  ZstdDecompressPool::Lease lease = pools_.zstd_decompress().Unpark(context);
-  if (lease == nullptr) return false;
-  Finish(pools_.zstd_decompress(), std::move(lease));
-  return true;
-}
-
-}  // namespace rockpool::legacy::internal
-
-// ---------------------------------------------------------------- the interposed calls
-
 namespace {
 
 using rockpool::RockpoolOptions;
 using rockpool::ScopedAllocationTag;
 using rockpool::legacy::AllocationSite;
+using rockpool::legacy::Call;
 using rockpool::legacy::Tag;
 using rockpool::legacy::internal::g_mode;
 using rockpool::legacy::internal::InsideDictionaryTraining;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
-using rockpool::legacy::ZstdCopy;
 using rockpool::legacy::ZstdRoutes;
-
-// Calls `fn` (a function of the caller's copy), or fails the way the
-// library does when it is not there.
-template <typename R, typename... Params, typename... Args>
-R Call(R (*fn)(Params...), R failure, Args... args) {
-  return fn != nullptr ? fn(args...) : failure;
-}
 
 constexpr size_t kGenericError = static_cast<size_t>(-ZSTD_error_GENERIC);
 
@@ -160,7 +84,7 @@ ZSTD_CCtx* ZSTD_createCCtx(void) {
   const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (route.pooled && ShouldPool()) {
     if (Runtime* rt = Runtime::Get()) {
-      if (ZSTD_CCtx* cctx = rt->LeaseCCtx(*route.copy)) return cctx;
+      if (ZSTD_CCtx* cctx = rt->LeaseCCtx()) return cctx;
     }
   }
   return Call<ZSTD_CCtx*>(route.copy->ZSTD_createCCtx, nullptr);
@@ -180,7 +104,7 @@ ZSTD_DCtx* ZSTD_createDCtx(void) {
   const auto route = ZstdRoutes().For(__builtin_return_address(0));
   if (route.pooled && ShouldPool()) {
     if (Runtime* rt = Runtime::Get()) {
-      if (ZSTD_DCtx* dctx = rt->LeaseDCtx(*route.copy)) return dctx;
+      if (ZSTD_DCtx* dctx = rt->LeaseDCtx()) return dctx;
     }
   }
   return Call<ZSTD_DCtx*>(route.copy->ZSTD_createDCtx, nullptr);

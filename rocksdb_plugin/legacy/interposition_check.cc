@@ -60,12 +60,11 @@ std::string CodecStates() { return StateTokens(ZstdRoutes()) + StateTokens(ZlibR
 Interposition CheckInterposition() {
   Interposition out;
   out.zstd = true;
-  for (const char* name :
-       {"ZSTD_createCCtx", "ZSTD_freeCCtx", "ZSTD_createDCtx", "ZSTD_freeDCtx"}) {
+  for (const char* name : ZstdCopy::kRequiredEntryPoints) {
     out.zstd = BoundHere(name, &out.detail) && out.zstd;
   }
   out.zlib = true;
-  for (const char* name : {"deflateInit2_", "deflateEnd", "inflateInit2_", "inflateEnd"}) {
+  for (const char* name : ZlibCopy::kRequiredEntryPoints) {
     out.zlib = BoundHere(name, &out.detail) && out.zlib;
   }
   internal::BindCodecs();

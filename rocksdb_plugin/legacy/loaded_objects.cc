@@ -83,7 +83,6 @@ bool ObjectAt(const void* address, LoadedObject* out) {
   out->link_map = map;
   out->start = reinterpret_cast<uintptr_t>(found.dlfo_map_start);
   out->end = reinterpret_cast<uintptr_t>(found.dlfo_map_end);
-  out->base = map->l_addr;
   out->path = map->l_name != nullptr ? map->l_name : "";
   return true;
 }

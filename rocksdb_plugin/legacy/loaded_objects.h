@@ -27,10 +27,17 @@ struct LoadedObject {
   const void* link_map = nullptr;  // glibc's struct link_map*, the identity
   uintptr_t start = 0;             // [start, end): its mapped segments
   uintptr_t end = 0;
-  uintptr_t base = 0;  // load bias (dladdr's dli_fbase)
-  std::string path;    // "" for the executable when glibc gives no name
+  std::string path;  // "" for the executable when glibc gives no name
   bool contains(uintptr_t address) const { return address - start < end - start; }
 };
+
+// The one rule for "the same object": the same link map, mapped at the same
+// place under the same path. glibc reuses a link map's memory after
+// dlclose, so a module loaded again (elsewhere, or another file) is another
+// object even when its link map pointer matches.
+inline bool SameObject(const LoadedObject& a, const LoadedObject& b) {
+  return a.link_map == b.link_map && a.start == b.start && a.end == b.end && a.path == b.path;
+}
 
 // The object holding `address`; false if none does (JIT code, a freed
 // mapping). Lock-free in glibc >= 2.35 (_dl_find_object).
@@ -60,7 +67,8 @@ void* GlobalDefinition(const char* name);
 bool ForEachExportedFunction(const LoadedObject& object,
                              const std::function<void(std::string_view)>& fn);
 
-// A printable name: the path, or "the executable (<argv[0]>)".
+// A printable name: the path; for the executable, which glibc leaves
+// unnamed, the /proc/self/exe path ("the executable" if that cannot be read).
 std::string DisplayName(const LoadedObject& object);
 
 // Keeps `object` loaded for the rest of the process (dlopen with

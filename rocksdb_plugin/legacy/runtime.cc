@@ -9,6 +9,17 @@
 #include "rocksdb_plugin/legacy/zlib_layout.h"
 
 namespace rockpool::legacy {
+namespace {
+
+// What the process runs with before any Configure().
+RockpoolOptions DisabledOptions() {
+  RockpoolOptions o;
+  o.enabled = false;
+  return o;
+}
+
+}  // namespace
+
 namespace internal {
 
 ROCKPOOL_FAST_TLS int InsideRockpool::depth_ = 0;
@@ -20,12 +31,6 @@ std::atomic<Runtime*> Runtime::instance_{nullptr};
 namespace {
 
 absl::Mutex g_create_mu(absl::kConstInit);
-
-RockpoolOptions DisabledOptions() {
-  RockpoolOptions o;
-  o.enabled = false;
-  return o;
-}
 
 // The layout checks a copy must pass before the pools are bound to it
 // (run only on a copy proven coherent: they run it).
@@ -43,10 +48,6 @@ void BindCodecs() {
   ZstdRoutes().BindGlobal(&CheckZstdCopy);
   ZlibRoutes().BindGlobal(&CheckZlibCopy);
 }
-
-namespace {
-
-}  // namespace
 
 Runtime& Runtime::GetOrCreate() {
   if (Runtime* rt = Get()) return *rt;
@@ -149,9 +150,7 @@ ConfigSource CurrentSource() {
 
 RockpoolOptions CurrentOptions() {
   if (Runtime* rt = Runtime::Get()) return rt->options();
-  RockpoolOptions o;
-  o.enabled = false;
-  return o;
+  return DisabledOptions();
 }
 
 RockpoolOptions::Mode CurrentMode() {

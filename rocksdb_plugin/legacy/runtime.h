@@ -8,8 +8,9 @@
 // stream's parameters) in the program itself (Bazel: depend on
 // //rocksdb_plugin:legacy, link statically, the cc_binary default) or in
 // librockpool_preload.so (LD_PRELOAD). The dynamic linker then binds
-// librocksdb.so's calls to rockpool's definitions, which forward to the real
-// library through dlsym(RTLD_NEXT).
+// librocksdb.so's calls to rockpool's definitions, which forward to the copy
+// of the library their caller would have reached without rockpool
+// (codec_routes.h).
 //
 // Pooling is off until Configure() is called with enabled options, directly,
 // by creating a `rockpool` EventListener (listeners={id=rockpool;...}), or by

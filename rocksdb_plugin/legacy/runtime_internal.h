@@ -98,12 +98,13 @@ class Runtime {
   OutstandingLeases outstanding() const;
   uint64_t discarded() const { return discarded_.load(std::memory_order_relaxed); }
 
-  // zstd, for callers of the bound copy `z` (codec_routes.h). Lease*: null
-  // means "forward to the library". Return*: false means "not one of ours,
-  // forward". A context handed out is parked in its pool (Parkable,
+  // zstd (zstd_routing.cc), for callers of the bound copy `z`
+  // (codec_routes.h; a lease runs on the pools, which are bound to it
+  // already). Lease*: null means "forward to the library". Return*: false
+  // means "not one of ours, forward". A context handed out is parked in its pool (Parkable,
   // compression/pool/idle_lists.h) and found again through the customMem
   // inside it (at z.custom_mem): no table, lock or allocation per lease.
-  ZSTD_CCtx* LeaseCCtx(const ZstdCopy& z) noexcept;
+  ZSTD_CCtx* LeaseCCtx() noexcept;
   bool ReturnCCtx(const ZstdCopy& z, ZSTD_CCtx* cctx) noexcept;
   void NoteCCtxWorkers(const ZstdCopy& z, ZSTD_CCtx* cctx) noexcept;  // nbWorkers set > 0
   // The pooled context behind a handle this runtime handed out, or null.
@@ -117,7 +118,7 @@ class Runtime {
   bool CompressUsingCDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
                           const void* src, size_t src_size, const ZSTD_CDict* cdict,
                           size_t* result) noexcept;
-  ZSTD_DCtx* LeaseDCtx(const ZstdCopy& z) noexcept;
+  ZSTD_DCtx* LeaseDCtx() noexcept;
   bool ReturnDCtx(const ZstdCopy& z, ZSTD_DCtx* dctx) noexcept;
 
   // zlib (Side: DeflateSide or InflateSide; zlib_transplant.cc), for

@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/zstd_contexts.h"
-#include "rocksdb_plugin/legacy/codec_copies.h"
 
 namespace rockpool::legacy::zstd_layout {
 namespace {
@@ -68,7 +67,7 @@ std::optional<size_t> Locate(const char* what, Create create, Free free_context,
 
 }  // namespace
 
-CustomMemOffsets FindCustomMem(const ZstdCopy& z, std::string* detail) {
+CustomMemOffsets FindCustomMem(const ZstdLibrary& z, std::string* detail) {
   CustomMemOffsets out;
   const std::optional<size_t> cctx = Locate(
       "ZSTD_CCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createCCtx_advanced(mem); },

@@ -15,15 +15,10 @@
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
 
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_customMem
-#include <zstd.h>
-
 #include <cstddef>
 #include <string>
 
-namespace rockpool::legacy {
-struct ZstdCopy;
-}  // namespace rockpool::legacy
+#include "compression/codec_library.h"  // ZstdLibrary (and zstd.h with ZSTD_customMem)
 
 namespace rockpool::legacy::zstd_layout {
 
@@ -33,9 +28,9 @@ struct CustomMemOffsets {
   size_t dctx = 0;  // offset of customMem in ZSTD_DCtx
 };
 
-// Runs the check through copy `z` (proven coherent first: the check runs
-// it); on failure says why.
-CustomMemOffsets FindCustomMem(const ZstdCopy& z, std::string* detail);
+// Runs the check through the library table `z` (a copy proven coherent
+// first: the check runs it); on failure says why.
+CustomMemOffsets FindCustomMem(const ZstdLibrary& z, std::string* detail);
 
 }  // namespace rockpool::legacy::zstd_layout
 

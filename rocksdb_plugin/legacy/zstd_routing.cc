@@ -1,16 +1,87 @@
-// Runtime's zstd call routing (interpose_zstd.cc's ZSTD_compress_usingDict /
-// ZSTD_compress_usingCDict): each one-shot compress call on a leased CCtx
-// runs on a context of its size class. Why, with numbers: below.
+// Runtime's zstd side, all in one place: the leases and returns behind the
+// interposed ZSTD_createCCtx/ZSTD_freeCCtx and ZSTD_createDCtx/ZSTD_freeDCtx
+// (interpose_zstd.cc), and the routing of its ZSTD_compress_usingDict /
+// ZSTD_compress_usingCDict: each one-shot compress call on a leased CCtx runs
+// on a context of its size class. Why, with numbers: below.
 #define ZSTD_STATIC_LINKING_ONLY
 
 #include <algorithm>
 #include <string>
 #include <utility>
 
+#include "compression/counting_allocator.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace rockpool::legacy::internal {
+
+// ---------------------------------------------------------------- leases and returns
+
+ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
+  InsideRockpool inside;
+  ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
+  // Measured (zstd_churn_test, size classes off): the contexts of
+  // dictionary training grow to ~0.5 MB (level 3, 16 KiB dictionary);
+  // shared with RocksDB's table builders they were shrunk and regrown:
+  // ZDICT_* made 69% of the pooled CCtx bytes in steady state. Their own
+  // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
+  // keeps every size put.
+  ZstdKey key;
+  if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
+    key.kind = ZstdKey::kTraining;
+  }
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(key);
+  if (!lease.ok()) return nullptr;
+  return pools_.zstd_compress().Park(*std::move(lease))->get();
+}
+
+ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
+                                         const ZSTD_CCtx* cctx) const noexcept {
+  if (cctx == nullptr || !copy.custom_mem.ok) return nullptr;
+  return ParkedContextBehind<ZstdCompressContext>(cctx, copy.custom_mem.cctx);
+}
+
+bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
+  ZstdCompressContext* context = LeasedCCtx(copy, cctx);
+  if (context == nullptr) return false;
+  ZstdCompressPool::Lease lease = pools_.zstd_compress().Unpark(context);
+  if (lease == nullptr) return false;  // another pool's context
+  // Workers set through some other API (e.g. CCtx params): never pool a
+  // context that may own a worker pool.
+  int workers = 0;
+  if (!copy.ZSTD_isError(copy.ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) &&
+      workers != 0) {
+    lease->set_discard_when_unparked();
+  }
+  ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
+  Finish(pools_.zstd_compress(), std::move(lease));
+  return true;
+}
+
+void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
+  if (ZstdCompressContext* context = LeasedCCtx(copy, cctx)) context->set_discard_when_unparked();
+}
+
+ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
+  InsideRockpool inside;
+  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_.zstd_decompress().Acquire(ZstdKey{});
+  if (!lease.ok()) return nullptr;
+  return pools_.zstd_decompress().Park(*std::move(lease))->get();
+}
+
+bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
+  if (dctx == nullptr || !copy.custom_mem.ok) return false;
+  ZstdDecompressContext* context =
+      ParkedContextBehind<ZstdDecompressContext>(dctx, copy.custom_mem.dctx);
+  if (context == nullptr) return false;
+  ZstdDecompressPool::Lease lease = pools_.zstd_decompress().Unpark(context);
+  if (lease == nullptr) return false;
+  Finish(pools_.zstd_decompress(), std::move(lease));
+  return true;
+}
+
+// ---------------------------------------------------------------- routed compress calls
+
 
 // Why the compress calls are routed (measured, tests/rocksdb_plugin/legacy/
 // zstd_churn_test.cc, RocksDB 7.8.3, libzstd 1.5.4): RocksDB compresses every

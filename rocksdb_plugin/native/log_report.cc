@@ -36,8 +36,7 @@ const char* ReasonName(rocksdb::TableFileCreationReason reason) {
 }
 
 std::string ActiveLine(const RockpoolOptions& options) {
-  return absl::StrCat("rockpool active: ", options.ToString(),
-                      " mode=", legacy::ModeName(options.mode()),
+  return absl::StrCat("rockpool active: ", options.ToString(), " mode=", ModeName(options.mode()),
                       "; native face: compression_manager=rockpool (compatibility name BuiltinV2), "
                       "RocksDB ",
                       ROCKSDB_MAJOR, ".", ROCKSDB_MINOR, ".", ROCKSDB_PATCH);
@@ -69,7 +68,7 @@ void ManagerReporter::Report(rocksdb::Logger* log, std::string_view head,
     AnnotatedMutexLock lock(&mu_);
     const CompressionPoolsStats now = pools.stats();
     // The native face has no leases a reset cannot restore: discarded=0.
-    const std::string line = legacy::FormatReport(head, mode, now, last_, /*discarded=*/0);
+    const std::string line = FormatReport(head, mode, now, last_, /*discarded=*/0);
     rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, log, "%s", line.c_str());
     last_ = now;
   } catch (...) {
@@ -92,10 +91,9 @@ void AppendCloseReport(RockpoolOptions::Mode mode, const CompressionPools& pools
     const CompressionPoolsStats now = pools.stats();
     const PoolStats total = now.Total();
     if (total.created + total.reused == 0) return;  // a manager RocksDB only parsed
-    const std::string line =
-        legacy::FormatReport(absl::StrCat("event=close face=native pid=", getpid()), mode, now,
-                             CompressionPoolsStats{}, /*discarded=*/0) +
-        "\n";
+    const std::string line = FormatReport(absl::StrCat("event=close face=native pid=", getpid()),
+                                          mode, now, CompressionPoolsStats{}, /*discarded=*/0) +
+                             "\n";
     const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) return;
     // One write: O_APPEND keeps lines of concurrent processes whole.

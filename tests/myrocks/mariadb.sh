@@ -3,7 +3,8 @@
 # private objects and TEMPLATE data dir exist): one mariadbd per scratch dir
 # <dir> (socket only), started and stopped in a mode (stage_mode_env) for one
 # "life" each; the deterministic table and the sysbench tables it checks; and
-# what a server life measured (CPU from `times`, the malloc counter's totals).
+# what a server life measured (CPU from `times`, the malloc counter's totals)
+# and the results table of them all.
 # Uses run.sh's MALLOC_COUNTER, ROCKPOOL_INTERPOSE, CF_EXTRA, BLOCK_CACHE,
 # ROWS, CHUNK and SB_*.
 
@@ -123,4 +124,37 @@ cpu_of() {  # cpu_of <dir> <life>: user+sys of mariadbd (second line of `times`)
 }
 malloc_of() {  # malloc_of <dir> <life>: "<calls> <bytes>" or empty
   sed -n 's/^malloc_calls=\([0-9]*\) malloc_bytes=\([0-9]*\)$/\1 \2/p' "$1/malloc.$2" 2>/dev/null | tail -1
+}
+
+# ---------------------------------------------------------------- results
+# print_results: the table of every codec x mode run.sh measured (R[...]),
+# and per codec pooled vs stock.
+print_results() {
+  echo
+  echo "myrocks results: mariadbd whole process, both server lives summed (malloc = bytes/calls requested, from"
+  echo "  the counter; cpu = user+sys). codec_lib_B = bytes the codec libraries allocated, from rockpool's stats:"
+  echo "  measure = stock's creation pattern counted, pooled = with pooling; stock_est_B = pooled run's own estimate"
+  echo "  of what stock would have allocated. tps = sysbench oltp_read_write, fixed $SB_EVENTS transactions."
+  printf '%-5s %-8s %10s %13s %8s %9s %14s %14s %8s %8s %8s\n' codec mode malloc_MB malloc_calls cpu_s tps \
+    codec_lib_B stock_est_B leases created reused
+  for codec in "${CODEC_LIST[@]}"; do
+    for mode in "${STAGE_MODES[@]}"; do
+      [ -n "${R[$codec,$mode,calls]:-}" ] || continue
+      printf '%-5s %-8s %10.1f %13s %8s %9s %14s %14s %8s %8s %8s\n' "$codec" "$mode" \
+        "$(awk -v b="${R[$codec,$mode,bytes]}" 'BEGIN { print b / 1048576 }')" "${R[$codec,$mode,calls]}" \
+        "${R[$codec,$mode,cpu]}" "${R[$codec,$mode,tps]}" "${R[$codec,$mode,lib]:--}" \
+        "$([ "$mode" = pooled ] && echo "${R[$codec,$mode,est]:--}" || echo -)" \
+        "${R[$codec,$mode,leases]:--}" "${R[$codec,$mode,created]:--}" "${R[$codec,$mode,reused]:--}"
+    done
+    if [ -n "${R[$codec,stock,calls]:-}" ] && [ -n "${R[$codec,pooled,calls]:-}" ]; then
+      awk -v c="$codec" -v sb="${R[$codec,stock,bytes]}" -v pb="${R[$codec,pooled,bytes]}" \
+          -v sc="${R[$codec,stock,calls]}" -v pc="${R[$codec,pooled,calls]}" \
+          -v st="${R[$codec,stock,cpu]}" -v pt="${R[$codec,pooled,cpu]}" \
+          -v ml="${R[$codec,measure,lib]:-}" -v pl="${R[$codec,pooled,lib]:-}" 'BEGIN {
+        printf "%-5s pooled vs stock: malloc bytes %+.1f%%, malloc calls %+.1f%%, cpu %+.1f%%", c,
+          100 * (pb - sb) / sb, 100 * (pc - sc) / sc, (st > 0 ? 100 * (pt - st) / st : 0)
+        if (ml != "" && ml > 0) printf ", codec-lib bytes %+.1f%% (measure vs pooled)", 100 * (pl - ml) / ml
+        printf "\n" }'
+    fi
+  done
 }

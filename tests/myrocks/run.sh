@@ -41,7 +41,7 @@
 #   --no-measure   skip the measure_stock mode
 #   --codecs=LIST  comma-separated subset of zlib,zstd (default both)
 #   --keep         keep the scratch dir (its path is printed)
-#   --pattern-only only the stock-pattern check below (no codec x mode matrix)
+#   --pattern-only only the stock-pattern check (pattern_check.sh; no codec x mode matrix)
 # Default run: about 3.5 minutes on 2 cores.
 set -uo pipefail
 
@@ -270,53 +270,7 @@ run_case() {
 [ "$PATTERN_ONLY" = 1 ] || stage_matrix run_case "${CODEC_LIST[@]}"
 
 # ---------------------------------------------------------------- stock pattern 6.29 vs real calls
-# sst_replay's blocks mode on a MyRocks data dir (pattern detected from its
-# OPTIONS file: MyRocks bundles RocksDB 6.29.5) must count the zstd CCtxs and
-# deflate streams that MyRocks' RocksDB really created writing the same
-# files (the 6.29 stock pattern checked against real calls): one measure_stock server life that only flushes
-# (load_table; automatic compactions off, so every file written is still
-# there), then sst_replay on its #rocksdb directory. zstd CCtxs must match
-# exactly, deflate streams within 1%. Needs SST_REPLAY (CI passes bazel-bin's).
-pattern_case() {
-  local codec=$1 dir="$WORK/$1-pattern" f out real_z real_d got ok pattern version z d
-  local CF_EXTRA="$CF_EXTRA;disable_auto_compactions=true"
-  mkdir -p "$dir"; SERVER_DIRS+=("$dir")
-  cp -a "$TEMPLATE" "$dir/data"
-  if ! start_server "$dir" "$codec" measure 1; then
-    check "$codec" pattern start 0 "(server did not come up)"; show_failure "$dir" 1; stop_server "$dir" 1; return
-  fi
-  load_table "$dir" || { check "$codec" pattern load 0; show_failure "$dir" 1; }
-  stop_server "$dir" 1 || { check "$codec" pattern stop 0; show_failure "$dir" 1; return; }
-  f="$dir/rockpool.1"
-  real_z=$(stage_report_field "$f" pools zstd_c | cut -d/ -f2)
-  real_d=$(stage_report_field "$f" pools deflate | cut -d/ -f2)
-  out="$dir/sst_replay.json"
-  "$SST_REPLAY" --mode=blocks --repeat=1 --json --progress=false "--tmpdir=$dir" "$dir/data/#rocksdb" \
-    >"$out" 2>"$dir/sst_replay.err"
-  got=$(python3 - "$out" <<'PY' 2>>"$dir/sst_replay.err"
-import json, sys
-doc = json.load(open(sys.argv[1]))
-m = [x for x in doc["modes"] if x["mode"] == "blocks"][0]["metrics"]
-print(doc["stock_pattern"]["pattern"], doc["stock_pattern"]["rocksdb_version"],
-      int(m["pool_zstd_compress_created"]["stock"]["median"]),
-      int(m["pool_deflate_created"]["stock"]["median"]))
-PY
-)
-  read -r pattern version z d <<<"${got:-? ? -1 -1}"
-  ok=0
-  if [ "$pattern" = 6.29 ] && [ "${real_z:-x}" = "$z" ] && [ -n "$real_d" ] &&
-     awk -v r="$real_d" -v g="$d" 'BEGIN { e = r - g; if (e < 0) e = -e; exit !(e <= 0.01 * r) }'; then
-    ok=1
-  fi
-  case $codec in  # the files' own codec was really used
-    zstd) [ "${real_z:-0}" -gt 0 ] || ok=0 ;;
-    zlib) [ "${real_d:-0}" -gt 0 ] || ok=0 ;;
-  esac
-  check "$codec" pattern real_calls "$ok" "(rocksdb_version=$version pattern=$pattern; real: zstd CCtx=$real_z" \
-    "deflate=$real_d; sst_replay stock: zstd CCtx=$z deflate=$d)"
-  [ "$ok" = 1 ] || { tail -n 5 "$dir/sst_replay.err"; cat "$f" 2>/dev/null; }
-}
-
+source "$SCRIPT_DIR/pattern_check.sh"
 SST_REPLAY=${SST_REPLAY:-$REPO/bazel-bin/tools/sst_replay/sst_replay}
 if [ "$MEASURE" = 1 ] && [ "$STOCK_ONLY" = 0 ]; then
   if [ -x "$SST_REPLAY" ]; then
@@ -326,34 +280,7 @@ if [ "$MEASURE" = 1 ] && [ "$STOCK_ONLY" = 0 ]; then
   fi
 fi
 
-# ---------------------------------------------------------------- results
-echo
-echo "myrocks results: mariadbd whole process, both server lives summed (malloc = bytes/calls requested, from"
-echo "  the counter; cpu = user+sys). codec_lib_B = bytes the codec libraries allocated, from rockpool's stats:"
-echo "  measure = stock's creation pattern counted, pooled = with pooling; stock_est_B = pooled run's own estimate"
-echo "  of what stock would have allocated. tps = sysbench oltp_read_write, fixed $SB_EVENTS transactions."
-printf '%-5s %-8s %10s %13s %8s %9s %14s %14s %8s %8s %8s\n' codec mode malloc_MB malloc_calls cpu_s tps \
-  codec_lib_B stock_est_B leases created reused
-for codec in "${CODEC_LIST[@]}"; do
-  for mode in "${STAGE_MODES[@]}"; do
-    [ -n "${R[$codec,$mode,calls]:-}" ] || continue
-    printf '%-5s %-8s %10.1f %13s %8s %9s %14s %14s %8s %8s %8s\n' "$codec" "$mode" \
-      "$(awk -v b="${R[$codec,$mode,bytes]}" 'BEGIN { print b / 1048576 }')" "${R[$codec,$mode,calls]}" \
-      "${R[$codec,$mode,cpu]}" "${R[$codec,$mode,tps]}" "${R[$codec,$mode,lib]:--}" \
-      "$([ "$mode" = pooled ] && echo "${R[$codec,$mode,est]:--}" || echo -)" \
-      "${R[$codec,$mode,leases]:--}" "${R[$codec,$mode,created]:--}" "${R[$codec,$mode,reused]:--}"
-  done
-  if [ -n "${R[$codec,stock,calls]:-}" ] && [ -n "${R[$codec,pooled,calls]:-}" ]; then
-    awk -v c="$codec" -v sb="${R[$codec,stock,bytes]}" -v pb="${R[$codec,pooled,bytes]}" \
-        -v sc="${R[$codec,stock,calls]}" -v pc="${R[$codec,pooled,calls]}" \
-        -v st="${R[$codec,stock,cpu]}" -v pt="${R[$codec,pooled,cpu]}" \
-        -v ml="${R[$codec,measure,lib]:-}" -v pl="${R[$codec,pooled,lib]:-}" 'BEGIN {
-      printf "%-5s pooled vs stock: malloc bytes %+.1f%%, malloc calls %+.1f%%, cpu %+.1f%%", c,
-        100 * (pb - sb) / sb, 100 * (pc - sc) / sc, (st > 0 ? 100 * (pt - st) / st : 0)
-      if (ml != "" && ml > 0) printf ", codec-lib bytes %+.1f%% (measure vs pooled)", 100 * (pl - ml) / ml
-      printf "\n" }'
-  fi
-done
+print_results
 stage_say "total time $(stage_elapsed)s"
 stage_summary
 [ "$STAGE_FAILED" = 0 ]

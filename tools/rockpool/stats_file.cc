@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -92,11 +93,14 @@ class Reader {
     auto it = f_.find(key);
     if (it == f_.end()) return Missing(key);
     std::vector<absl::string_view> parts = absl::StrSplit(it->second, '/');
-    if (parts.size() != 4 || !absl::SimpleAtoi(parts[0], &out->leases) ||
-        !absl::SimpleAtoi(parts[1], &out->created) || !absl::SimpleAtoi(parts[2], &out->reused) ||
-        !absl::SimpleAtoi(parts[3], &out->lib_bytes)) {
-      Error(absl::StrCat(key, "=", it->second, " is not leases/created/reused/lib_bytes"));
+    bool ok = parts.size() == kPerPoolFigures;
+    std::string names;
+    for (size_t i = 0; i < kPerPoolFigures; ++i) {
+      const PoolFigureField& f = kPoolFigureFields[i];
+      absl::StrAppend(&names, i == 0 ? "" : "/", f.name);
+      ok = ok && absl::SimpleAtoi(parts[i], &(out->*f.member));
     }
+    if (!ok) Error(absl::StrCat(key, "=", it->second, " is not ", names));
   }
   absl::Status status() const { return status_; }
 
@@ -125,9 +129,18 @@ std::string State(const std::string& state) { return state.empty() ? "-" : state
 // (Abseil 20220623's string_view is its own type.)
 std::string JsonString(absl::string_view s) { return json::JsonString({s.data(), s.size()}); }
 
+// "name": value, ... of the first `count` figures.
+std::string JsonFigures(const PoolFigures& p, size_t count) {
+  std::string out;
+  for (size_t i = 0; i < count; ++i) {
+    const PoolFigureField& f = kPoolFigureFields[i];
+    absl::StrAppend(&out, i == 0 ? "" : ", ", "\"", f.name, "\": ", p.*f.member);
+  }
+  return out;
+}
+
 std::string JsonPool(const PoolFigures& p) {
-  return absl::StrCat("{\"leases\": ", p.leases, ", \"created\": ", p.created,
-                      ", \"reused\": ", p.reused, ", \"lib_bytes\": ", p.lib_bytes, "}");
+  return absl::StrCat("{", JsonFigures(p, kPerPoolFigures), "}");
 }
 
 std::string JsonProcess(const ProcessStats& s, bool total) {
@@ -136,17 +149,14 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
     absl::StrAppend(&out, "\"file\": ", JsonString(s.file), ", \"pid\": ", s.pid,
                     ", \"event\": ", JsonString(s.event), ", \"mode\": ", JsonString(s.mode), ", ");
   }
-  const PoolFigures& t = s.total;
-  absl::StrAppend(
-      &out, "\"leases\": ", t.leases, ", \"created\": ", t.created, ", \"reused\": ", t.reused,
-      ", \"lib_bytes\": ", t.lib_bytes, ", \"lib_allocs\": ", t.lib_allocs,
-      ", \"stock_est_bytes\": ", t.stock_est_bytes, ", \"stock_est_allocs\": ", t.stock_est_allocs,
-      ", \"saved_bytes\": ", s.saved_bytes(),
-      ", \"stock_est_upper_bound\": ", s.stock_estimate_is_upper_bound() ? "true" : "false",
-      ", \"idle\": ", s.idle, ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
-      ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
-      ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
-      ", \"inflate\": ", JsonPool(s.inflate), "}");
+  absl::StrAppend(&out, JsonFigures(s.total, std::size(kPoolFigureFields)),
+                  ", \"saved_bytes\": ", s.saved_bytes(), ", \"stock_est_upper_bound\": ",
+                  s.stock_estimate_is_upper_bound() ? "true" : "false", ", \"idle\": ", s.idle,
+                  ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
+                  ", \"discarded\": ", s.discarded,
+                  ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
+                  ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
+                  ", \"inflate\": ", JsonPool(s.inflate), "}");
   if (!total) {
     absl::StrAppend(&out, ", \"codecs\": {\"zstd\": {\"state\": ", JsonString(s.zstd_state),
                     ", \"forwarded\": ", JsonString(s.zstd_forwarded),
@@ -171,13 +181,9 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Text("event", &s.event);
   r.Number("pid", &s.pid);
   r.Text("mode", &s.mode);
-  r.Number("total.leases", &s.total.leases);
-  r.Number("total.created", &s.total.created);
-  r.Number("total.reused", &s.total.reused);
-  r.Number("total.lib_bytes", &s.total.lib_bytes);
-  r.Number("total.lib_allocs", &s.total.lib_allocs);
-  r.Number("total.stock_est_bytes", &s.total.stock_est_bytes);
-  r.Number("total.stock_est_allocs", &s.total.stock_est_allocs);
+  for (const PoolFigureField& f : kPoolFigureFields) {
+    r.Number(absl::StrCat("total.", f.name), &(s.total.*f.member));
+  }
   r.Number("idle", &s.idle);
   r.Number("idle_bytes", &s.idle_bytes);
   r.Number("in_use", &s.in_use);

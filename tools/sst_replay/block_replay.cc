@@ -157,6 +157,23 @@ class Replayer {
     return o;
   }
 
+  // How one SST file is compressed: its codec and dictionary, and the table
+  // builder's contexts while the file is built.
+  struct FileCodec {
+    const BlocksFile* bf = nullptr;
+    bool zstd = false;
+    std::shared_ptr<const ZstdDictionary> zstd_dict;
+    ZlibBlockOptions zlib_options;
+    DeflateKey deflate_key;
+    // The table builder's zstd contexts: one per file, shared by data and
+    // index blocks, or (10.4+) a data and an index working area; with
+    // parallel compression more for data blocks (stock_patterns.h), which
+    // take turns as RocksDB's threads would.
+    std::vector<ZstdCompressPool::Lease> cctxs;
+    ZstdCompressPool::Lease index_cctx;
+    uint64_t blocks = 0;
+  };
+
   // One SST file, as RocksDB's table builder would write it.
   absl::Status ReplayFile(uint32_t index, const BlocksFile& bf) {
     absl::StatusOr<std::unique_ptr<sst::SstFile>> opened =
@@ -165,25 +182,8 @@ class Replayer {
     const sst::SstFile& file = **opened;
     absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
     if (!handles.ok()) return handles.status();
-
-    const bool zstd = bf.codec.type == rockpool::compression_type::kZSTD;
-    std::shared_ptr<const ZstdDictionary> zstd_dict;
-    ZlibBlockOptions zlib_options;
-    zlib_options.level = bf.codec.level;
-    zlib_options.window_bits = bf.codec.window_bits;
-    zlib_options.strategy = bf.codec.strategy;
-    const std::string_view dict = file.compression_dictionary();
-    if (bf.use_dictionary && !dict.empty()) {
-      if (zstd) {
-        // RocksDB digests the dictionary once per file it builds.
-        absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
-            ZstdDictionary::Create(dict, bf.codec.level);
-        if (!d.ok()) return Internal(d.status(), "zstd dictionary");
-        zstd_dict = *std::move(d);
-      } else {
-        zlib_options.dictionary = dict;
-      }
-    }
+    FileCodec codec;
+    if (absl::Status s = ChooseCodec(file, bf, &codec); !s.ok()) return s;
     // Index blocks (partitions, then the top level) are compressed too if
     // the file stores any of them compressed (enable_index_compression).
     std::vector<sst::RawBlock> index_blocks;
@@ -191,74 +191,82 @@ class Replayer {
     if (absl::Status s = ReadIndexBlocks(file, &index_blocks, &index_compressed); !s.ok()) {
       return s;
     }
-    // The table builder's zstd contexts: one per file, shared by data and
-    // index blocks, or (10.4+) a data and an index working area; with
-    // parallel compression more for data blocks (stock_patterns.h), which
-    // take turns as RocksDB's threads would.
-    std::vector<ZstdCompressPool::Lease> cctxs;
-    ZstdCompressPool::Lease index_cctx;
-    if (zstd) {
-      cctxs.resize(
-          ZstdDataContextsPerSstFile(*pattern_, bf.codec.parallel_threads, zstd_dict != nullptr));
-      for (ZstdCompressPool::Lease& cctx : cctxs) {
+    if (absl::Status s = AcquireFileContexts(index_compressed, &codec); !s.ok()) return s;
+    if (absl::Status s = ReplayDataBlocks(index, file, *handles, codec); !s.ok()) return s;
+    if (index_compressed) {
+      if (absl::Status s = CompressIndexBlocks(file, index_blocks, codec); !s.ok()) return s;
+    }
+    codec.index_cctx.reset();
+    codec.cctxs.clear();  // the table builder is done: its contexts go
+    return absl::OkStatus();
+  }
+
+  // The file's codec options, and its dictionary digested (zstd) or kept
+  // (zlib) if it has one.
+  absl::Status ChooseCodec(const sst::SstFile& file, const BlocksFile& bf, FileCodec* codec) {
+    codec->bf = &bf;
+    codec->zstd = bf.codec.type == rockpool::compression_type::kZSTD;
+    codec->zlib_options.level = bf.codec.level;
+    codec->zlib_options.window_bits = bf.codec.window_bits;
+    codec->zlib_options.strategy = bf.codec.strategy;
+    const std::string_view dict = file.compression_dictionary();
+    if (bf.use_dictionary && !dict.empty()) {
+      if (codec->zstd) {
+        // RocksDB digests the dictionary once per file it builds.
+        absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
+            ZstdDictionary::Create(dict, bf.codec.level);
+        if (!d.ok()) return Internal(d.status(), "zstd dictionary");
+        codec->zstd_dict = *std::move(d);
+      } else {
+        codec->zlib_options.dictionary = dict;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The table builder's zstd contexts for the file (zlib has none: a
+  // deflate stream per block).
+  absl::Status AcquireFileContexts(bool index_compressed, FileCodec* codec) {
+    if (codec->zstd) {
+      codec->cctxs.resize(ZstdDataContextsPerSstFile(*pattern_, codec->bf->codec.parallel_threads,
+                                                     codec->zstd_dict != nullptr));
+      for (ZstdCompressPool::Lease& cctx : codec->cctxs) {
         if (absl::Status s = AcquireCCtx(&cctx); !s.ok()) return s;
       }
       if (pattern_->separate_index_context && index_compressed) {
-        if (absl::Status s = AcquireCCtx(&index_cctx); !s.ok()) return s;
+        if (absl::Status s = AcquireCCtx(&codec->index_cctx); !s.ok()) return s;
       }
     }
-    const DeflateKey deflate_key = DeflateKeyFor(zlib_options);
+    codec->deflate_key = DeflateKeyFor(codec->zlib_options);
+    return absl::OkStatus();
+  }
 
-    uint64_t file_blocks = 0;
-    auto compress = [&](std::string_view block, uint64_t source_offset) -> absl::Status {
-      absl::Status s;
-      if (zstd) {
-        auto* cctx = cctxs[file_blocks++ % cctxs.size()]->get();
-        s = ZstdBlockCodec::CompressWith(cctx, block, bf.codec.level, zstd_dict.get(),
-                                         &compressed_);
-      } else {
-        // A deflate stream per block.
-        absl::StatusOr<DeflatePool::Lease> lease = pools_.deflate().Acquire(deflate_key);
-        if (!lease.ok()) return Internal(lease.status(), "deflate context");
-        s = ZlibBlockCodec::CompressWith((*lease)->get(), block, zlib_options.dictionary,
-                                         &compressed_);
-      }
-      bool keep = s.ok();
-      if (absl::IsFailedPrecondition(s)) {  // over deflateBound: RocksDB stores it raw
-        compressed_.clear();
-        s = absl::OkStatus();
-      }
-      if (!s.ok()) return Internal(s, absl::StrCat(bf.path, ": offset ", source_offset));
-      keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
-      if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
-        return Internal(w, "output");
-      }
-      ++blocks_;
-      uncompressed_ += block.size();
-      compressed_total_ += compressed_.size();
-      stored_ += keep ? compressed_.size() : block.size();
-      if (!keep) ++stored_raw_;
-      if (blocks_ % sample_every_ == 0) Sample();
-      return absl::OkStatus();
-    };
-
+  // The data blocks as stored, or re-blocked to job_.block_size.
+  absl::Status ReplayDataBlocks(uint32_t index, const sst::SstFile& file,
+                                const std::vector<sst::BlockHandle>& handles, FileCodec& codec) {
+    const BlocksFile& bf = *codec.bf;
     uint64_t block_start_offset = 0;
-    for (const sst::BlockHandle& h : *handles) {
+    for (const sst::BlockHandle& h : handles) {
       absl::StatusOr<sst::RawBlock> raw = file.ReadRawBlock(h, job_.verify_checksums);
       if (!raw.ok()) return raw.status();
       absl::StatusOr<std::string> contents = file.Decompress(*raw, sst::BlockKind::kData);
       if (!contents.ok()) return contents.status();
       ++source_blocks_;
       if (builder_ == nullptr) {
-        if (absl::Status s = compress(*contents, h.offset); !s.ok()) return s;
+        if (absl::Status s = CompressDataBlock(index, codec, *contents, h.offset); !s.ok()) {
+          return s;
+        }
       } else {
         absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(*contents);
         if (!it.ok()) return sst::WithContext(it.status(), bf.path, h.offset);
         if (builder_->empty()) block_start_offset = h.offset;
         while (it->Next()) {
           if (builder_->IsFull(it->key(), it->value())) {
-            if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok())
+            if (absl::Status s =
+                    CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
+                !s.ok()) {
               return s;
+            }
             builder_->Reset();
             block_start_offset = h.offset;
           }
@@ -273,33 +281,76 @@ class Replayer {
       }
     }
     if (builder_ != nullptr && !builder_->empty()) {
-      if (absl::Status s = compress(builder_->Finish(), block_start_offset); !s.ok()) return s;
+      if (absl::Status s = CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
+          !s.ok()) {
+        return s;
+      }
       builder_->Reset();
     }
-    if (index_compressed) {
-      ZlibBlockOptions index_options = zlib_options;
-      index_options.dictionary = {};  // RocksDB uses the dictionary for data blocks only
-      for (const sst::RawBlock& raw : index_blocks) {
-        absl::StatusOr<std::string> contents = file.Decompress(raw, sst::BlockKind::kIndex);
-        if (!contents.ok()) return contents.status();
-        absl::Status s;
-        if (zstd) {
-          auto* ctx = index_cctx ? index_cctx->get() : cctxs.front()->get();
-          s = ZstdBlockCodec::CompressWith(ctx, *contents, bf.codec.level, nullptr, &compressed_);
-        } else {
-          absl::StatusOr<DeflatePool::Lease> lease =
-              pools_.deflate().Acquire(DeflateKeyFor(index_options));
-          if (!lease.ok()) return Internal(lease.status(), "deflate context");
-          s = ZlibBlockCodec::CompressWith((*lease)->get(), *contents, {}, &compressed_);
-        }
-        if (!s.ok() && !absl::IsFailedPrecondition(s)) {
-          return Internal(s, absl::StrCat(bf.path, ": index block at ", raw.handle.offset));
-        }
-        ++index_blocks_;
-      }
+    return absl::OkStatus();
+  }
+
+  // One data block: compressed, written to the output, counted.
+  absl::Status CompressDataBlock(uint32_t index, FileCodec& codec, std::string_view block,
+                                 uint64_t source_offset) {
+    const BlocksFile& bf = *codec.bf;
+    absl::Status s;
+    if (codec.zstd) {
+      auto* cctx = codec.cctxs[codec.blocks++ % codec.cctxs.size()]->get();
+      s = ZstdBlockCodec::CompressWith(cctx, block, bf.codec.level, codec.zstd_dict.get(),
+                                       &compressed_);
+    } else {
+      // A deflate stream per block.
+      absl::StatusOr<DeflatePool::Lease> lease = pools_.deflate().Acquire(codec.deflate_key);
+      if (!lease.ok()) return Internal(lease.status(), "deflate context");
+      s = ZlibBlockCodec::CompressWith((*lease)->get(), block, codec.zlib_options.dictionary,
+                                       &compressed_);
     }
-    index_cctx.reset();
-    cctxs.clear();  // the table builder is done: its contexts go
+    bool keep = s.ok();
+    if (absl::IsFailedPrecondition(s)) {  // over deflateBound: RocksDB stores it raw
+      compressed_.clear();
+      s = absl::OkStatus();
+    }
+    if (!s.ok()) return Internal(s, absl::StrCat(bf.path, ": offset ", source_offset));
+    keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
+    if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
+      return Internal(w, "output");
+    }
+    ++blocks_;
+    uncompressed_ += block.size();
+    compressed_total_ += compressed_.size();
+    stored_ += keep ? compressed_.size() : block.size();
+    if (!keep) ++stored_raw_;
+    if (blocks_ % sample_every_ == 0) Sample();
+    return absl::OkStatus();
+  }
+
+  // The index blocks, compressed as the table builder would (counted, not
+  // written).
+  absl::Status CompressIndexBlocks(const sst::SstFile& file,
+                                   const std::vector<sst::RawBlock>& index_blocks,
+                                   const FileCodec& codec) {
+    ZlibBlockOptions index_options = codec.zlib_options;
+    index_options.dictionary = {};  // RocksDB uses the dictionary for data blocks only
+    for (const sst::RawBlock& raw : index_blocks) {
+      absl::StatusOr<std::string> contents = file.Decompress(raw, sst::BlockKind::kIndex);
+      if (!contents.ok()) return contents.status();
+      absl::Status s;
+      if (codec.zstd) {
+        auto* ctx = codec.index_cctx ? codec.index_cctx->get() : codec.cctxs.front()->get();
+        s = ZstdBlockCodec::CompressWith(ctx, *contents, codec.bf->codec.level, nullptr,
+                                         &compressed_);
+      } else {
+        absl::StatusOr<DeflatePool::Lease> lease =
+            pools_.deflate().Acquire(DeflateKeyFor(index_options));
+        if (!lease.ok()) return Internal(lease.status(), "deflate context");
+        s = ZlibBlockCodec::CompressWith((*lease)->get(), *contents, {}, &compressed_);
+      }
+      if (!s.ok() && !absl::IsFailedPrecondition(s)) {
+        return Internal(s, absl::StrCat(codec.bf->path, ": index block at ", raw.handle.offset));
+      }
+      ++index_blocks_;
+    }
     return absl::OkStatus();
   }
 
@@ -442,9 +493,10 @@ class Replayer {
 }  // namespace
 
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
-  // On the heap: the replayer holds four pools, the codecs and its buffers
+  // On the heap: the replayer holds five pools, the codecs and its buffers
   // (not over-aligned: the pools keep their alignas(64) slots on the heap,
-  // see context_pool.h), more than a child's main thread needs on its stack.
+  // see pool/thread_front.h), more than a child's main thread needs on its
+  // stack.
   auto replayer = std::make_unique<Replayer>(job, result, progress);
   return replayer->Run();
 }

@@ -67,8 +67,9 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
   r.repeat = f.repeat;
   if (r.repeat < 1 || r.repeat > 1000) return absl::InvalidArgumentError("--repeat: want 1..1000");
   r.max_idle_per_key = f.max_idle_per_key;
-  if (r.max_idle_per_key < 1 || r.max_idle_per_key > 65536) {
-    return absl::InvalidArgumentError("--max_idle_per_key: want 1..65536");
+  if (r.max_idle_per_key < 1 || r.max_idle_per_key > RockpoolOptions::kMaxIdlePerKeyLimit) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--max_idle_per_key: want 1..", RockpoolOptions::kMaxIdlePerKeyLimit));
   }
   if (f.workload_mb < 1 || f.workload_mb > 65536) {
     return absl::InvalidArgumentError("--workload_mb: want 1..65536");

@@ -25,7 +25,7 @@ struct FlagValues {
   int32_t repeat = 5;
   bool json = false;
   std::string svg;
-  uint64_t max_idle_per_key = 8;
+  RockpoolOptions::MaxIdlePerKey max_idle_per_key = RockpoolOptions::kDefaultMaxIdlePerKey;
   uint64_t workload_mb = 32;
   std::string tmpdir;
   bool keep_tmp = false;

@@ -14,15 +14,16 @@
 namespace rockpool::replay {
 namespace {
 
-std::string PoolOptionsText(int max_idle_per_key) {
-  return absl::StrCat("max_idle_per_key=", max_idle_per_key, ";idle_seconds=60");
+std::string PoolOptionsText(RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
+  return absl::StrCat("max_idle_per_key=", max_idle_per_key,
+                      ";idle_seconds=", RockpoolOptions::kDefaultIdleSeconds);
 }
 
 }  // namespace
 
 bool CompactionFaces::NativeApi() { return ROCKPOOL_ROCKSDB_NATIVE_API != 0; }
 
-std::string CompactionFaces::Describe(int max_idle_per_key) {
+std::string CompactionFaces::Describe(RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
   const std::string legacy_pooled =
       absl::StrCat("listeners={id=rockpool;", PoolOptionsText(max_idle_per_key), "}");
   if (!NativeApi()) {
@@ -38,8 +39,8 @@ std::string CompactionFaces::Describe(int max_idle_per_key) {
       legacy_pooled, " for blob files (figures: both faces' pools)");
 }
 
-absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(Strategy strategy,
-                                                                         int max_idle_per_key) {
+absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
+    Strategy strategy, RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
   std::unique_ptr<CompactionFaces> faces(new CompactionFaces());
   const std::string options = strategy == Strategy::kStock ? std::string("measure_stock=true")
                                                            : PoolOptionsText(max_idle_per_key);

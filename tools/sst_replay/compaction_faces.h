@@ -37,13 +37,13 @@ class CompactionFaces {
  public:
   // Switches rockpool on for this process as `strategy` says (once per
   // child); max_idle_per_key applies to the pooled run's pools.
-  static absl::StatusOr<std::unique_ptr<CompactionFaces>> Create(Strategy strategy,
-                                                                 int max_idle_per_key);
+  static absl::StatusOr<std::unique_ptr<CompactionFaces>> Create(
+      Strategy strategy, RockpoolOptions::MaxIdlePerKey max_idle_per_key);
 
   // True when built against a RocksDB with CompressionManager (>= 10.4).
   static bool NativeApi();
   // One line for the report: what stock and pooled are in this build.
-  static std::string Describe(int max_idle_per_key);
+  static std::string Describe(RockpoolOptions::MaxIdlePerKey max_idle_per_key);
 
   // The listener to add to the DB's options (the legacy face).
   const std::shared_ptr<rocksdb::EventListener>& listener() const { return listener_; }

@@ -140,22 +140,38 @@ rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
   return cf;
 }
 
-absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
-  // Switch rockpool on for this process, as a RocksDB user would.
-  absl::StatusOr<std::unique_ptr<CompactionFaces>> made =
-      CompactionFaces::Create(job.strategy, job.max_idle_per_key);
-  if (!made.ok()) return made.status();
-  const CompactionFaces& faces = **made;
+namespace {
 
-  rocksdb::DBOptions db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+// The scratch DB a compaction runs in: closed (handles first) on every way
+// out.
+struct ScratchDb {
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  std::unique_ptr<rocksdb::DB> db;
+  ~ScratchDb() {
+    if (db == nullptr) return;
+    for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
+    handles.clear();
+    db->Close();
+    db.reset();
+  }
+};
+
+// A column family to compact, and its name.
+using Targets = std::vector<std::pair<rocksdb::ColumnFamilyHandle*, std::string>>;
+
+// The scratch DB's options: one family per group with rockpool's faces
+// applied, or (job.source_db) the copied DB's own options, rewritten to
+// relocate every blob.
+absl::Status ScratchDbOptions(const Job& job, const CompactionFaces& faces,
+                              rocksdb::DBOptions* db_options,
+                              std::vector<rocksdb::ColumnFamilyDescriptor>* families) {
   if (job.source_db.empty()) {
-    db_options.create_if_missing = true;
-    db_options.create_missing_column_families = true;
-    families.emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
+    db_options->create_if_missing = true;
+    db_options->create_missing_column_families = true;
+    families->emplace_back(rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions());
     for (const CompactionGroup& g : job.groups) {
-      families.emplace_back(g.name, CompactionFamilyOptions(g));
-      faces.ApplyTo(&families.back().options);
+      families->emplace_back(g.name, CompactionFamilyOptions(g));
+      faces.ApplyTo(&families->back().options);
     }
   } else {
     // The DB with blob files, copied whole (outside the measured window)
@@ -164,66 +180,57 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
     rocksdb::ConfigOptions config;
     config.ignore_unknown_options = true;
     if (absl::Status s =
-            FromRocks(rocksdb::LoadLatestOptions(config, job.output, &db_options, &families),
+            FromRocks(rocksdb::LoadLatestOptions(config, job.output, db_options, families),
                       absl::StrCat("loading the options of ", job.source_db));
         !s.ok()) {
       return absl::InvalidArgumentError(s.message());
     }
-    for (rocksdb::ColumnFamilyDescriptor& f : families) {
+    for (rocksdb::ColumnFamilyDescriptor& f : *families) {
       BlobRewriteOptions(&f.options);
       faces.ApplyTo(&f.options);
     }
-    db_options.create_if_missing = false;
-    db_options.error_if_exists = false;
-    db_options.listeners.clear();
+    db_options->create_if_missing = false;
+    db_options->error_if_exists = false;
+    db_options->listeners.clear();
   }
-  db_options.listeners.push_back(faces.listener());
-  db_options.stats_dump_period_sec = 0;
-  db_options.stats_persist_period_sec = 0;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  std::unique_ptr<rocksdb::DB> db;
-  if (absl::Status s = FromRocks(OpenDb(db_options, job.output, families, &handles, &db),
-                                 absl::StrCat("opening the scratch DB ", job.output));
-      !s.ok()) {
-    return absl::InternalError(s.message());
-  }
-  auto close = [&]() {
-    for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
-    handles.clear();
-    db->Close();
-    db.reset();
-  };
+  db_options->listeners.push_back(faces.listener());
+  db_options->stats_dump_period_sec = 0;
+  db_options->stats_persist_period_sec = 0;
+  return absl::OkStatus();
+}
 
-  // Copies of the inputs: the originals are never moved or written.
-  uint64_t expected_output = 0;
+// Copies of the inputs, one group per family: the originals are never
+// moved or written.
+absl::Status IngestGroups(const Job& job, const ScratchDb& scratch) {
   for (size_t i = 0; i < job.groups.size(); ++i) {
     const CompactionGroup& g = job.groups[i];
     rocksdb::IngestExternalFileOptions ingest;
     ingest.move_files = false;
-    absl::Status s = FromRocks(db->IngestExternalFile(handles[i + 1], g.files, ingest),
-                               absl::StrCat("ingesting into column family ", g.name));
-    if (!s.ok()) {
-      close();
-      return s;
-    }
+    absl::Status s =
+        FromRocks(scratch.db->IngestExternalFile(scratch.handles[i + 1], g.files, ingest),
+                  absl::StrCat("ingesting into column family ", g.name));
+    if (!s.ok()) return s;
   }
-  // What is compacted: each group's family, or every family of the copy.
-  std::vector<std::pair<rocksdb::ColumnFamilyHandle*, std::string>> targets;
+  return absl::OkStatus();
+}
+
+// What is compacted: each group's family, or every family of the copy.
+Targets CompactionTargets(const Job& job, const ScratchDb& scratch,
+                          const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
+  Targets targets;
   if (job.source_db.empty()) {
     for (size_t i = 0; i < job.groups.size(); ++i)
-      targets.emplace_back(handles[i + 1], job.groups[i].name);
+      targets.emplace_back(scratch.handles[i + 1], job.groups[i].name);
   } else {
-    for (size_t i = 0; i < handles.size(); ++i) targets.emplace_back(handles[i], families[i].name);
+    for (size_t i = 0; i < scratch.handles.size(); ++i) {
+      targets.emplace_back(scratch.handles[i], families[i].name);
+    }
   }
-  expected_output = job.total_stored_bytes;
+  return targets;
+}
 
-  // The measured window: the full compactions.
-  Sampler sampler(progress, expected_output, faces);
-  const CompressionPoolsStats pools_before = faces.Stats();
-  const uint64_t discarded_before = faces.DiscardedContexts();
-  const PoolStats native_before = faces.NativeStats();
-  const ProcessSnapshot start = OpenWindow();
-  sampler.Start(start, pools_before.Total().library.bytes_allocated);
+// A full compaction of every target, in order; stops at the first failure.
+absl::Status CompactAll(rocksdb::DB* db, const Targets& targets) {
   absl::Status status;
   for (size_t i = 0; i < targets.size() && status.ok(); ++i) {
     rocksdb::CompactRangeOptions cro;
@@ -232,25 +239,17 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
     status = FromRocks(db->CompactRange(cro, targets[i].first, nullptr, nullptr),
                        absl::StrCat("compacting column family ", targets[i].second));
   }
-  sampler.Stop();
-  const ProcessSnapshot end = TakeSnapshot();
-  const CompressionPoolsStats pools_after = faces.Stats();
-  if (!status.ok()) {
-    close();
-    return status;
-  }
-  progress->Report(1.0);
+  return status;
+}
 
-  AddWindowMetrics(start, end, result);
-  AddPoolMetrics(pools_before, pools_after, result);
-  result->metrics["discarded_contexts"] =
-      static_cast<int64_t>(faces.DiscardedContexts() - discarded_before);
-  const PoolStats native_after = faces.NativeStats();
-  result->metrics["native_leases"] = static_cast<int64_t>(
-      native_after.created + native_after.reused - native_before.created - native_before.reused);
-  result->series = sampler.points();
-  result->notes.push_back(faces.Note());
+std::string JoinPath(std::string dir, const std::string& name) {
+  if (!dir.empty() && dir.back() == '/') dir.pop_back();
+  return dir + (name.empty() || name[0] == '/' ? name : "/" + name);
+}
 
+// The SST files the compaction wrote, per target family in key order, for
+// the parent to compare.
+void AddOutputFiles(rocksdb::DB* db, const Targets& targets, RunResult* result) {
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
@@ -264,16 +263,16 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   for (const auto& [handle, name] : targets) {
     for (const rocksdb::LiveFileMetaData& f : files) {
       if (f.column_family_name != name) continue;
-      std::string path = f.db_path;
-      if (!path.empty() && path.back() == '/') path.pop_back();
-      path += f.name.empty() || f.name[0] == '/' ? f.name : "/" + f.name;
-      result->outputs.emplace_back(name, path);
+      result->outputs.emplace_back(name, JoinPath(f.db_path, f.name));
       ++output_files;
     }
   }
   result->metrics["output_files"] = output_files;
-  // The blob files the compaction wrote (all of them: GC relocated every
-  // blob), for the parent to compare too.
+}
+
+// The blob files the compaction wrote (all of them: GC relocated every
+// blob), for the parent to compare too.
+void AddOutputBlobFiles(rocksdb::DB* db, RunResult* result) {
   std::vector<rocksdb::ColumnFamilyMetaData> metas;
   db->GetAllColumnFamilyMetaData(&metas);
   int64_t blob_files = 0;
@@ -281,16 +280,61 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
     std::sort(m.blob_files.begin(), m.blob_files.end(),
               [](const auto& a, const auto& b) { return a.blob_file_number < b.blob_file_number; });
     for (const rocksdb::BlobMetaData& b : m.blob_files) {
-      std::string path = b.blob_file_path;
-      if (!path.empty() && path.back() == '/') path.pop_back();
-      path += b.blob_file_name.empty() || b.blob_file_name[0] == '/' ? b.blob_file_name
-                                                                     : "/" + b.blob_file_name;
-      result->outputs.emplace_back(absl::StrCat("blob:", m.name), path);
+      result->outputs.emplace_back(absl::StrCat("blob:", m.name),
+                                   JoinPath(b.blob_file_path, b.blob_file_name));
       ++blob_files;
     }
   }
   result->metrics["output_blob_files"] = blob_files;
-  close();
+}
+
+}  // namespace
+
+absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
+  // Switch rockpool on for this process, as a RocksDB user would.
+  absl::StatusOr<std::unique_ptr<CompactionFaces>> made =
+      CompactionFaces::Create(job.strategy, job.max_idle_per_key);
+  if (!made.ok()) return made.status();
+  const CompactionFaces& faces = **made;
+
+  rocksdb::DBOptions db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  if (absl::Status s = ScratchDbOptions(job, faces, &db_options, &families); !s.ok()) return s;
+  ScratchDb scratch;
+  if (absl::Status s =
+          FromRocks(OpenDb(db_options, job.output, families, &scratch.handles, &scratch.db),
+                    absl::StrCat("opening the scratch DB ", job.output));
+      !s.ok()) {
+    return absl::InternalError(s.message());
+  }
+  if (absl::Status s = IngestGroups(job, scratch); !s.ok()) return s;
+  const Targets targets = CompactionTargets(job, scratch, families);
+
+  // The measured window: the full compactions.
+  Sampler sampler(progress, job.total_stored_bytes, faces);
+  const CompressionPoolsStats pools_before = faces.Stats();
+  const uint64_t discarded_before = faces.DiscardedContexts();
+  const PoolStats native_before = faces.NativeStats();
+  const ProcessSnapshot start = OpenWindow();
+  sampler.Start(start, pools_before.Total().library.bytes_allocated);
+  const absl::Status status = CompactAll(scratch.db.get(), targets);
+  sampler.Stop();
+  const ProcessSnapshot end = TakeSnapshot();
+  const CompressionPoolsStats pools_after = faces.Stats();
+  if (!status.ok()) return status;
+  progress->Report(1.0);
+
+  AddWindowMetrics(start, end, result);
+  AddPoolMetrics(pools_before, pools_after, result);
+  result->metrics["discarded_contexts"] =
+      static_cast<int64_t>(faces.DiscardedContexts() - discarded_before);
+  const PoolStats native_after = faces.NativeStats();
+  result->metrics["native_leases"] = static_cast<int64_t>(
+      native_after.created + native_after.reused - native_before.created - native_before.reused);
+  result->series = sampler.points();
+  result->notes.push_back(faces.Note());
+  AddOutputFiles(scratch.db.get(), targets, result);
+  AddOutputBlobFiles(scratch.db.get(), result);
   return absl::OkStatus();
 }
 

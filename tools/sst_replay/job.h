@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "rocksdb_plugin/options.h"
 
 namespace rockpool::replay {
 
@@ -52,7 +53,8 @@ struct CompactionGroup {
 struct Job {
   std::string mode;  // "blocks" or "compaction"
   Strategy strategy = Strategy::kStock;
-  uint64_t max_idle_per_key = 8;  // pooled strategy
+  RockpoolOptions::MaxIdlePerKey max_idle_per_key =
+      RockpoolOptions::kDefaultMaxIdlePerKey;  // pooled strategy
   bool verify_checksums = true;
   // blocks mode: the stock call pattern (a StockPattern key, stock_patterns.h)
   std::string pattern = "7.8";

@@ -27,7 +27,7 @@ struct ReplaySettings {
   std::optional<int> level;      // --level
   uint64_t block_size = 0;
   int repeat = 5;
-  uint64_t max_idle_per_key = 8;
+  RockpoolOptions::MaxIdlePerKey max_idle_per_key = RockpoolOptions::kDefaultMaxIdlePerKey;
   bool verify_checksums = true;
 };
 

@@ -289,14 +289,7 @@ class Session {
     }
     if (!replay_.blocks) {
       // Bad input must fail with the reader's message before RocksDB reads it.
-      for (const PlannedGroup& g : plan.groups) {
-        for (size_t i : g.inputs) {
-          bar_.Update(units_done_, absl::StrCat("verifying ", inputs_[i].path));
-          if (absl::Status s = VerifyDataBlocks(inputs_[i].path, read_options_); !s.ok()) {
-            return Fail(2, s.message());
-          }
-        }
-      }
+      if (absl::Status s = VerifyPlannedInputs(plan); !s.ok()) return Fail(2, s.message());
     }
 
     Job job;
@@ -305,39 +298,7 @@ class Session {
     job.verify_checksums = replay_.verify_checksums;
     int staged = 0;
     std::vector<std::string> group_text;
-    for (PlannedGroup& planned : plan.groups) {
-      CompactionGroup& g = planned.group;
-      for (size_t i : planned.inputs) {
-        const InputFile& in = inputs_[i];
-        job.total_stored_bytes += in.stored_data_bytes;
-        if (IngestibleAsIs(in)) {
-          g.files.push_back(in.path);
-          report_.inputs[i].compaction_mode = "ingested";
-          continue;
-        }
-        const std::string dir = scratch_.Path(absl::StrCat("staged-", g.name));
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-        const std::string out = absl::StrCat(dir, "/", g.files.size(), ".sst");
-        bar_.Update(units_done_, absl::StrCat("staging ", in.path));
-        absl::StatusOr<StagedFile> s = StageForIngestion(in.path, read_options_, g, out);
-        if (!s.ok()) return Fail(s.status());
-        if (s->empty) {
-          report_.inputs[i].compaction_mode = "skipped: no puts or deletions to ingest";
-          continue;
-        }
-        if (s->skipped_entries > 0) {
-          m.notes.push_back(absl::StrCat(in.path, ": ", s->skipped_entries,
-                                         " merge/blob entries left out of staging"));
-        }
-        report_.inputs[i].compaction_mode = "staged (rewritten for ingestion) and ingested";
-        g.files.push_back(out);
-        ++staged;
-      }
-      if (g.files.empty()) continue;
-      group_text.push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
-      job.groups.push_back(std::move(g));
-    }
+    if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
     if (job.groups.empty()) {
       std::fprintf(stderr, "sst_replay: compaction mode: nothing to ingest\n");
       units_done_ += 2.0 * replay_.repeat;
@@ -359,6 +320,58 @@ class Session {
         FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
     report_.modes.push_back(std::move(m));
     return 0;
+  }
+
+  // Every planned input's data blocks read and checked, in plan order.
+  absl::Status VerifyPlannedInputs(const CompactionPlan& plan) {
+    for (const PlannedGroup& g : plan.groups) {
+      for (size_t i : g.inputs) {
+        bar_.Update(units_done_, absl::StrCat("verifying ", inputs_[i].path));
+        if (absl::Status s = VerifyDataBlocks(inputs_[i].path, read_options_); !s.ok()) return s;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The job's column families: each planned group's inputs, ingested as
+  // they are or staged (rewritten for ingestion) first; groups left with no
+  // file are dropped. Says per input what happened to it.
+  absl::Status AddGroups(CompactionPlan& plan, ModeReport* m, Job* job, int* staged,
+                         std::vector<std::string>* group_text) {
+    for (PlannedGroup& planned : plan.groups) {
+      CompactionGroup& g = planned.group;
+      for (size_t i : planned.inputs) {
+        const InputFile& in = inputs_[i];
+        job->total_stored_bytes += in.stored_data_bytes;
+        if (IngestibleAsIs(in)) {
+          g.files.push_back(in.path);
+          report_.inputs[i].compaction_mode = "ingested";
+          continue;
+        }
+        const std::string dir = scratch_.Path(absl::StrCat("staged-", g.name));
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        const std::string out = absl::StrCat(dir, "/", g.files.size(), ".sst");
+        bar_.Update(units_done_, absl::StrCat("staging ", in.path));
+        absl::StatusOr<StagedFile> s = StageForIngestion(in.path, read_options_, g, out);
+        if (!s.ok()) return s.status();
+        if (s->empty) {
+          report_.inputs[i].compaction_mode = "skipped: no puts or deletions to ingest";
+          continue;
+        }
+        if (s->skipped_entries > 0) {
+          m->notes.push_back(absl::StrCat(in.path, ": ", s->skipped_entries,
+                                          " merge/blob entries left out of staging"));
+        }
+        report_.inputs[i].compaction_mode = "staged (rewritten for ingestion) and ingested";
+        g.files.push_back(out);
+        ++*staged;
+      }
+      if (g.files.empty()) continue;
+      group_text->push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
+      job->groups.push_back(std::move(g));
+    }
+    return absl::OkStatus();
   }
 
   // compaction mode on a DB with blob files: the DB copied whole per run

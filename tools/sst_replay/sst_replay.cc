@@ -41,7 +41,8 @@ ABSL_FLAG(int32_t, repeat, 5,
 ABSL_FLAG(bool, json, false, "print the results as JSON instead of the table");
 ABSL_FLAG(std::string, svg, "",
           "also draw a chart into this SVG file (allocation over the replay, main figures)");
-ABSL_FLAG(uint64_t, max_idle_per_key, 8,
+ABSL_FLAG(rockpool::RockpoolOptions::MaxIdlePerKey, max_idle_per_key,
+          rockpool::RockpoolOptions::kDefaultMaxIdlePerKey,
           "pooled strategy: contexts retained per pool key, idle or leased");
 ABSL_FLAG(uint64_t, workload_mb, 32,
           "without inputs: MiB of keys and values in the generated default workload");

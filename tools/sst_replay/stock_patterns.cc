@@ -12,22 +12,27 @@ namespace {
 // Paths are relative to the RocksDB source tree; BBTB is
 // table/block_based/block_based_table_builder.cc.
 
+// PatternEvent::replayed: blocks mode replays the event, or it is only
+// documented.
+constexpr bool kReplayed = true;
+constexpr bool kDocumentedOnly = false;
+
 // Events whose pattern did not change from 6.29.5 to 11.8.1.
 constexpr PatternEvent kBlockRead = {
     "block read", "the per-core cached DCtx (no context created)", "inflateInit2 per block",
     "util/compression_context_cache.cc CompressionContextCache::GetCachedZSTDUncompressData "
     "(UncompressionContext, 10.4+: BuiltinDecompressorV2OptimizeZstd::DecompressBlock without a "
     "working area); zlib: Zlib_Uncompress (util/compression.h; 10.6+ util/compression.cc)",
-    true};
+    kReplayed};
 constexpr PatternEvent kBlobRead = {
     "blob read", "the per-core cached DCtx", "inflateInit2 per blob",
-    "db/blob/blob_file_reader.cc BlobFileReader::UncompressBlobIfNeeded", true};
+    "db/blob/blob_file_reader.cc BlobFileReader::UncompressBlobIfNeeded", kReplayed};
 constexpr PatternEvent kDictionary = {
     "dictionary (max_dict_bytes > 0)",
     "a ZSTD_CDict digested once per file; blocks compressed with the file's data context",
     "the raw dictionary set per block (deflateSetDictionary)",
     "BBTB BlockBasedTableBuilder::EnterUnbuffered (10.4+: Compressor::MaybeCloneSpecialized)",
-    true};
+    kReplayed};
 
 constexpr PatternEvent kSstFileShared = {
     "SST file (table builder)",
@@ -35,7 +40,7 @@ constexpr PatternEvent kSstFileShared = {
     "none",
     "BBTB BlockBasedTableBuilder::Rep::Rep (compression_ctxs[i].reset(new "
     "CompressionContext)); util/compression.h CompressionContext::CreateNativeContext",
-    true};
+    kReplayed};
 constexpr PatternEvent kSstFileSeparate = {
     "SST file (table builder)",
     "2 ZSTD_CCtx per file: one working area for index blocks (enable_index_compression) and one "
@@ -45,27 +50,29 @@ constexpr PatternEvent kSstFileSeparate = {
     "data_block_working_area(s) = ObtainWorkingArea()); util/compression.cc "
     "BuiltinCompressorV2::ObtainWorkingArea (10.4-10.5), BuiltinZSTDCompressorV2::"
     "ObtainWorkingArea (10.6+)",
-    true};
+    kReplayed};
 constexpr PatternEvent kDataBlock = {
     "data block", "compressed with the file's data context", "deflateInit2 + deflateEnd per block",
     "BBTB CompressAndVerifyBlock / CompressBlock; util/compression.h ZSTD_Compress, "
     "Zlib_Compress (10.6+: util/compression.cc BuiltinZlibCompressorV2::CompressBlock)",
-    true};
+    kReplayed};
 constexpr PatternEvent kIndexBlockShared = {
     "index block (and partitions)", "compressed with the file's CCtx (compression_ctxs[0])",
-    "deflateInit2 per index block", "BBTB BlockBasedTableBuilder::WriteBlock(..., kIndex)", true};
+    "deflateInit2 per index block", "BBTB BlockBasedTableBuilder::WriteBlock(..., kIndex)",
+    kReplayed};
 constexpr PatternEvent kIndexBlockSeparate = {
     "index block (and partitions)", "compressed with the file's index working area",
-    "deflateInit2 per index block", "BBTB WriteBlock / WriteMaybeCompressedBlock (kIndex)", true};
-constexpr PatternEvent kVerify = {"verify_compression (default off)",
-                                  "an UncompressionContext per file: the per-core cached DCtx",
-                                  "inflateInit2 per verified block",
-                                  "BBTB Rep::Rep (verify_ctxs / working_area.verify)", false};
+    "deflateInit2 per index block", "BBTB WriteBlock / WriteMaybeCompressedBlock (kIndex)",
+    kReplayed};
+constexpr PatternEvent kVerify = {
+    "verify_compression (default off)",
+    "an UncompressionContext per file: the per-core cached DCtx", "inflateInit2 per verified block",
+    "BBTB Rep::Rep (verify_ctxs / working_area.verify)", kDocumentedOnly};
 constexpr PatternEvent kSampleOld = {
     "sample_for_compression (default 0)",
     "a new CompressionContext (ZSTD_CCtx) per sampled block, plus one for LZ4/Snappy",
     "deflateInit2 per sampled block (when zstd is not built in)",
-    "BBTB CompressBlock, sampling branch (CompressionContext context(c))", false};
+    "BBTB CompressBlock, sampling branch (CompressionContext context(c))", kDocumentedOnly};
 constexpr PatternEvent kSample11 = {
     "sample_for_compression (default 0)",
     "a temporary ZSTD_CCtx per sampled block (slow_sample_compressor->CompressBlock with "
@@ -73,13 +80,13 @@ constexpr PatternEvent kSample11 = {
     "deflateInit2 per sampled block (when zstd is not built in)",
     "BBTB BlockBasedTableBuilder::Rep::Rep (fast/slow_sample_compressor), "
     "BlockBasedTableBuilder::CompressAndVerifyBlock sampling",
-    false};
+    kDocumentedOnly};
 constexpr PatternEvent kParallelOld = {
     "parallel compression (parallel_threads > 1, from OPTIONS)",
     "parallel_threads CCtxs per file (index blocks on the first)", "unchanged (per block)",
     "BBTB Rep::Rep compression_ctxs(parallel_threads), IsParallelCompressionEnabled, "
     "BGWorkCompression",
-    true};
+    kReplayed};
 constexpr PatternEvent kParallel10 = {
     "parallel compression (parallel_threads > 1, from OPTIONS)",
     "more data working areas per file (10.4-10.6: data_block_working_areas[parallel_threads] "
@@ -89,7 +96,7 @@ constexpr PatternEvent kParallel10 = {
     "BBTB Rep::Rep (v10.4.2 data_block_working_areas), MaybeStartParallelCompression "
     "(v10.10.1 ParallelCompressionRep::working_areas; off with coupled partitioned filters or a "
     "user-defined index)",
-    false};
+    kDocumentedOnly};
 constexpr PatternEvent kParallel11 = {
     "parallel compression (parallel_threads > 1, from OPTIONS)",
     "one more data working area per worker thread, min(parallel_threads, 31) per file; none "
@@ -99,78 +106,78 @@ constexpr PatternEvent kParallel11 = {
     "num_worker_threads = min(parallel_threads, ring_buffer_mask); returns early without "
     "data_block_compressor); 11.0-11.1 also off with coupled partitioned filters or a "
     "user-defined index (not detected)",
-    true};
+    kReplayed};
 constexpr PatternEvent kBlobPerBlob = {
     "blob written", "a CompressionContext (ZSTD_CCtx) per blob", "deflateInit2 per blob",
-    "db/blob/blob_file_builder.cc BlobFileBuilder::CompressBlobIfNeeded", true};
+    "db/blob/blob_file_builder.cc BlobFileBuilder::CompressBlobIfNeeded", kReplayed};
 constexpr PatternEvent kBlobPerBuilder = {
     "blob written",
     "1 ZSTD_CCtx per BlobFileBuilder (a flush or compaction job), shared by its blob files",
     "deflateInit2 per blob (no working area)",
     "db/blob/blob_file_builder.cc BlobFileBuilder::BlobFileBuilder (blob_compressor_wa_ = "
     "ObtainWorkingArea()), CompressBlobIfNeeded",
-    true};
+    kReplayed};
 constexpr PatternEvent kSecondaryNone = {
     "compressed secondary cache entry", "none: 6.29.5 has no compressed secondary cache", "none",
-    "include/rocksdb/secondary_cache.h (the interface only)", false};
+    "include/rocksdb/secondary_cache.h (the interface only)", kDocumentedOnly};
 constexpr PatternEvent kSecondaryOld = {
     "compressed secondary cache entry",
     "a CompressionContext (ZSTD_CCtx) per Insert; per-core DCtx per Lookup",
     "deflateInit2 per Insert, inflateInit2 per Lookup",
-    "cache/compressed_secondary_cache.cc CompressedSecondaryCache::Insert, Lookup", false};
+    "cache/compressed_secondary_cache.cc CompressedSecondaryCache::Insert, Lookup",
+    kDocumentedOnly};
 constexpr PatternEvent kSecondaryNew = {
     "compressed secondary cache entry",
     "a temporary working area (ZSTD_CCtx) per entry: CompressBlock(..., nullptr)",
     "deflateInit2 per Insert, inflateInit2 per Lookup",
     "cache/compressed_secondary_cache.cc CompressedSecondaryCache::InsertInternal, Lookup "
     "(built-in manager whatever compression_manager says)",
-    false};
+    kDocumentedOnly};
+
+// 6.29 to 10.3: one CompressionContext per table builder, shared by data
+// and index blocks; a CompressionContext per blob; compression_ctxs per
+// parallel thread. Only the compressed secondary cache differs.
+StockPattern CompressionContextPattern(const char* key, const char* versions, const char* read_from,
+                                       const PatternEvent& secondary) {
+  return {.key = key,
+          .versions = versions,
+          .read_from = read_from,
+          .separate_index_context = false,
+          .zstd_context_per_blob = true,
+          .parallel = ParallelModel::kContextPerThread,
+          .events = {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify,
+                     kSampleOld, kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, secondary}};
+}
 
 const std::vector<StockPattern>* MakePatterns() {
   return new std::vector<StockPattern>{
-      {"6.29",
-       "6.x (MyRocks on Debian 12: 6.29.5)",
-       "v6.29.5",
-       false,
-       true,
-       ParallelModel::kContextPerThread,
-       {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify, kSampleOld,
-        kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNone}},
-      {"7.8",
-       "7.x (Debian 12's librocksdb: 7.8.3)",
-       "v7.8.3",
-       false,
-       true,
-       ParallelModel::kContextPerThread,
-       {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify, kSampleOld,
-        kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryOld}},
+      CompressionContextPattern("6.29", "6.x (MyRocks on Debian 12: 6.29.5)", "v6.29.5",
+                                kSecondaryNone),
+      CompressionContextPattern("7.8", "7.x (Debian 12's librocksdb: 7.8.3)", "v7.8.3",
+                                kSecondaryOld),
       // Same counts as 7.8; CompressionContext::CreateNativeContext(type,
       // level, checksum) now sets the level and checksum as sticky
       // parameters (util/compression.h, v8.11.4 and v9.11.2).
-      {"8",
-       "8.0-10.3",
-       "v8.11.4, v9.11.2, v10.2.1",
-       false,
-       true,
-       ParallelModel::kContextPerThread,
-       {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify, kSampleOld,
-        kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryOld}},
-      {"10.4",
-       "10.4-10.x (CompressionManager)",
-       "v10.4.2, v10.10.1",
-       true,
-       true,
-       ParallelModel::kNotReplayed,
-       {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify, kSampleOld,
-        kParallel10, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNew}},
-      {"11",
-       "11.x",
-       "v11.8.1 (also v11.0.4: blob_compressor_wa_)",
-       true,
-       false,
-       ParallelModel::kDataAreaPlusWorkers,
-       {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify, kSample11,
-        kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead, kSecondaryNew}},
+      CompressionContextPattern("8", "8.0-10.3", "v8.11.4, v9.11.2, v10.2.1", kSecondaryOld),
+      // The CompressionManager's working areas: a data and an index area per
+      // table builder.
+      {.key = "10.4",
+       .versions = "10.4-10.x (CompressionManager)",
+       .read_from = "v10.4.2, v10.10.1",
+       .separate_index_context = true,
+       .zstd_context_per_blob = true,
+       .parallel = ParallelModel::kNotReplayed,
+       .events = {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify,
+                  kSampleOld, kParallel10, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNew}},
+      // Also a working area per BlobFileBuilder.
+      {.key = "11",
+       .versions = "11.x",
+       .read_from = "v11.8.1 (also v11.0.4: blob_compressor_wa_)",
+       .separate_index_context = true,
+       .zstd_context_per_blob = false,
+       .parallel = ParallelModel::kDataAreaPlusWorkers,
+       .events = {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify,
+                  kSample11, kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead, kSecondaryNew}},
   };
 }
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace rockpool::legacy {
+namespace rockpool {
 namespace {
 
 PoolStats Pool(uint64_t created, uint64_t reused, uint64_t bytes, uint64_t allocs) {
@@ -56,4 +56,4 @@ TEST(ReportTest, Line) {
 }
 
 }  // namespace
-}  // namespace rockpool::legacy
+}  // namespace rockpool
