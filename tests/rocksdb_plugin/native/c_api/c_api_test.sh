@@ -1,0 +1,82 @@
+#!/bin/bash
+# compression_manager=rockpool through RocksDB's C API, in a program nobody
+# rebuilt for rockpool (c_api_fill.c), with librockpool_native.so preloaded:
+#   - without the object the options string fails before any file exists;
+#   - with it the object says it registered, the DB's LOG shows rockpool,
+#     the DB reopens from its OPTIONS file and reads back;
+#   - its data blocks equal the built-in manager's (same program, same data);
+#   - the install's stock ldb and sst_dump read it without rockpool
+#     (skipped when $ROCKPOOL_UPSTREAM_BIN has no such tools);
+#   - loaded into a process whose RocksDB says it is another release, the
+#     object registers nothing, says so, and the options string fails as
+#     in the first case;
+#   - with the interposer preloaded too and zlib blob files, the interposer
+#     pools the blobs' contexts and the native face the SST files', each
+#     reporting its own.
+# Arguments: c_api_fill, data_blocks_equal, librockpool_native.so,
+# libother_release.so, librockpool_interpose.so.
+set -euo pipefail
+fill=$1 blocks_equal=$2 native=$(realpath "$3") other=$(realpath "$4") interpose=$(realpath "$5")
+bin=${ROCKPOOL_UPSTREAM_BIN:-}
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+keys=20000
+opts='compression_manager=rockpool;compression=kZlibCompression'
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# 1. Not loaded: RocksDB's own error for an unknown id, no DB directory.
+if "$fill" "$tmp/unloaded" "$opts" "$keys" 2>"$tmp/unloaded.err"; then
+  fail "an unregistered compression_manager=rockpool was accepted"
+fi
+grep -q rockpool "$tmp/unloaded.err" || fail "the error does not name rockpool: $(cat "$tmp/unloaded.err")"
+[[ ! -e $tmp/unloaded ]] || fail "a failed options string left files: $(ls "$tmp/unloaded")"
+echo "not loaded: $(cat "$tmp/unloaded.err")"
+
+# 2. Preloaded: registered, active in the LOG, reopened from OPTIONS.
+ROCKPOOL_VERBOSE=1 ROCKPOOL_NATIVE_STATS="$tmp/stats" LD_PRELOAD="$native" \
+  "$fill" "$tmp/pooled" "$opts" "$keys" 2>"$tmp/pooled.err" || fail "pooled run: $(cat "$tmp/pooled.err")"
+grep -q "native face registered: compression_manager=rockpool" "$tmp/pooled.err" ||
+  fail "no registration line on stderr: $(cat "$tmp/pooled.err")"
+grep -q "native face registered" "$tmp/stats" || fail "no registration line in ROCKPOOL_NATIVE_STATS"
+grep -q "rockpool active:" "$tmp/pooled/LOG" || fail "the LOG does not show rockpool"
+grep -q "compression_manager=rockpool" "$tmp"/pooled/OPTIONS-* || fail "the OPTIONS file does not name rockpool"
+echo "LOG: $(grep -m1 -o 'rockpool active:.*' "$tmp/pooled/LOG")"
+
+# 3. The built-in manager on the same data: the same data blocks.
+"$fill" "$tmp/builtin" 'compression=kZlibCompression' "$keys" >/dev/null
+"$blocks_equal" "$tmp/pooled" "$tmp/builtin" || fail "data blocks differ from the built-in's"
+
+# 4. Stock tools of the same install, no rockpool loaded.
+if [[ -x $bin/ldb && -x $bin/sst_dump ]]; then
+  scanned=$("$bin/ldb" --db="$tmp/pooled" scan | wc -l)
+  [[ $scanned == "$keys" ]] || fail "stock ldb scanned $scanned of $keys keys"
+  "$bin/sst_dump" --file="$tmp/pooled" --command=check >/dev/null || fail "stock sst_dump check"
+  echo "stock ldb: $scanned keys; stock sst_dump --command=check: ok"
+else
+  echo "stock tools: skipped (no ldb and sst_dump in '$bin')"
+fi
+# 5. Another release running: nothing registered, the same failure, no files.
+if ROCKPOOL_NATIVE_STATS="$tmp/stats" LD_PRELOAD="$other $native" \
+  "$fill" "$tmp/mismatch" "$opts" "$keys" 2>"$tmp/mismatch.err"; then
+  fail "compression_manager=rockpool was accepted with another release running"
+fi
+grep -q "rockpool" "$tmp/mismatch.err" || fail "the error does not name rockpool: $(cat "$tmp/mismatch.err")"
+grep -q "native face" "$tmp/mismatch.err" && fail "stderr has a rockpool line without ROCKPOOL_VERBOSE=1"
+[[ ! -e $tmp/mismatch ]] || fail "a failed options string left files"
+grep -q "native face not registered: the running RocksDB is 10.9.1; librockpool_native.so is built for RocksDB" \
+  "$tmp/stats" || fail "no refusal line in ROCKPOOL_NATIVE_STATS: $(cat "$tmp/stats")"
+echo "mismatch: $(grep -m1 'not registered' "$tmp/stats")"
+echo "mismatch: $(cat "$tmp/mismatch.err")"
+
+# 6. Both objects: blob files through the interposer, SSTs through the face.
+blob_opts="$opts;enable_blob_files=true;min_blob_size=100;blob_compression_type=kZlibCompression"
+LD_PRELOAD="$interpose $native" ROCKPOOL_OPTIONS=max_idle_per_key=8 \
+  ROCKPOOL_STATS="$tmp/both.stats" ROCKPOOL_NATIVE_STATS="$tmp/both.native" \
+  "$fill" "$tmp/both" "$blob_opts" "$keys" 2>"$tmp/both.err" >/dev/null ||
+  fail "native face + interposer, blob files: $(cat "$tmp/both.err")"
+ls "$tmp/both"/*.blob >/dev/null || fail "no blob files written"
+interposed=$(grep -o 'deflate=[0-9]*' "$tmp/both.stats" | tail -1 | cut -d= -f2)
+[[ ${interposed:-0} -ge $keys ]] || fail "the interposer pooled ${interposed:-0} deflate leases for $keys blobs: $(cat "$tmp/both.stats")"
+grep -q "event=close face=native" "$tmp/both.native" || fail "no native close report: $(cat "$tmp/both.native")"
+echo "both, interposer: $(tail -1 "$tmp/both.stats")"
+echo "both, native: $(grep -m1 'event=close' "$tmp/both.native")"
+echo PASS
