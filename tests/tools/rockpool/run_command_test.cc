@@ -33,7 +33,7 @@ TEST(RunArguments, Errors) {
   EXPECT_THAT(std::string(ParseRunArguments({"--bogus", "--", "x"}).status().message()),
               HasSubstr("unknown flag --bogus"));
   EXPECT_THAT(std::string(ParseRunArguments({"--object=both", "--", "x"}).status().message()),
-              HasSubstr("expected preload or interpose"));
+              HasSubstr("expected preload, interpose or native"));
   EXPECT_THAT(std::string(ParseRunArguments({"--options", "x"}).status().message()),
               HasSubstr("needs a value"));
   EXPECT_THAT(std::string(ParseRunArguments({"--verbose", "--"}).status().message()),
