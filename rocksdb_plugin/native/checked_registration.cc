@@ -4,8 +4,9 @@
 // ObjectLibrary::Default() of the RocksDB running in the process, after
 // checking that it is the release the object was built for
 // (release_check.h). On a mismatch nothing is registered and the process
-// runs as if the object were not there: an options string naming
-// compression_manager=rockpool fails at open like any unknown id. The
+// runs as if the object were not there: RocksDB treats
+// compression_manager=rockpool like any id it cannot load (by default it
+// ignores it and the built-in manager serves). The
 // outcome is one line, on stderr with ROCKPOOL_VERBOSE=1 and always in the
 // ROCKPOOL_NATIVE_STATS file:
 //   rockpool[<pid>]: native face registered: compression_manager=rockpool, RocksDB 11.8.1

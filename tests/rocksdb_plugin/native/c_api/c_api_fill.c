@@ -4,9 +4,11 @@
  *
  *   c_api_fill DB_DIR 'compression_manager=rockpool;compression=kZlibCompression' [KEYS [VALUE_BYTES]]
  *
- * 1. rocksdb_get_options_from_string(OPTIONS_STRING) over create_if_missing;
- *    a string naming an unregistered compression_manager fails here, before
- *    any file is written: the error goes to stderr, exit 2.
+ * 1. rocksdb_get_options_from_string(OPTIONS_STRING) over create_if_missing
+ *    (a bad string: the error on stderr, exit 2). An unregistered
+ *    compression_manager id is not an error there: RocksDB ignores ids it
+ *    cannot load (ConfigOptions::ignore_unsupported_options, true in the
+ *    C API) and the DB gets the built-in manager.
  * 2. fills DB_DIR with KEYS (default 200000) deterministic keys of
  *    VALUE_BYTES (default 200) half-compressible bytes, compacts everything
  *    into the bottommost level (so the SST files' data blocks depend only on
