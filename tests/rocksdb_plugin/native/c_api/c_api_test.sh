@@ -29,7 +29,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # 1. Not loaded: RocksDB ignores the unknown id, the built-in serves.
 "$fill" "$tmp/unloaded" "$opts" "$keys" >/dev/null 2>"$tmp/unloaded.err" ||
   fail "not loaded: $(cat "$tmp/unloaded.err")"
-! grep -q "rockpool active" "$tmp/unloaded/LOG" || fail "rockpool in the LOG without the object"
+! grep -q "rockpool active" "$tmp"/unloaded/LOG* || fail "rockpool in the LOG without the object"
 echo "not loaded: RocksDB ignored the id; $(grep -m1 -o 'compression_manager=[^;]*' "$tmp"/unloaded/OPTIONS-* | tail -1) in the OPTIONS file"
 
 # 2. Preloaded: registered, active in the LOG, reopened from OPTIONS.
@@ -38,9 +38,11 @@ ROCKPOOL_VERBOSE=1 ROCKPOOL_NATIVE_STATS="$tmp/stats" LD_PRELOAD="$native" \
 grep -q "native face registered: compression_manager=rockpool" "$tmp/pooled.err" ||
   fail "no registration line on stderr: $(cat "$tmp/pooled.err")"
 grep -q "native face registered" "$tmp/stats" || fail "no registration line in ROCKPOOL_NATIVE_STATS"
-grep -q "rockpool active:" "$tmp/pooled/LOG" || fail "the LOG does not show rockpool"
+# LOG*: the reopen rotated the fill's LOG; the native face writes its line
+# when it builds the first SST file, which the reopen does not.
+grep -q "rockpool active:" "$tmp"/pooled/LOG* || fail "the LOG does not show rockpool"
 grep -q "compression_manager=rockpool" "$tmp"/pooled/OPTIONS-* || fail "the OPTIONS file does not name rockpool"
-echo "LOG: $(grep -m1 -o 'rockpool active:.*' "$tmp/pooled/LOG")"
+echo "LOG: $(grep -h -m1 -o 'rockpool active:.*' "$tmp"/pooled/LOG* | head -1)"
 
 # 3. The built-in manager on the same data: the same data blocks.
 "$fill" "$tmp/builtin" 'compression=kZlibCompression' "$keys" >/dev/null
@@ -60,7 +62,7 @@ ROCKPOOL_NATIVE_STATS="$tmp/stats" LD_PRELOAD="$other $native" \
   "$fill" "$tmp/mismatch" "$opts" "$keys" >/dev/null 2>"$tmp/mismatch.err" ||
   fail "another release: $(cat "$tmp/mismatch.err")"
 ! grep -q "native face" "$tmp/mismatch.err" || fail "stderr has a rockpool line without ROCKPOOL_VERBOSE=1"
-! grep -q "rockpool active" "$tmp/mismatch/LOG" || fail "rockpool in the LOG of another release"
+! grep -q "rockpool active" "$tmp"/mismatch/LOG* || fail "rockpool in the LOG of another release"
 grep -q "native face not registered: the running RocksDB is 10.9.1; librockpool_native.so is built for RocksDB" \
   "$tmp/stats" || fail "no refusal line in ROCKPOOL_NATIVE_STATS: $(cat "$tmp/stats")"
 "$blocks_equal" "$tmp/mismatch" "$tmp/builtin" >/dev/null || fail "another release: blocks differ from the built-in's"

@@ -55,4 +55,4 @@ done
 awk -v r="${MB[rockpool]}" -v n="${MB[none]}" -v b="${MB[builtin]}" \
   'BEGIN {printf "rockpool / none = %.3f, builtin / none = %.3f\n", r / n, b / n}'
 "$EQUAL" "$WORK/db_rockpool" "$WORK/db_builtin"
-grep -m1 -o 'rockpool active:.*' "$WORK/db_rockpool/LOG"
+grep -h -m1 -o 'rockpool active:.*' "$WORK"/db_rockpool/LOG* | head -1
