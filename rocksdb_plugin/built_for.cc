@@ -43,10 +43,11 @@ std::optional<RocksdbBuild> ParseBuiltFor(absl::string_view fields) {
   return out;
 }
 
-std::optional<RocksdbBuild> FindBuiltFor(absl::string_view file_bytes) {
-  for (size_t at = file_bytes.find(kBuiltForPrefix); at != absl::string_view::npos;
-       at = file_bytes.find(kBuiltForPrefix, at + 1)) {
-    if (auto build = ParseBuiltFor(UpToNul(file_bytes, at + kBuiltForPrefix.size()))) {
+std::optional<RocksdbBuild> FindBuiltFor(absl::string_view file_bytes, absl::string_view prefix) {
+  if (prefix.empty()) return std::nullopt;
+  for (size_t at = file_bytes.find(prefix); at != absl::string_view::npos;
+       at = file_bytes.find(prefix, at + 1)) {
+    if (auto build = ParseBuiltFor(UpToNul(file_bytes, at + prefix.size()))) {
       return build;
     }
   }

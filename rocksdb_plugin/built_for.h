@@ -1,15 +1,21 @@
-// Which RocksDB build librockpool_preload.so is built for, and how a file
-// says so. The preload object interposes rocksdb::SanitizeOptions and
+// Which RocksDB build a rockpool object is built for, and how a file says
+// so. librockpool_preload.so interposes rocksdb::SanitizeOptions and
 // registers a listener with the class layouts of the RocksDB it was compiled
-// against: in a process running any other RocksDB that crashes. So the
-// object carries one line naming its RocksDB,
+// against; librockpool_native.so implements RocksDB's experimental
+// CompressionManager API, whose signatures change between minor releases.
+// In a process running any other RocksDB either would crash. So each
+// object carries one line naming its RocksDB, after a prefix naming the
+// object,
 //
 //   rockpool_preload_built_for: version=7.8.3 soname=librocksdb.so.7.8
 //       build_date=2023-01-07 12:33:41
+//   rockpool_native_built_for: version=11.8.1 soname=librocksdb.so.11.8
+//       build_date=...
 //
-// (one line in the file, NUL-terminated), which `rockpool run` reads from
-// the object's file (tools/rockpool/object_choice.h) and the object checks
-// against the RocksDB running in its process (legacy/release_check.cc). `build_date` is RocksDB's own
+// (one line in the file, NUL-terminated; built_for_line.h writes it), which
+// `rockpool run` reads from the object's file (tools/rockpool/object_choice.h)
+// and the object checks against the RocksDB running in its process
+// (legacy/release_check.cc, native/release_check.cc). `build_date` is RocksDB's own
 // `rocksdb_build_date` build property (util/build_version.cc), compiled into
 // every librocksdb as the plain string "rocksdb_build_date:<date>": the
 // version alone cannot tell Debian's build from another build of 7.8.3.
@@ -36,6 +42,7 @@ struct RocksdbBuild {
 };
 
 inline constexpr absl::string_view kBuiltForPrefix = "rockpool_preload_built_for: ";
+inline constexpr absl::string_view kNativeBuiltForPrefix = "rockpool_native_built_for: ";
 inline constexpr absl::string_view kBuildDateProperty = "rocksdb_build_date:";
 
 // The line without its prefix: "version=... soname=... build_date=...".
@@ -43,9 +50,10 @@ inline constexpr absl::string_view kBuildDateProperty = "rocksdb_build_date:";
 std::string FormatBuiltFor(const RocksdbBuild& build);
 std::optional<RocksdbBuild> ParseBuiltFor(absl::string_view fields);
 
-// The first `kBuiltForPrefix` line in a file's bytes (an object file: the
-// line ends at a NUL) that parses; nullopt if none.
-std::optional<RocksdbBuild> FindBuiltFor(absl::string_view file_bytes);
+// The first line starting with `prefix` in a file's bytes (an object file:
+// the line ends at a NUL) that parses; nullopt if none.
+std::optional<RocksdbBuild> FindBuiltFor(absl::string_view file_bytes,
+                                         absl::string_view prefix = kBuiltForPrefix);
 
 // The date after the first "rocksdb_build_date:" in a librocksdb file's
 // bytes (up to the NUL); nullopt if the file has none.

@@ -20,26 +20,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "build_identity.h"
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/built_for.h"
+#include "rocksdb_plugin/built_for_line.h"
 #include "rocksdb_plugin/legacy/refusal.h"
-
-#define ROCKPOOL_STR2(x) #x
-#define ROCKPOOL_STR(x) ROCKPOOL_STR2(x)
-#define ROCKPOOL_ROCKSDB_VERSION \
-  ROCKPOOL_STR(ROCKSDB_MAJOR) "." ROCKPOOL_STR(ROCKSDB_MINOR) "." ROCKPOOL_STR(ROCKSDB_PATCH)
-#define ROCKPOOL_ROCKSDB_SONAME \
-  "librocksdb.so." ROCKPOOL_STR(ROCKSDB_MAJOR) "." ROCKPOOL_STR(ROCKSDB_MINOR)
 
 namespace rockpool::legacy {
 namespace {
 
 // The line `rockpool run` reads from the object file (built_for.h); read
 // here too, which also keeps it in the object.
-constexpr char kBuiltFor[] =
-    "rockpool_preload_built_for: version=" ROCKPOOL_ROCKSDB_VERSION
-    " soname=" ROCKPOOL_ROCKSDB_SONAME " build_date=" ROCKPOOL_ROCKSDB_BUILD_DATE;
+constexpr char kBuiltFor[] = "rockpool_preload_built_for: " ROCKPOOL_BUILT_FOR_FIELDS;
 
 constexpr char kSanitizeOptions[] =
     "_ZN7rocksdb15SanitizeOptionsERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKNS_"

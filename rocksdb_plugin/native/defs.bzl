@@ -1,6 +1,6 @@
 """The native face exists only when @rocksdb has CompressionManager (>= 10.4)."""
 
-load("@rocksdb//:defs.bzl", "ROCKSDB_NATIVE_API")
+load("@rocksdb//:defs.bzl", "ROCKSDB_LINKAGE", "ROCKSDB_NATIVE_API")
 
 _SRCS = [
     "log_report.cc",
@@ -65,6 +65,50 @@ def native_face_targets():
         visibility = ["//visibility:public"],
         deps = [":core"],
     )
+
+    # Whether the running RocksDB is the release and build this code was
+    # compiled against.
+    native.cc_library(
+        name = "release_check",
+        srcs = ["release_check.cc"],
+        hdrs = ["release_check.h"],
+        visibility = ["//visibility:public"],
+        deps = [
+            "//rocksdb_plugin:built_for",
+            "//rocksdb_plugin:built_for_line",
+            "@absl",
+            "@rocksdb",
+        ],
+    )
+
+    # Registration at load time after that check, for
+    # librockpool_native.so.
+    native.cc_library(
+        name = "checked_registration",
+        srcs = ["checked_registration.cc"],
+        alwayslink = 1,
+        deps = [
+            ":core",
+            ":release_check",
+            "//rocksdb_plugin:verbose",
+            "@absl",
+            "@rocksdb",
+        ],
+    )
+
+    # LD_PRELOAD=librockpool_native.so for programs on a prebuilt shared
+    # librocksdb of the release it is built for (an install made with
+    # `make install-shared`): DT_NEEDED librocksdb.so.X.Y, found through the
+    # install's rpath. Only defined when @rocksdb is such an install.
+    if ROCKSDB_LINKAGE == "shared":
+        native.cc_binary(
+            name = "librockpool_native.so",
+            # Only the Abseil libraries rockpool uses.
+            linkopts = ["-Wl,--as-needed"],
+            linkshared = 1,
+            visibility = ["//visibility:public"],
+            deps = [":checked_registration"],
+        )
 
     # What a RocksDB built with ROCKSDB_PLUGINS=rockpool links
     # (rockpool/rockpool.mk): the core and the plugin entry point

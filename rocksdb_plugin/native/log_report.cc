@@ -84,6 +84,22 @@ void SstFileReport::Write() noexcept {
   reporter_->Report(log_, head_, mode_, *pools_);
 }
 
+void AppendNativeStatsLine(std::string_view line) noexcept {
+  try {
+    const char* path = std::getenv(kNativeStatsVariable);
+    if (path == nullptr || *path == '\0') return;
+    std::string whole(line);
+    whole += '\n';
+    const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    // One write: O_APPEND keeps lines of concurrent processes whole.
+    const ssize_t written = write(fd, whole.data(), whole.size());
+    (void)written;
+    close(fd);
+  } catch (...) {
+  }
+}
+
 void AppendCloseReport(RockpoolOptions::Mode mode, const CompressionPools& pools) noexcept {
   try {
     const char* path = std::getenv(kNativeStatsVariable);
@@ -91,15 +107,8 @@ void AppendCloseReport(RockpoolOptions::Mode mode, const CompressionPools& pools
     const CompressionPoolsStats now = pools.stats();
     const PoolStats total = now.Total();
     if (total.created + total.reused == 0) return;  // a manager RocksDB only parsed
-    const std::string line = FormatReport(absl::StrCat("event=close face=native pid=", getpid()),
-                                          mode, now, CompressionPoolsStats{}, /*discarded=*/0) +
-                             "\n";
-    const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    // One write: O_APPEND keeps lines of concurrent processes whole.
-    const ssize_t written = write(fd, line.data(), line.size());
-    (void)written;
-    close(fd);
+    AppendNativeStatsLine(FormatReport(absl::StrCat("event=close face=native pid=", getpid()),
+                                       mode, now, CompressionPoolsStats{}, /*discarded=*/0));
   } catch (...) {
   }
 }

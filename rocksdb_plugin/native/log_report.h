@@ -100,6 +100,10 @@ class SstFileReport {
 std::string SstFileHead(rocksdb::TableFileCreationReason reason, const std::string& column_family,
                         int level);
 
+// If ROCKPOOL_NATIVE_STATS names a file, appends `line` and a newline to
+// it in one write (O_APPEND: lines of concurrent processes stay whole).
+void AppendNativeStatsLine(std::string_view line) noexcept;
+
 // If ROCKPOOL_NATIVE_STATS names a file and `pools` leased a context,
 // appends "rockpool report: event=close face=native pid=N ..." to it.
 void AppendCloseReport(RockpoolOptions::Mode mode, const CompressionPools& pools) noexcept;

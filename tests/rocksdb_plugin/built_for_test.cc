@@ -47,6 +47,16 @@ TEST(BuiltFor, FindsTheFirstLineThatParsesInObjectBytes) {
   EXPECT_EQ(FindBuiltFor("no line here"), std::nullopt);
 }
 
+TEST(BuiltFor, EachObjectFindsOnlyItsOwnPrefix) {
+  // A native object's line is not a preload object's, and the reverse.
+  const std::string native = std::string(kNativeBuiltForPrefix) + FormatBuiltFor(kBuild) + '\0';
+  const std::string preload = std::string(kBuiltForPrefix) + FormatBuiltFor(kBuild) + '\0';
+  EXPECT_THAT(FindBuiltFor(native, kNativeBuiltForPrefix), Optional(kBuild));
+  EXPECT_EQ(FindBuiltFor(native), std::nullopt);
+  EXPECT_EQ(FindBuiltFor(preload, kNativeBuiltForPrefix), std::nullopt);
+  EXPECT_EQ(FindBuiltFor(preload, ""), std::nullopt);
+}
+
 TEST(BuiltFor, BuildDateOfDebiansLibrary) {
   std::string bytes("x\0rocksdb_build_date:2000-01-01 00:00:00\0y", 43);
   EXPECT_THAT(FindBuildDate(bytes), Optional(std::string("2000-01-01 00:00:00")));

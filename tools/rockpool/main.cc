@@ -3,7 +3,7 @@
 // program gets (README.md beside this file).
 //
 //   rockpool run [--options=STRING] [--stats=PATH] [--verbose]
-//                [--object=preload|interpose] -- PROGRAM [ARGS...]
+//                [--object=preload|interpose|native] -- PROGRAM [ARGS...]
 //   rockpool stats [--json] PATH...
 //   rockpool check PROGRAM
 #include <unistd.h>
@@ -28,13 +28,16 @@ constexpr char kUsage[] =
     "  rockpool run [flags] -- PROGRAM [ARGS...]\n"
     "      execs PROGRAM (found on PATH) with the rockpool object preloaded: the preload\n"
     "      object only when PROGRAM links the librocksdb.so build it is built for (Debian's\n"
-    "      7.8.3: soname and build date, as the dynamic loader resolves it), the interposer\n"
-    "      otherwise (another RocksDB, mariadbd with MyRocks, no RocksDB, a script).\n"
+    "      7.8.3: soname and build date, as the dynamic loader resolves it), the native\n"
+    "      object (compression_manager=rockpool) likewise for the upstream librocksdb.so it\n"
+    "      is built for, the interposer otherwise (another RocksDB, mariadbd with MyRocks,\n"
+    "      no RocksDB, a script).\n"
     "      --options=STRING   ROCKPOOL_OPTIONS (default max_idle_per_key=8; an existing\n"
     "                         ROCKPOOL_OPTIONS is kept unless this flag is given)\n"
-    "      --stats=PATH       ROCKPOOL_STATS: the process's statistics file (%p: its pid)\n"
+    "      --stats=PATH       ROCKPOOL_STATS: the process's statistics file (%p: its pid;\n"
+    "                         the native object's lines: ROCKPOOL_NATIVE_STATS, same path)\n"
     "      --verbose          ROCKPOOL_VERBOSE=1: each process says what it did on stderr\n"
-    "      --object=preload|interpose   overrides the choice\n"
+    "      --object=preload|interpose|native   overrides the choice\n"
     "  rockpool stats [--json] PATH...\n"
     "      the statistics files of processes run with --stats: per process and in total,\n"
     "      leases, contexts created and reused, codec-library bytes, the stock estimate\n"

@@ -49,11 +49,32 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
 std::optional<ObjectKind> ObjectKindFromName(const std::string& name) {
   if (name == "preload") return ObjectKind::kPreload;
   if (name == "interpose") return ObjectKind::kInterpose;
+  if (name == "native") return ObjectKind::kNative;
   return std::nullopt;
 }
 
+const char* ObjectKindName(ObjectKind kind) {
+  switch (kind) {
+    case ObjectKind::kPreload:
+      return "preload";
+    case ObjectKind::kNative:
+      return "native";
+    case ObjectKind::kInterpose:
+      break;
+  }
+  return "interpose";
+}
+
 const char* ObjectFileName(ObjectKind kind) {
-  return kind == ObjectKind::kPreload ? kPreloadObject : kInterposeObject;
+  switch (kind) {
+    case ObjectKind::kPreload:
+      return kPreloadObject;
+    case ObjectKind::kNative:
+      return kNativeObject;
+    case ObjectKind::kInterpose:
+      break;
+  }
+  return kInterposeObject;
 }
 
 std::string LibDir() {
@@ -82,54 +103,87 @@ absl::StatusOr<std::string> ResolveProgram(const std::string& program) {
 
 namespace {
 
-// What the preload object at `preload_path` says it is built for.
-absl::StatusOr<RocksdbBuild> PreloadBuiltFor(const std::string& preload_path) {
-  absl::StatusOr<std::string> bytes = ReadWholeFile(preload_path);
+// What the object at `object_path` says it is built for (its line after
+// `prefix`).
+absl::StatusOr<RocksdbBuild> ObjectBuiltFor(const std::string& object_path,
+                                            absl::string_view prefix) {
+  absl::StatusOr<std::string> bytes = ReadWholeFile(object_path);
   if (!bytes.ok()) return bytes.status();
-  std::optional<RocksdbBuild> build = FindBuiltFor(*bytes);
+  std::optional<RocksdbBuild> build = FindBuiltFor(*bytes, prefix);
   if (!build.has_value()) {
     return absl::NotFoundError(
-        absl::StrCat(preload_path, " does not say which RocksDB it is built for"));
+        absl::StrCat(object_path, " does not say which RocksDB it is built for"));
   }
   return *build;
 }
 
-// Whether PROGRAM, which needs `dependency` (librocksdb.so.*), gets the
-// preload object (*preload), and the sentence saying why: only for the
-// soname the object is built for, resolved by the loader to a library with
-// the object's rocksdb_build_date (built_for.h).
-std::string PreloadReason(const std::string& program, const ProgramFile& file,
-                          const std::string& dependency, const std::string& preload_path,
-                          bool* preload) {
-  *preload = false;
-  constexpr char kInterposer[] = ": the interposer, safe with any RocksDB";
+// Whether PROGRAM, which needs `dependency` (librocksdb.so.*), runs the
+// RocksDB build the object `object` (at `object_path`, its built-for line
+// after `prefix`) is built for (*matches), and the sentence saying why:
+// only the soname the object is built for, resolved by the loader to a
+// library with the object's rocksdb_build_date (built_for.h).
+std::string BuiltForReason(const std::string& program, const ProgramFile& file,
+                           const std::string& dependency, absl::string_view object,
+                           absl::string_view prefix, const std::string& object_path,
+                           bool* matches) {
+  *matches = false;
   const std::string needs = absl::StrCat(program, " needs ", dependency, " (DT_NEEDED)");
-  absl::StatusOr<RocksdbBuild> built_for = PreloadBuiltFor(preload_path);
-  if (!built_for.ok())
-    return absl::StrCat(needs, ", but ", built_for.status().message(), kInterposer);
-  const std::string preload_for =
-      absl::StrCat(kPreloadObject, " is for ", built_for->ToString(), " only");
-  if (dependency != built_for->soname) return absl::StrCat(needs, "; ", preload_for, kInterposer);
+  absl::StatusOr<RocksdbBuild> built_for = ObjectBuiltFor(object_path, prefix);
+  if (!built_for.ok()) return absl::StrCat(needs, ", but ", built_for.status().message());
+  const std::string object_for = absl::StrCat(object, " is for ", built_for->ToString(), " only");
+  if (dependency != built_for->soname) return absl::StrCat(needs, "; ", object_for);
   absl::StatusOr<std::string> library = ResolveLibrary(program, file, dependency);
   if (!library.ok()) {
-    return absl::StrCat(needs, ": ", library.status().message(), "; ", preload_for, kInterposer);
+    return absl::StrCat(needs, ": ", library.status().message(), "; ", object_for);
   }
   const std::string found = absl::StrCat(needs, ", found at ", *library);
   absl::StatusOr<std::string> bytes = ReadWholeFile(*library);
   if (!bytes.ok()) {
-    return absl::StrCat(found, ", unreadable (", bytes.status().message(), "); ", preload_for,
-                        kInterposer);
+    return absl::StrCat(found, ", unreadable (", bytes.status().message(), "); ", object_for);
   }
   const std::optional<std::string> date = FindBuildDate(*bytes);
   if (!date.has_value()) {
-    return absl::StrCat(found, ", which has no rocksdb_build_date; ", preload_for, kInterposer);
+    return absl::StrCat(found, ", which has no rocksdb_build_date; ", object_for);
   }
   if (*date != built_for->build_date) {
-    return absl::StrCat(found, ", built ", *date, "; ", preload_for, kInterposer);
+    return absl::StrCat(found, ", built ", *date, "; ", object_for);
   }
-  *preload = true;
+  *matches = true;
   return absl::StrCat(found, ", built ", *date, ": ", built_for->ToString(), ", the build ",
-                      kPreloadObject, " is for");
+                      object, " is for");
+}
+
+// The object for PROGRAM, which needs `dependency` (librocksdb.so.*), and
+// why: the native object when it is installed and built for the program's
+// RocksDB build, else the preload object when that is, else the interposer.
+ObjectChoice ChooseForDependency(const std::string& program, const ProgramFile& file,
+                                 const std::string& dependency) {
+  ObjectChoice choice;
+  const std::string native_path = absl::StrCat(LibDir(), "/", kNativeObject);
+  std::string not_native;
+  if (access(native_path.c_str(), F_OK) == 0) {
+    bool native = false;
+    std::string why = BuiltForReason(program, file, dependency, kNativeObject,
+                                     kNativeBuiltForPrefix, native_path, &native);
+    if (native) {
+      choice.kind = ObjectKind::kNative;
+      choice.reason = absl::StrCat(why,
+                                   "; it serves the DBs whose options name "
+                                   "compression_manager=rockpool");
+      return choice;
+    }
+    not_native = absl::StrCat(" (not ", kNativeObject, ": ", why, ")");
+  }
+  bool preload = false;
+  choice.reason = BuiltForReason(program, file, dependency, kPreloadObject, kBuiltForPrefix,
+                                 absl::StrCat(LibDir(), "/", kPreloadObject), &preload);
+  if (preload) {
+    choice.kind = ObjectKind::kPreload;
+  } else {
+    absl::StrAppend(&choice.reason, ": the interposer, safe with any RocksDB");
+  }
+  absl::StrAppend(&choice.reason, not_native);
+  return choice;
 }
 
 }  // namespace
@@ -142,10 +196,7 @@ absl::StatusOr<ObjectChoice> ChooseObject(const std::string& path,
   switch (file->kind) {
     case ProgramFile::Kind::kElf:
       if (std::string dep = RocksdbDependency(*file); !dep.empty()) {
-        bool preload = false;
-        choice.reason =
-            PreloadReason(path, *file, dep, absl::StrCat(LibDir(), "/", kPreloadObject), &preload);
-        if (preload) choice.kind = ObjectKind::kPreload;
+        choice = ChooseForDependency(path, *file, dep);
       } else {
         choice.reason =
             absl::StrCat(path, " needs no librocksdb.so (DT_NEEDED: ",
@@ -164,14 +215,12 @@ absl::StatusOr<ObjectChoice> ChooseObject(const std::string& path,
       break;
   }
   if (forced.has_value() && *forced != choice.kind) {
-    choice.reason = absl::StrCat(
-        "--object=", *forced == ObjectKind::kPreload ? "preload" : "interpose",
-        " (automatic choice: ", ObjectFileName(choice.kind), ", because ", choice.reason, ")");
+    choice.reason = absl::StrCat("--object=", ObjectKindName(*forced), " (automatic choice: ",
+                                 ObjectFileName(choice.kind), ", because ", choice.reason, ")");
     choice.kind = *forced;
   } else if (forced.has_value()) {
-    choice.reason =
-        absl::StrCat("--object=", *forced == ObjectKind::kPreload ? "preload" : "interpose",
-                     " (also the automatic choice: ", choice.reason, ")");
+    choice.reason = absl::StrCat("--object=", ObjectKindName(*forced),
+                                 " (also the automatic choice: ", choice.reason, ")");
   }
   choice.object_path = absl::StrCat(LibDir(), "/", ObjectFileName(choice.kind));
   return choice;

@@ -7,6 +7,11 @@
 //                             rocksdb_build_date (rocksdb_plugin/built_for.h):
 //                             Debian's 7.8.3. The object anywhere else would
 //                             crash the program.
+//   librockpool_native.so     the same rule for the native face
+//                             (compression_manager=rockpool) built against
+//                             a shared upstream RocksDB >= 10.4: a program
+//                             whose librocksdb.so resolves to that release
+//                             and build; checked first, when installed
 //   librockpool_interpose.so  anything else: a program on another
 //                             librocksdb.so (another soname, another build,
 //                             or not found), a program with its own RocksDB
@@ -30,11 +35,16 @@ inline constexpr char kDefaultLibDir[] = "/usr/lib/x86_64-linux-gnu/rockpool";
 inline constexpr char kLibDirVariable[] = "ROCKPOOL_LIBDIR";
 inline constexpr char kPreloadObject[] = "librockpool_preload.so";
 inline constexpr char kInterposeObject[] = "librockpool_interpose.so";
+inline constexpr char kNativeObject[] = "librockpool_native.so";
 
-enum class ObjectKind { kPreload, kInterpose };
+enum class ObjectKind { kPreload, kInterpose, kNative };
 
-// "preload" / "interpose" (the --object values) to the kind; nullopt otherwise.
+// "preload" / "interpose" / "native" (the --object values) to the kind;
+// nullopt otherwise.
 std::optional<ObjectKind> ObjectKindFromName(const std::string& name);
+
+// The --object value of a kind.
+const char* ObjectKindName(ObjectKind kind);
 
 const char* ObjectFileName(ObjectKind kind);
 

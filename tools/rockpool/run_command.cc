@@ -31,7 +31,7 @@ absl::string_view BaseName(absl::string_view path) {
 
 bool IsRockpoolObject(absl::string_view entry) {
   const absl::string_view base = BaseName(entry);
-  return base == kPreloadObject || base == kInterposeObject;
+  return base == kPreloadObject || base == kInterposeObject || base == kNativeObject;
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ absl::StatusOr<RunRequest> ParseRunArguments(const std::vector<std::string>& arg
       r.object = ObjectKindFromName(a.substr(9));
       if (!r.object.has_value()) {
         return absl::InvalidArgumentError(
-            absl::StrCat("--object=", a.substr(9), ": expected preload or interpose"));
+            absl::StrCat("--object=", a.substr(9), ": expected preload, interpose or native"));
       }
     } else if (a == "--options" || a == "--stats" || a == "--object") {
       return absl::InvalidArgumentError(absl::StrCat(a, " needs a value: ", a, "=..."));
@@ -132,6 +132,10 @@ int RunCommand(const std::vector<std::string>& args) {
   if (setenv("LD_PRELOAD", preload.c_str(), 1) != 0 ||
       setenv("ROCKPOOL_OPTIONS", options->c_str(), 1) != 0 ||
       (request->stats.has_value() && setenv("ROCKPOOL_STATS", request->stats->c_str(), 1) != 0) ||
+      // The native object's own lines (registration, close reports) go to
+      // ROCKPOOL_NATIVE_STATS (rocksdb_plugin/native/log_report.h).
+      (request->stats.has_value() && choice->kind == ObjectKind::kNative &&
+       setenv("ROCKPOOL_NATIVE_STATS", request->stats->c_str(), 1) != 0) ||
       (request->verbose && setenv("ROCKPOOL_VERBOSE", "1", 1) != 0)) {
     return Fail(absl::StrCat("cannot set the environment: ", std::strerror(errno)), 2);
   }

@@ -8,7 +8,7 @@
 //                      kDefaultOptions
 //   --stats=PATH       ROCKPOOL_STATS (%p: the process id)
 //   --verbose          ROCKPOOL_VERBOSE=1
-//   --object=preload|interpose  overrides the choice (object_choice.h)
+//   --object=preload|interpose|native  overrides the choice (object_choice.h)
 //
 // LD_PRELOAD: the object is put first; one already there is not added again,
 // and another rockpool object there (from an outer `rockpool run`) is

@@ -1,11 +1,13 @@
 """Native-face tests: defined only when @rocksdb has CompressionManager."""
 
-load("@rocksdb//:defs.bzl", "ROCKSDB_NATIVE_API", "ROCKSDB_PREFIX")
+load("@rocksdb//:defs.bzl", "ROCKSDB_LINKAGE", "ROCKSDB_NATIVE_API", "ROCKSDB_PREFIX")
 
 _WRAPPED = ["ZSTD_createCCtx", "ZSTD_createDCtx", "deflateInit2_", "inflateInit2_"]
 
 def native_face_tests():
-    if not ROCKSDB_NATIVE_API:
+    # The built-in's calls are counted with --wrap: only a static librocksdb
+    # is part of the test's own link.
+    if not ROCKSDB_NATIVE_API or ROCKSDB_LINKAGE != "static":
         return
     native.cc_library(
         name = "library_counters",
@@ -95,7 +97,7 @@ def native_plugin_tests():
     )
 
 def native_interpose_tests():
-    if not ROCKSDB_NATIVE_API:
+    if not ROCKSDB_NATIVE_API or ROCKSDB_LINKAGE != "static":
         return
 
     # The legacy face's interposition against upstream RocksDB (static
@@ -112,4 +114,55 @@ def native_interpose_tests():
             "@gtest_main",
             "@rocksdb",
         ],
+    )
+
+def native_shared_tests():
+    """librockpool_native.so in programs on the install's shared librocksdb."""
+    if not ROCKSDB_NATIVE_API or ROCKSDB_LINKAGE != "shared":
+        return
+
+    # Reaches RocksDB through rocksdb/c.h only, as bindings do.
+    native.cc_binary(
+        name = "c_api_fill",
+        testonly = True,
+        srcs = ["c_api/c_api_fill.c"],
+        deps = ["@rocksdb"],
+    )
+    native.cc_binary(
+        name = "data_blocks_equal",
+        testonly = True,
+        srcs = ["c_api/data_blocks_equal.cc"],
+        deps = [
+            "//compression:block_codecs",
+            "//compression:compression_pools",
+            "//tools/sst:codec_decompressor",
+            "//tools/sst:sst_reader",
+            "@absl",
+        ],
+    )
+    native.cc_binary(
+        name = "libother_release.so",
+        testonly = True,
+        srcs = ["c_api/other_release.cc"],
+        linkshared = 1,
+    )
+    native.sh_test(
+        name = "c_api_test",
+        size = "medium",
+        srcs = ["c_api/c_api_test.sh"],
+        args = [
+            "$(location :c_api_fill)",
+            "$(location :data_blocks_equal)",
+            "$(location //rocksdb_plugin/native:librockpool_native.so)",
+            "$(location :libother_release.so)",
+            "$(location //rocksdb_plugin:librockpool_interpose.so)",
+        ],
+        data = [
+            ":c_api_fill",
+            ":data_blocks_equal",
+            ":libother_release.so",
+            "//rocksdb_plugin:librockpool_interpose.so",
+            "//rocksdb_plugin/native:librockpool_native.so",
+        ],
+        env = {"ROCKPOOL_UPSTREAM_BIN": ROCKSDB_PREFIX + "/bin"},
     )

@@ -4,6 +4,9 @@
 //     soname, on another build of the preload object's soname, on a library
 //     the loader cannot find, and to Debian's db_bench when LD_LIBRARY_PATH
 //     puts another librocksdb.so.7.8 first (tools/rockpool/object_choice.h);
+//   - a librockpool_native.so in the objects' folder is chosen for the
+//     build its line names and not for another build or soname, and the
+//     reason says why not;
 //   - the preload object, forced into a process running librocksdb.so.9,
 //     refuses: the program runs as without rockpool, silent without
 //     ROCKPOOL_VERBOSE, one line with it, and the stats file and
@@ -32,7 +35,25 @@ using ::testing::StartsWith;
 
 using namespace ::rockpool::cli::cli_test;
 
-std::string g_program_9, g_program_7_8, g_stub_7_8;
+std::string g_program_9, g_program_7_8, g_stub_7_8, g_libdir;
+
+// A folder with the real objects and a librockpool_native.so that is only
+// its built-for line (`check` reads the file, never loads it).
+std::string LibDirWithNative(const std::string& name, const std::string& fields) {
+  const std::string dir = TempDir() + "/" + name;
+  EXPECT_EQ(system(("mkdir -p " + dir + " && cp " + g_libdir + "/librockpool_interpose.so " +
+                    g_libdir + "/librockpool_preload.so " + dir)
+                       .c_str()),
+            0);
+  FILE* f = std::fopen((dir + "/librockpool_native.so").c_str(), "wb");
+  EXPECT_NE(f, nullptr);
+  if (f != nullptr) {
+    const std::string line = "\x7f" "ELF rockpool_native_built_for: " + fields;
+    std::fwrite(line.c_str(), 1, line.size() + 1, f);  // with its NUL
+    std::fclose(f);
+  }
+  return dir;
+}
 
 constexpr char kPreloadIsFor[] = "librockpool_preload.so is for RocksDB ";
 constexpr char kInterposer[] = ": the interposer, safe with any RocksDB\n";
@@ -52,6 +73,38 @@ TEST(OtherRocksdb, CheckGivesTheInterposerToAnotherBuildOfTheSameSoname) {
                                 " needs librocksdb.so.7.8 (DT_NEEDED), found at "));
   EXPECT_THAT(r.out, HasSubstr("librocksdb.so.7.8, built 2000-01-01 00:00:00; "));
   EXPECT_THAT(r.out, HasSubstr(kInterposer));
+}
+
+TEST(OtherRocksdb, CheckGivesTheNativeObjectToTheBuildItIsFor) {
+  const std::string dir = LibDirWithNative(
+      "native_for_9", "version=9.0.0 soname=librocksdb.so.9 build_date=2000-01-01 00:00:00");
+  const Result r = Rockpool({"check", g_program_9}, {"ROCKPOOL_LIBDIR=" + dir});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_native.so: " + g_program_9 +
+                                " needs librocksdb.so.9 (DT_NEEDED), found at "));
+  EXPECT_THAT(r.out, HasSubstr(", built 2000-01-01 00:00:00: RocksDB 9.0.0 (librocksdb.so.9, built "
+                               "2000-01-01 00:00:00), the build librockpool_native.so is for; it "
+                               "serves the DBs whose options name compression_manager=rockpool\n"));
+  EXPECT_THAT(r.out, HasSubstr("object: " + dir + "/librockpool_native.so\n"));
+}
+
+TEST(OtherRocksdb, CheckSaysWhyNotTheNativeObjectForAnotherBuild) {
+  const std::string dir = LibDirWithNative(
+      "native_for_other_9", "version=9.0.0 soname=librocksdb.so.9 build_date=2001-01-01 00:00:00");
+  const Result r = Rockpool({"check", g_program_9}, {"ROCKPOOL_LIBDIR=" + dir});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + g_program_9 +
+                                " needs librocksdb.so.9 (DT_NEEDED); " + kPreloadIsFor));
+  EXPECT_THAT(r.out, HasSubstr(": the interposer, safe with any RocksDB (not librockpool_native.so: " +
+                               g_program_9 + " needs librocksdb.so.9 (DT_NEEDED), found at "));
+  EXPECT_THAT(r.out, HasSubstr(", built 2000-01-01 00:00:00; librockpool_native.so is for RocksDB "
+                               "9.0.0 (librocksdb.so.9, built 2001-01-01 00:00:00) only)\n"));
+  // Another soname: the same.
+  const Result other = Rockpool({"check", g_program_7_8}, {"ROCKPOOL_LIBDIR=" + dir});
+  EXPECT_THAT(other.out, StartsWith("librockpool_interpose.so: "));
+  EXPECT_THAT(other.out, HasSubstr("(not librockpool_native.so: " + g_program_7_8 +
+                                   " needs librocksdb.so.7.8 (DT_NEEDED); librockpool_native.so is "
+                                   "for RocksDB 9.0.0"));
 }
 
 TEST(OtherRocksdb, CheckGivesTheInterposerWhenTheLibraryIsMissing) {
@@ -133,7 +186,8 @@ int main(int argc, char** argv) {
   }
   using namespace rockpool::cli;
   const std::string interpose = cli_test::Absolute(argv[2]);
-  cli_test::SetRockpool(cli_test::Absolute(argv[1]), interpose.substr(0, interpose.rfind('/')));
+  g_libdir = interpose.substr(0, interpose.rfind('/'));
+  cli_test::SetRockpool(cli_test::Absolute(argv[1]), g_libdir);
   // As the runfiles tree lays them out: RUNPATH's $ORIGIN is the folder of
   // the path the loader is given.
   char cwd[PATH_MAX];

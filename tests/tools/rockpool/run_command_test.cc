@@ -23,6 +23,9 @@ TEST(RunArguments, FlagsThenProgram) {
   EXPECT_TRUE(r->verbose);
   EXPECT_EQ(*r->object, ObjectKind::kInterpose);
   EXPECT_THAT(r->argv, ElementsAre("db_bench", "--num=10"));
+  r = ParseRunArguments({"--object=native", "--", "db_bench"});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(*r->object, ObjectKind::kNative);
   r = ParseRunArguments({"gzip", "-9"});
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->options.has_value());
@@ -33,7 +36,7 @@ TEST(RunArguments, Errors) {
   EXPECT_THAT(std::string(ParseRunArguments({"--bogus", "--", "x"}).status().message()),
               HasSubstr("unknown flag --bogus"));
   EXPECT_THAT(std::string(ParseRunArguments({"--object=both", "--", "x"}).status().message()),
-              HasSubstr("expected preload or interpose"));
+              HasSubstr("expected preload, interpose or native"));
   EXPECT_THAT(std::string(ParseRunArguments({"--options", "x"}).status().message()),
               HasSubstr("needs a value"));
   EXPECT_THAT(std::string(ParseRunArguments({"--verbose", "--"}).status().message()),
@@ -51,6 +54,7 @@ TEST(Preload, PrependedOnceOthersKept) {
   // Another rockpool object (an outer `rockpool run`): replaced.
   EXPECT_EQ(PreloadWith("/x/librockpool_interpose.so:/lib/a.so", kObject),
             std::string(kObject) + ":/lib/a.so");
+  EXPECT_EQ(PreloadWith("/x/librockpool_native.so", kObject), kObject);
 }
 
 TEST(Options, FlagEnvironmentDefault) {
