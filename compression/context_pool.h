@@ -91,8 +91,7 @@ struct PoolOptions {
   // Contexts retained per key, idle or leased (the contract's cap; named as
   // users' OPTIONS files spell it). 0 disables pooling.
   size_t max_idle_per_key = kDefaultMaxIdlePerKey;
-  // Idle contexts older than this are freed. absl::InfiniteDuration() keeps
-  // them until Trim().
+  // Idle contexts older than this are freed (infinite: kept until Trim()).
   absl::Duration idle_timeout = absl::Seconds(static_cast<int64_t>(kDefaultIdleSeconds));
   // Time source; tests substitute a fake clock.
   absl::Time (*now)() = &absl::Now;
@@ -187,8 +186,7 @@ class ContextPool {
     return context;
   }
 
-  // The lease of a context Park() returned; an empty lease if `context` is
-  // not parked, or not this pool's.
+  // The lease of a context Park() returned (empty if not parked or not ours).
   Lease Unpark(Context* context) {
     static_assert(std::is_base_of_v<Parkable, Context>, "Unpark() needs a Parkable context");
     if (context == nullptr || !context->parked_ || context->pool_ != this) return Lease();
@@ -221,8 +219,7 @@ class ContextPool {
     return ForgetAndDestroy(doomed);
   }
 
-  // Runs an expiry sweep now: destroys idle contexts that have been idle at
-  // least idle_timeout. Returns how many.
+  // Destroys now the contexts idle at least idle_timeout. Returns how many.
   size_t ReleaseExpired() {
     Chain expired;
     {
@@ -272,9 +269,8 @@ class ContextPool {
     return s;
   }
 
-  // For tests and debug builds, on a quiescent pool (no operation running,
-  // no SetOptions shrink racing returns before): OK if the books the
-  // contract states balance, else what does not hold.
+  // For tests and debug builds, on a quiescent pool (no operation running or
+  // shrink racing returns): OK if the contract's books balance, else why not.
   absl::Status CheckQuiescent() const {
     const PoolStats s = stats();
     AnnotatedMutexLock lock(&mu_);

@@ -201,8 +201,7 @@ class Replayer {
     return absl::OkStatus();
   }
 
-  // The file's codec options, and its dictionary digested (zstd) or kept
-  // (zlib) if it has one.
+  // The file's codec options and its dictionary, digested (zstd) or kept.
   absl::Status ChooseCodec(const sst::SstFile& file, const BlocksFile& bf, FileCodec* codec) {
     codec->bf = &bf;
     codec->zstd = bf.codec.type == rockpool::compression_type::kZSTD;
@@ -224,8 +223,7 @@ class Replayer {
     return absl::OkStatus();
   }
 
-  // The table builder's zstd contexts for the file (zlib has none: a
-  // deflate stream per block).
+  // The file's zstd contexts (zlib has none: a deflate stream per block).
   absl::Status AcquireFileContexts(bool index_compressed, FileCodec* codec) {
     if (codec->zstd) {
       codec->cctxs.resize(ZstdDataContextsPerSstFile(*pattern_, codec->bf->codec.parallel_threads,
@@ -325,8 +323,7 @@ class Replayer {
     return absl::OkStatus();
   }
 
-  // The index blocks, compressed as the table builder would (counted, not
-  // written).
+  // The index blocks, compressed as the table builder would (not written).
   absl::Status CompressIndexBlocks(const sst::SstFile& file,
                                    const std::vector<sst::RawBlock>& index_blocks,
                                    const FileCodec& codec) {
@@ -493,10 +490,8 @@ class Replayer {
 }  // namespace
 
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
-  // On the heap: the replayer holds five pools, the codecs and its buffers
-  // (not over-aligned: the pools keep their alignas(64) slots on the heap,
-  // see pool/thread_front.h), more than a child's main thread needs on its
-  // stack.
+  // On the heap: five pools, the codecs and buffers are more than a child's
+  // main thread needs on its stack (slots: compression/pool/thread_front.h).
   auto replayer = std::make_unique<Replayer>(job, result, progress);
   return replayer->Run();
 }

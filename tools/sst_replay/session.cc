@@ -42,9 +42,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Reads and decompresses every data block (checksums verified): for
-// compaction-only runs, bad input must fail here, with the reader's message,
-// before RocksDB sees it.
+// Reads and decompresses every data block (checksums verified): bad input
+// fails here, with the reader's message, before RocksDB sees it.
 absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options) {
   absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
   if (!file.ok()) return file.status();
@@ -129,10 +128,8 @@ class Session {
                         CompactionFaces::Describe(replay_.max_idle_per_key));
   }
 
-  // compression_opts.parallel_threads is a DB option SST files do not
-  // record: each file takes its column family's value from the newest
-  // OPTIONS file beside it (1 without one). Blocks mode replays the
-  // pattern's contexts for it, compaction mode's scratch families set it.
+  // parallel_threads (not recorded in SST files): each file takes its family's
+  // value from the newest OPTIONS file beside it (1 without one).
   void ApplyParallelThreads() {
     for (InputFile& in : inputs_) {
       const OptionsFileInfo* options = options_files_.Beside(in.path);
@@ -145,8 +142,7 @@ class Session {
     }
   }
 
-  // Blocks mode's stock call pattern: --rocksdb_version or what the inputs
-  // record (rocksdb_version.h); exit 2 naming the flag when unknown.
+  // Blocks mode's stock pattern: --rocksdb_version or the inputs' (exit 2 if unknown).
   int ChooseStockPattern() {
     if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return 0;
     std::vector<VersionInput> files;
@@ -333,9 +329,8 @@ class Session {
     return absl::OkStatus();
   }
 
-  // The job's column families: each planned group's inputs, ingested as
-  // they are or staged (rewritten for ingestion) first; groups left with no
-  // file are dropped. Says per input what happened to it.
+  // The job's column families: each group's inputs, ingested as they are or
+  // staged first; empty groups dropped; says what happened to each input.
   absl::Status AddGroups(CompactionPlan& plan, ModeReport* m, Job* job, int* staged,
                          std::vector<std::string>* group_text) {
     for (PlannedGroup& planned : plan.groups) {
