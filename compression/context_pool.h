@@ -79,35 +79,10 @@
 #include "compression/counting_allocator.h"
 #include "compression/debug_check.h"
 #include "compression/pool/idle_lists.h"
+#include "compression/pool/pool_options.h"
 #include "compression/pool/thread_front.h"
 
 namespace rockpool {
-
-struct PoolOptions {
-  // The defaults, here once for the faces' options and the tools.
-  static constexpr size_t kDefaultMaxIdlePerKey = 8;
-  static constexpr uint64_t kDefaultIdleSeconds = 60;
-
-  // Contexts retained per key, idle or leased (the contract's cap; named as
-  // users' OPTIONS files spell it). 0 disables pooling.
-  size_t max_idle_per_key = kDefaultMaxIdlePerKey;
-  // Idle contexts older than this are freed (infinite: kept until Trim()).
-  absl::Duration idle_timeout = absl::Seconds(static_cast<int64_t>(kDefaultIdleSeconds));
-  // Time source; tests substitute a fake clock.
-  absl::Time (*now)() = &absl::Now;
-};
-
-struct PoolStats {
-  uint64_t created = 0;    // contexts created
-  uint64_t reused = 0;     // leases served from idle contexts
-  uint64_t destroyed = 0;  // contexts destroyed
-  uint64_t reset_failures = 0;
-  uint64_t idle = 0;         // idle contexts now
-  uint64_t in_use = 0;       // leased contexts now
-  uint64_t peak_in_use = 0;  // high-water mark of in_use (see the contract)
-  uint64_t idle_bytes = 0;   // library bytes held by idle contexts
-  AllocationCounts library;  // bytes and calls made by the codec library
-};
 
 template <typename Policy>
 class ContextPool {
@@ -239,12 +214,20 @@ class ContextPool {
       cap_.store(options.max_idle_per_key, std::memory_order_relaxed);
       now_.store(options.now, std::memory_order_relaxed);
       next_sweep_nanos_.store(INT64_MIN, std::memory_order_relaxed);
-      // Slot entries join the lists, so the shrink sees every idle context.
-      ForEachSlotEntry([&](size_t, EntryT* entry)
-                           ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { lists_.Push(entry); });
+      SlotsToListsLocked();  // so the shrink sees every idle context
       lists_.TakeOverCap(options.max_idle_per_key, &doomed);
     }
     ForgetAndDestroy(doomed);
+  }
+
+  // Idle contexts now, counted under the lock: never more than the key caps
+  // allow, even while other threads lease and return (stats().idle is exact
+  // only when quiescent: a returning context counts as idle until its
+  // destruction is counted). Moves slot entries to the lists to count each once.
+  size_t CountIdleNow() {
+    AnnotatedMutexLock lock(&mu_);
+    SlotsToListsLocked();
+    return lists_.ListedCount();
   }
 
   PoolOptions options() const {
@@ -396,6 +379,11 @@ class ContextPool {
       SweepIfDueLocked(&expired);
     }
     ForgetAndDestroy(expired);
+  }
+
+  void SlotsToListsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    ForEachSlotEntry([&](size_t, EntryT* entry)
+                         ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { lists_.Push(entry); });
   }
 
   // Takes each stripe slot's entry, if any, and hands it to take(stripe, entry).

@@ -179,6 +179,13 @@ class IdleLists {
     ROCKPOOL_DCHECK(k->listed <= k->retained.load(std::memory_order_relaxed));
   }
 
+  // Listed idle entries, over all keys.
+  size_t ListedCount() const {
+    size_t n = 0;
+    for (const KeyStateT* k = keys_; k != nullptr; k = k->next_key) n += k->listed;
+    return n;
+  }
+
   // Moves into `out` every idle entry stamped below `expired_below`.
   void TakeExpired(uint64_t expired_below, Chain* out) {
     for (KeyStateT* k = keys_; k != nullptr; k = k->next_key) {

@@ -219,17 +219,20 @@ class StressTest : public ::testing::Test {
     const size_t cap = run.pool.max_idle_per_key;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(soak_seconds_);
 
-    // Samples the idle counts while the workers run.
+    // Samples the idle counts while the workers run: counted under each
+    // pool's lock (stats().idle is exact only when quiescent).
     std::thread sampler([&] {
       while (!done.load()) {
-        const CompressionPoolsStats s = pools.stats();
-        if (s.zstd_compress.idle > cap || s.zstd_decompress.idle > cap ||
-            s.deflate.idle > cap * kDeflateKeyCount || s.inflate.idle > cap * kInflateKeyCount) {
-          failures.Add("idle over cap: zstd_compress " + std::to_string(s.zstd_compress.idle) +
-                       ", zstd_decompress " + std::to_string(s.zstd_decompress.idle) +
-                       ", deflate " + std::to_string(s.deflate.idle) + ", inflate " +
-                       std::to_string(s.inflate.idle) + " (cap " + std::to_string(cap) +
-                       " per key)");
+        const size_t zstd_compress = pools.zstd_compress().CountIdleNow();
+        const size_t zstd_decompress = pools.zstd_decompress().CountIdleNow();
+        const size_t deflate = pools.deflate().CountIdleNow();
+        const size_t inflate = pools.inflate().CountIdleNow();
+        if (zstd_compress > cap || zstd_decompress > cap || deflate > cap * kDeflateKeyCount ||
+            inflate > cap * kInflateKeyCount) {
+          failures.Add("idle over cap: zstd_compress " + std::to_string(zstd_compress) +
+                       ", zstd_decompress " + std::to_string(zstd_decompress) + ", deflate " +
+                       std::to_string(deflate) + ", inflate " + std::to_string(inflate) +
+                       " (cap " + std::to_string(cap) + " per key)");
         }
         samples.fetch_add(1);
         std::this_thread::sleep_for(std::chrono::microseconds(200));
