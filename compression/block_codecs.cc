@@ -25,6 +25,9 @@ absl::Status BlockCodecs::Decompress(uint8_t type, std::string_view payload,
       return zstd_.Decompress(payload, dict, out);
     case compression_type::kZlib:
       return zlib_.Decompress(payload, dict != nullptr ? dict->raw() : std::string_view(), out);
+    case compression_type::kLZ4:
+    case compression_type::kLZ4HC:
+      return lz4_.Decompress(payload, dict != nullptr ? dict->raw() : std::string_view(), out);
     default:
       return absl::UnimplementedError(absl::StrCat(
           "rockpool does not decode ", std::string(CompressionTypeName(type)), " blocks"));

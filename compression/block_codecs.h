@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "compression/compression_pools.h"
+#include "compression/lz4_block_codec.h"
 #include "compression/zlib_block_codec.h"
 #include "compression/zstd_block_codec.h"
 #include "compression/zstd_dictionary.h"
@@ -34,15 +35,17 @@ class BlockCodecs {
                        size_t max_uncompressed_size = kDefaultMaxUncompressedSize)
       : pools_(pools),
         zstd_(&pools->zstd_compress(), &pools->zstd_decompress(), max_uncompressed_size),
-        zlib_(&pools->deflate(), &pools->inflate(), max_uncompressed_size) {}
+        zlib_(&pools->deflate(), &pools->inflate(), max_uncompressed_size),
+        lz4_(&pools->lz4(), &pools->lz4hc(), max_uncompressed_size) {}
 
   const ZstdBlockCodec& zstd() const { return zstd_; }
   const ZlibBlockCodec& zlib() const { return zlib_; }
+  const Lz4BlockCodec& lz4() const { return lz4_; }
   CompressionPools* pools() const { return pools_; }
 
   // Decompresses a block of RocksDB type `type` (payload without trailer).
-  // kNone copies. `dict` may be null; for zlib blocks its raw() bytes are
-  // the dictionary. Other codecs: Unimplemented, naming the codec.
+  // kNone copies. `dict` may be null; for zlib and LZ4 blocks its raw()
+  // bytes are the dictionary. Other codecs: Unimplemented, naming the codec.
   absl::Status Decompress(uint8_t type, std::string_view payload, const ZstdDictionary* dict,
                           std::string* out) const;
 
@@ -50,6 +53,7 @@ class BlockCodecs {
   CompressionPools* const pools_;
   const ZstdBlockCodec zstd_;
   const ZlibBlockCodec zlib_;
+  const Lz4BlockCodec lz4_;
 };
 
 }  // namespace rockpool

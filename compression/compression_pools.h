@@ -1,6 +1,7 @@
-// The five context pools rockpool runs (zstd compress, zstd compress by size
-// class for routed one-shot calls, zstd decompress, deflate, inflate),
-// configured together, with one place to read their statistics.
+// The seven context pools rockpool runs (zstd compress, zstd compress by
+// size class for routed one-shot calls, zstd decompress, deflate, inflate,
+// LZ4 and LZ4HC streams), configured together, with one place to read their
+// statistics.
 #ifndef ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 #define ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 
@@ -8,6 +9,7 @@
 
 #include "compression/codec_library.h"
 #include "compression/context_pool.h"
+#include "compression/lz4_contexts.h"
 #include "compression/zlib_contexts.h"
 #include "compression/zstd_contexts.h"
 
@@ -18,6 +20,8 @@ struct CompressionPoolsStats {
   PoolStats zstd_decompress;
   PoolStats deflate;
   PoolStats inflate;
+  PoolStats lz4;
+  PoolStats lz4hc;
   // The zstd_compress_blocks pool alone. Its library bytes (and idle bytes)
   // are also added to zstd_compress, whose contexts they serve; its counts
   // are not (a routed call is not a context stock RocksDB would create).
@@ -28,7 +32,7 @@ struct CompressionPoolsStats {
 
 class CompressionPools {
  public:
-  // Pools whose contexts the binary's own libzstd and zlib make (needs
+  // Pools whose contexts the binary's own libzstd, zlib and lz4 make (needs
   // :direct_codec_library).
   explicit CompressionPools(const PoolOptions& options = {})
       : CompressionPools(options, DirectCodecLibraries()) {}
@@ -39,7 +43,9 @@ class CompressionPools {
         zstd_compress_blocks_(options, ZstdCompressPolicy(libraries.zstd)),
         zstd_decompress_(options, ZstdDecompressPolicy(libraries.zstd)),
         deflate_(options, DeflatePolicy(libraries.zlib)),
-        inflate_(options, InflatePolicy(libraries.zlib)) {}
+        inflate_(options, InflatePolicy(libraries.zlib)),
+        lz4_(options, Lz4StreamPolicy(libraries.lz4)),
+        lz4hc_(options, Lz4HcStreamPolicy(libraries.lz4)) {}
   CompressionPools(const CompressionPools&) = delete;
   CompressionPools& operator=(const CompressionPools&) = delete;
 
@@ -50,6 +56,8 @@ class CompressionPools {
   ZstdDecompressPool& zstd_decompress() { return zstd_decompress_; }
   DeflatePool& deflate() { return deflate_; }
   InflatePool& inflate() { return inflate_; }
+  Lz4Pool& lz4() { return lz4_; }
+  Lz4HcPool& lz4hc() { return lz4hc_; }
 
   void SetOptions(const PoolOptions& options);
   // Frees every idle context; returns how many.
@@ -64,6 +72,8 @@ class CompressionPools {
   ZstdDecompressPool zstd_decompress_;
   DeflatePool deflate_;
   InflatePool inflate_;
+  Lz4Pool lz4_;
+  Lz4HcPool lz4hc_;
 };
 
 // Adds b's counters into a (peaks add up too).

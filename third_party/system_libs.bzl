@@ -230,6 +230,7 @@ rocksdb_repository = repository_rule(
 def system_libs():
     system_lib(name = "zstd", target = "zstd", pkg_config = ["libzstd"])
     system_lib(name = "zlib", target = "zlib", pkg_config = ["zlib"])
+    system_lib(name = "lz4", target = "lz4", pkg_config = ["liblz4"])
     system_lib(name = "xxhash", target = "xxhash", linkopts = ["-lxxhash"])
     system_lib(
         name = "absl",

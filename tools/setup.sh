@@ -47,7 +47,7 @@ set -euo pipefail
 declare -A STAGE_PACKAGES=(
   [base]="bazel-bootstrap bazel-rules-java g++ pkg-config
           librocksdb-dev rocksdb-tools
-          libzstd-dev zlib1g-dev libxxhash-dev libabsl-dev
+          libzstd-dev zlib1g-dev liblz4-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
           python3 python-is-python3"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev

@@ -1,6 +1,7 @@
 // Compatibility with RocksDB 7.8.3: for SSTs RocksDB writes (zstd at several
 // levels, with and without a dictionary; zlib at several levels, window
-// sizes and strategies), every data block decompresses with rockpool's
+// sizes and strategies; LZ4 and LZ4HC at several levels, with and without a
+// dictionary), every data block decompresses with rockpool's
 // codecs, and recompressing it with rockpool's pooled codecs gives exactly
 // the bytes RocksDB wrote.
 #include <gtest/gtest.h>
@@ -76,6 +77,12 @@ TEST_P(RocksDbCompatTest, BlocksDecompressAndRecompressByteIdentical) {
         codecs.Decompress(block->compression_type, block->payload(), dict.get(), &plain).ok());
     if (c.type == rocksdb::kZSTD) {
       ASSERT_TRUE(codecs.zstd().Compress(plain, c.level, dict.get(), &ours).ok());
+    } else if (c.type == rocksdb::kLZ4Compression || c.type == rocksdb::kLZ4HCCompression) {
+      Lz4BlockOptions lo;
+      lo.high_compression = c.type == rocksdb::kLZ4HCCompression;
+      lo.level = c.level;
+      lo.dictionary = dict != nullptr ? dict->raw() : std::string_view();
+      ASSERT_TRUE(codecs.lz4().Compress(plain, lo, &ours).ok());
     } else {
       ZlibBlockOptions zo;
       zo.level = c.level;
@@ -107,7 +114,13 @@ INSTANTIATE_TEST_SUITE_P(
                       CompatCase{"zlib_9_wb15", rocksdb::kZlibCompression, 9, -15},
                       CompatCase{"zlib_6_wb10_filtered", rocksdb::kZlibCompression, 6, -10, 1},
                       CompatCase{"zlib_4_rle", rocksdb::kZlibCompression, 4, -14, 3},
-                      CompatCase{"zlib_dict", rocksdb::kZlibCompression, 6, -14, 0, 8192}),
+                      CompatCase{"zlib_dict", rocksdb::kZlibCompression, 6, -14, 0, 8192},
+                      CompatCase{"lz4", rocksdb::kLZ4Compression},
+                      CompatCase{"lz4_dict", rocksdb::kLZ4Compression, -1, -14, 0, 8192},
+                      CompatCase{"lz4hc_default", rocksdb::kLZ4HCCompression},
+                      CompatCase{"lz4hc_4", rocksdb::kLZ4HCCompression, 4},
+                      CompatCase{"lz4hc_12", rocksdb::kLZ4HCCompression, 12},
+                      CompatCase{"lz4hc_9_dict", rocksdb::kLZ4HCCompression, 9, -14, 0, 8192}),
     [](const ::testing::TestParamInfo<CompatCase>& info) { return info.param.name; });
 
 }  // namespace
