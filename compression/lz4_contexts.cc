@@ -56,7 +56,14 @@ absl::Status Lz4Policy<State>::Reset(Context& context) {
   return absl::OkStatus();
 }
 
-template struct Lz4Policy<LZ4_stream_t>;
-template struct Lz4Policy<LZ4_streamHC_t>;
+// Member by member, not the whole class: the default constructor names
+// DirectLz4(), which only binaries with :direct_codec_library link.
+#define ROCKPOOL_INSTANTIATE_LZ4_POLICY(State)                                          \
+  template absl::StatusOr<std::unique_ptr<Lz4Context<State>>> Lz4Policy<State>::Create( \
+      const Lz4Key&, AllocationStats*);                                                 \
+  template absl::Status Lz4Policy<State>::Reset(Lz4Context<State>&);
+ROCKPOOL_INSTANTIATE_LZ4_POLICY(LZ4_stream_t)
+ROCKPOOL_INSTANTIATE_LZ4_POLICY(LZ4_streamHC_t)
+#undef ROCKPOOL_INSTANTIATE_LZ4_POLICY
 
 }  // namespace rockpool

@@ -59,6 +59,8 @@ PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPool
   Add(&total, Figures(now.zstd_decompress, before.zstd_decompress));
   Add(&total, Figures(now.deflate, before.deflate));
   Add(&total, Figures(now.inflate, before.inflate));
+  Add(&total, Figures(now.lz4, before.lz4));
+  Add(&total, Figures(now.lz4hc, before.lz4hc));
   return total;
 }
 
@@ -82,7 +84,9 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                       " | zstd_c=", Compact(Figures(now.zstd_compress, zero.zstd_compress)),
                       " zstd_d=", Compact(Figures(now.zstd_decompress, zero.zstd_decompress)),
                       " deflate=", Compact(Figures(now.deflate, zero.deflate)),
-                      " inflate=", Compact(Figures(now.inflate, zero.inflate)));
+                      " inflate=", Compact(Figures(now.inflate, zero.inflate)),
+                      " lz4_c=", Compact(Figures(now.lz4, zero.lz4)),
+                      " lz4hc_c=", Compact(Figures(now.lz4hc, zero.lz4hc)));
 }
 
 }  // namespace rockpool

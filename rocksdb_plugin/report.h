@@ -10,7 +10,7 @@
 //       lib_allocs=30 stock_est_bytes=1037107200 stock_est_allocs=25600
 //     | idle=4 idle_bytes=810240 in_use=1 discarded=0
 //     | zstd_c=0/0/0/0 zstd_d=0/0/0/0 deflate=5100/5/5095/1012800
-//       inflate=20/1/19/202512
+//       inflate=20/1/19/202512 lz4_c=0/0/0/0 lz4hc_c=0/0/0/0
 //
 // (one line in the LOG; wrapped here). Definitions:
 //   leases      contexts handed to the codec calls (= created + reused); stock

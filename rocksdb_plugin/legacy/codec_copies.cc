@@ -86,6 +86,7 @@ bool ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy, st
 
 template bool ResolveCopy<ZstdCopy>(const LoadedObject&, bool, ZstdCopy*, std::string*);
 template bool ResolveCopy<ZlibCopy>(const LoadedObject&, bool, ZlibCopy*, std::string*);
+template bool ResolveCopy<Lz4Copy>(const LoadedObject&, bool, Lz4Copy*, std::string*);
 
 bool CheckCoherent(const CopyOrigin& copy, std::string* why) {
   const LoadedObject& self = RockpoolObject();

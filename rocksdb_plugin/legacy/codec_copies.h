@@ -4,7 +4,7 @@
 // The rule (safe in every process): every call rockpool serves or forwards runs exactly
 // the copy its caller would have reached without rockpool, and every context
 // or stream is touched only by the copy that made it. So the interposers
-// resolve a ZstdCopy/ZlibCopy per caller (codec_routes.h) and forward through
+// resolve a ZstdCopy/ZlibCopy/Lz4Copy per caller (codec_routes.h) and forward through
 // it; the pools run on the one copy they were bound to. A copy is resolved
 // name by name the way the dynamic linker would bind the caller's references
 // (loaded_objects.h) and every function is checked with the loader to live
@@ -49,6 +49,12 @@ namespace rockpool::legacy {
   X(inflateValidate)                          \
   X(inflateCopy)
 
+#define ROCKPOOL_LZ4_INTERPOSER_FUNCTIONS(X) \
+  X(LZ4_createStream)                        \
+  X(LZ4_freeStream)                          \
+  X(LZ4_createStreamHC)                      \
+  X(LZ4_freeStreamHC)
+
 #define ROCKPOOL_CODEC_COPY_MEMBER(name) decltype(&::name) name = nullptr;
 #define ROCKPOOL_CODEC_ENTRY_POINT_NAME(name) #name,
 
@@ -57,10 +63,10 @@ namespace rockpool::legacy {
 #define ROCKPOOL_CODEC_COPY_POOL(name) v(#name, name, /*pool=*/true);
 #define ROCKPOOL_CODEC_COPY_OTHER(name) v(#name, name, /*pool=*/false);
 #define ROCKPOOL_CODEC_COPY_VISIT(LIBRARY_FUNCTIONS, INTERPOSER_FUNCTIONS) \
-  template <typename Visitor>                                             \
-  void Visit(Visitor&& v) {                                               \
-    LIBRARY_FUNCTIONS(ROCKPOOL_CODEC_COPY_POOL)                           \
-    INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_OTHER)                       \
+  template <typename Visitor>                                              \
+  void Visit(Visitor&& v) {                                                \
+    LIBRARY_FUNCTIONS(ROCKPOOL_CODEC_COPY_POOL)                            \
+    INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_OTHER)                        \
   }
 
 // What every copy records besides its functions.
@@ -94,6 +100,16 @@ struct ZlibCopy : ZlibLibrary, CopyOrigin {
   static constexpr const char* kRequiredEntryPoints[] = {
       ROCKPOOL_ZLIB_REQUIRED_ENTRY_POINTS(ROCKPOOL_CODEC_ENTRY_POINT_NAME)};
   ROCKPOOL_CODEC_COPY_VISIT(ROCKPOOL_ZLIB_LIBRARY_FUNCTIONS, ROCKPOOL_ZLIB_INTERPOSER_FUNCTIONS)
+};
+
+struct Lz4Copy : Lz4Library, CopyOrigin {
+  ROCKPOOL_LZ4_INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_MEMBER)
+  using Library = Lz4Library;
+  static constexpr const char* kCodec = "lz4";
+  static constexpr const char* kAnchor = "LZ4_createStream";
+  static constexpr const char* kRequiredEntryPoints[] = {
+      ROCKPOOL_LZ4_REQUIRED_ENTRY_POINTS(ROCKPOOL_CODEC_ENTRY_POINT_NAME)};
+  ROCKPOOL_CODEC_COPY_VISIT(ROCKPOOL_LZ4_LIBRARY_FUNCTIONS, ROCKPOOL_LZ4_INTERPOSER_FUNCTIONS)
 };
 
 #undef ROCKPOOL_CODEC_COPY_MEMBER

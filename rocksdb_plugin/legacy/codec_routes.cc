@@ -192,5 +192,6 @@ std::string CodecRoutes<Copy>::forwarded_callers() const {
 
 template class CodecRoutes<ZstdCopy>;
 template class CodecRoutes<ZlibCopy>;
+template class CodecRoutes<Lz4Copy>;
 
 }  // namespace rockpool::legacy

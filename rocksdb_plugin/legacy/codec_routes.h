@@ -107,8 +107,8 @@ class CodecRoutes {
   // the table. Entries are never freed and name objects that are never
   // unloaded, so a thread's stale pointer is still a true answer.
   const Copy* Cached(uintptr_t address) const noexcept {
-    if (const Hot* last = last_hot_; ABSL_PREDICT_TRUE(last != nullptr) &&
-                                      address - last->start < last->size) {
+    if (const Hot* last = last_hot_;
+        ABSL_PREDICT_TRUE(last != nullptr) && address - last->start < last->size) {
       return last->copy;
     }
     for (int i = 0; i < kHot; ++i) {
@@ -149,7 +149,7 @@ class CodecRoutes {
   std::string forwarded_ ABSL_GUARDED_BY(bind_mu_);
 };
 
-// The process's two codecs (never destroyed: RocksDB frees contexts from
+// The process's three codecs (never destroyed: RocksDB frees contexts from
 // static destructors and background threads at exit).
 inline CodecRoutes<ZstdCopy>& ZstdRoutes() {
   static CodecRoutes<ZstdCopy>* const routes = new CodecRoutes<ZstdCopy>();
@@ -157,6 +157,10 @@ inline CodecRoutes<ZstdCopy>& ZstdRoutes() {
 }
 inline CodecRoutes<ZlibCopy>& ZlibRoutes() {
   static CodecRoutes<ZlibCopy>* const routes = new CodecRoutes<ZlibCopy>();
+  return *routes;
+}
+inline CodecRoutes<Lz4Copy>& Lz4Routes() {
+  static CodecRoutes<Lz4Copy>* const routes = new CodecRoutes<Lz4Copy>();
   return *routes;
 }
 

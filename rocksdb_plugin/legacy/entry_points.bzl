@@ -1,11 +1,12 @@
-"""The zstd and zlib functions the legacy face defines: one list per codec.
+"""The zstd, zlib and lz4 functions the legacy face defines: one list per codec.
 
 Everything that names them is made from these lists: the
 --export-dynamic-symbol flags of :interpose and the version scripts of the
 preload objects (rocksdb_plugin/BUILD.bazel), and for the C++ side a
 generated header, entry_points.h, with one X-macro per codec (the routes'
 and the interposition check's required names, the tests' expected exports).
-The definitions themselves are in interpose_zstd.cc and interpose_zlib.cc.
+The definitions themselves are in interpose_zstd.cc, interpose_zlib.cc and
+interpose_lz4.cc.
 
 Each entry is (name, required): required marks the entry points whose first
 global definition must be rockpool's for the codec to be served at all (an
@@ -42,8 +43,18 @@ ZLIB_ENTRY_POINTS = [
     ("inflateCopy", False),
 ]
 
+# RocksDB's per-block LZ4 streams. The decode stream (LZ4_createStreamDecode,
+# 32 bytes of pointers per block read) is not pooled: a lease would cost about
+# what the calloc does.
+LZ4_ENTRY_POINTS = [
+    ("LZ4_createStream", True),
+    ("LZ4_freeStream", True),
+    ("LZ4_createStreamHC", True),
+    ("LZ4_freeStreamHC", True),
+]
+
 # Every name, zstd's first.
-ENTRY_POINT_NAMES = [name for name, _ in ZSTD_ENTRY_POINTS + ZLIB_ENTRY_POINTS]
+ENTRY_POINT_NAMES = [name for name, _ in ZSTD_ENTRY_POINTS + ZLIB_ENTRY_POINTS + LZ4_ENTRY_POINTS]
 
 def _write(name, out, text):
     native.genrule(
@@ -78,6 +89,8 @@ def entry_points_header(name, out):
         _x_macro("ROCKPOOL_ZLIB_ENTRY_POINTS", ZLIB_ENTRY_POINTS, False),
         _x_macro("ROCKPOOL_ZSTD_REQUIRED_ENTRY_POINTS", ZSTD_ENTRY_POINTS, True),
         _x_macro("ROCKPOOL_ZLIB_REQUIRED_ENTRY_POINTS", ZLIB_ENTRY_POINTS, True),
+        _x_macro("ROCKPOOL_LZ4_ENTRY_POINTS", LZ4_ENTRY_POINTS, False),
+        _x_macro("ROCKPOOL_LZ4_REQUIRED_ENTRY_POINTS", LZ4_ENTRY_POINTS, True),
         "#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENTRY_POINTS_H_",
     ]
     _write(name, out, "\n".join(lines) + "\n")

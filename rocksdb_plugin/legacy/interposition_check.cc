@@ -1,4 +1,4 @@
-// CheckInterposition(): whether the process's zstd/zlib symbols bind to
+// CheckInterposition(): whether the process's zstd/zlib/lz4 symbols bind to
 // rockpool, and which copy of each codec the pools run on (codec_routes.h).
 #include <dlfcn.h>
 
@@ -31,9 +31,14 @@ bool BoundHere(const char* name, std::string* detail) {
   return true;
 }
 
+// `unused_ok`: a codec whose library is not loaded yet binds at its first
+// call (codec_routes.h), so "unused" is not a failure (lz4: a process may
+// load liblz4 late or never).
 template <typename Copy>
-void AddState(const CodecRoutes<Copy>& routes, bool* pooled, std::string* detail) {
-  *pooled = routes.state() == CodecState::kPooled;
+void AddState(const CodecRoutes<Copy>& routes, bool* pooled, std::string* detail,
+              bool unused_ok = false) {
+  *pooled =
+      routes.state() == CodecState::kPooled || (unused_ok && routes.state() == CodecState::kUnused);
   if (!*pooled) {
     absl::StrAppend(detail, Copy::kCodec, " ", CodecStateName(routes.state()),
                     routes.reason().empty() ? "" : ": ", routes.reason(), "; ");
@@ -55,7 +60,9 @@ std::string StateTokens(const CodecRoutes<Copy>& routes) {
 
 }  // namespace
 
-std::string CodecStates() { return StateTokens(ZstdRoutes()) + StateTokens(ZlibRoutes()); }
+std::string CodecStates() {
+  return StateTokens(ZstdRoutes()) + StateTokens(ZlibRoutes()) + StateTokens(Lz4Routes());
+}
 
 Interposition CheckInterposition() {
   Interposition out;
@@ -67,9 +74,14 @@ Interposition CheckInterposition() {
   for (const char* name : ZlibCopy::kRequiredEntryPoints) {
     out.zlib = BoundHere(name, &out.detail) && out.zlib;
   }
+  out.lz4 = true;
+  for (const char* name : Lz4Copy::kRequiredEntryPoints) {
+    out.lz4 = BoundHere(name, &out.detail) && out.lz4;
+  }
   internal::BindCodecs();
   AddState(ZlibRoutes(), &out.zlib_layout, &out.detail);
   AddState(ZstdRoutes(), &out.zstd_layout, &out.detail);
+  AddState(Lz4Routes(), &out.lz4_pooled, &out.detail, /*unused_ok=*/true);
   return out;
 }
 
@@ -77,7 +89,8 @@ std::string Interposition::ToString() const {
   std::string s = absl::StrCat(
       "zstd ", zstd ? (zstd_layout ? "interposed" : "interposed but forwarded") : "NOT interposed",
       ", zlib ",
-      zlib ? (zlib_layout ? "interposed" : "interposed but forwarded") : "NOT interposed");
+      zlib ? (zlib_layout ? "interposed" : "interposed but forwarded") : "NOT interposed", ", lz4 ",
+      lz4 ? (lz4_pooled ? "interposed" : "interposed but forwarded") : "NOT interposed");
   if (!detail.empty()) absl::StrAppend(&s, " (", detail, ")");
   return s;
 }

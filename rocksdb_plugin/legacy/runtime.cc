@@ -41,12 +41,15 @@ bool CheckZstdCopy(ZstdCopy& z, std::string* why) {
 
 bool CheckZlibCopy(ZlibCopy& z, std::string* why) { return zlib_layout::CheckZlibLayout(z, why); }
 
+bool CheckLz4(Lz4Copy& copy, std::string* why) { return CheckLz4Copy(copy, why); }
+
 }  // namespace
 
 void BindCodecs() {
   InsideRockpool inside;
   ZstdRoutes().BindGlobal(&CheckZstdCopy);
   ZlibRoutes().BindGlobal(&CheckZlibCopy);
+  Lz4Routes().BindGlobal(&CheckLz4);
 }
 
 Runtime& Runtime::GetOrCreate() {
@@ -64,7 +67,8 @@ Runtime& Runtime::GetOrCreate() {
 // stay null, and the pools unused, until then).
 Runtime::Runtime()
     : pools_(DisabledOptions().ToPoolOptions(),
-             CodecLibraries{ZstdRoutes().pool_library(), ZlibRoutes().pool_library()}),
+             CodecLibraries{ZstdRoutes().pool_library(), ZlibRoutes().pool_library(),
+                            Lz4Routes().pool_library()}),
       options_(DisabledOptions()) {}
 
 void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
@@ -84,6 +88,7 @@ void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   if (pooling) BindCodecs();
   ZstdRoutes().set_pooling_wanted(pooling);
   ZlibRoutes().set_pooling_wanted(pooling);
+  Lz4Routes().set_pooling_wanted(pooling);
   // Capacity 0 unless pooling: shrinking frees every idle context now.
   pools_.SetOptions(options.ToPoolOptions());
   g_mode.store(static_cast<int>(options.mode()), std::memory_order_relaxed);
@@ -99,7 +104,7 @@ ConfigSource Runtime::source() const {
   return source_;
 }
 
-// Only the interposers lease from these four pools (routed calls use
+// Only the interposers lease from these six pools (routed calls use
 // zstd_compress_blocks), so what they have handed out is what is in use.
 OutstandingLeases Runtime::outstanding() const {
   const CompressionPoolsStats stats = pools_.stats();
@@ -108,6 +113,8 @@ OutstandingLeases Runtime::outstanding() const {
   o.zstd_decompress = static_cast<int64_t>(stats.zstd_decompress.in_use);
   o.deflate = static_cast<int64_t>(stats.deflate.in_use);
   o.inflate = static_cast<int64_t>(stats.inflate.in_use);
+  o.lz4 = static_cast<int64_t>(stats.lz4.in_use);
+  o.lz4hc = static_cast<int64_t>(stats.lz4hc.in_use);
   return o;
 }
 

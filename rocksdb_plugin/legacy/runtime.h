@@ -50,7 +50,7 @@ ConfigSource CurrentSource();
 RockpoolOptions CurrentOptions();
 RockpoolOptions::Mode CurrentMode();
 
-// Counters of the five pools (all zero before the first Configure()).
+// Counters of the pools (all zero before the first Configure()).
 CompressionPoolsStats Stats();
 
 // Contexts the interposers handed out and that were not freed yet.
@@ -59,6 +59,8 @@ struct OutstandingLeases {
   int64_t zstd_decompress = 0;
   int64_t deflate = 0;
   int64_t inflate = 0;
+  int64_t lz4 = 0;
+  int64_t lz4hc = 0;
 };
 OutstandingLeases Outstanding();
 
@@ -67,12 +69,11 @@ OutstandingLeases Outstanding();
 // inflateReset2 to another window, inflateValidate, zstd nbWorkers > 0).
 uint64_t DiscardedContexts();
 
-// The fix for zstd's reallocation inside pooled contexts (zstd_routing.cc), default on, effective in mode kPool: one-shot compress
-// calls (ZSTD_compress_usingDict, ZSTD_compress_usingCDict) on a pooled
-// ZSTD_CCtx handle run on a context of the call's size class, and the CCtxs
-// of dictionary training come from their own class. false restores the
-// previous behaviour, for measuring what this removes
-// (tests/rocksdb_plugin/legacy/zstd_churn_test.cc).
+// The fix for zstd's reallocation inside pooled contexts (zstd_routing.cc), default on, effective
+// in mode kPool: one-shot compress calls (ZSTD_compress_usingDict, ZSTD_compress_usingCDict) on a
+// pooled ZSTD_CCtx handle run on a context of the call's size class, and the CCtxs of dictionary
+// training come from their own class. false restores the previous behaviour, for measuring what
+// this removes (tests/rocksdb_plugin/legacy/zstd_churn_test.cc).
 void SetZstdSizeClasses(bool on);
 bool ZstdSizeClasses();
 
@@ -109,6 +110,8 @@ struct Interposition {
   bool zlib = false;         // deflateInit2_ & co. bind to rockpool
   bool zlib_layout = false;  // zlib streams can be pooled (else forwarded)
   bool zstd_layout = false;  // zstd contexts can be pooled (else forwarded)
+  bool lz4 = false;          // LZ4_createStream[HC] & co. bind to rockpool
+  bool lz4_pooled = false;   // lz4 streams can be pooled (else forwarded)
   std::string detail;        // why not, if something is false
   std::string ToString() const;
 };
@@ -116,7 +119,7 @@ Interposition CheckInterposition();
 
 // Per codec, which copy the pools run on, as the stats file's tokens:
 // " zstd=pooled|forwarded|unused" and, when calls were forwarded,
-// ` zstd_forwarded="<why, naming the object>"`; the same for zlib
+// ` zstd_forwarded="<why, naming the object>"`; the same for zlib and lz4
 // (rocksdb_plugin/legacy/codec_routes.h).
 std::string CodecStates();
 

@@ -17,8 +17,9 @@
 #include "compression/annotated_mutex.h"
 #include "compression/compression_pools.h"
 #include "compression/fast_tls.h"
-#include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
+#include "rocksdb_plugin/legacy/handle_registry.h"
+#include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
 
 namespace rockpool::legacy::internal {
@@ -64,6 +65,9 @@ extern std::atomic<bool> g_zstd_size_classes;
 // Binds each codec's pools to the global scope's copy, or stands the codec
 // down (codec_routes.h); idempotent. Configure() runs it when pooling.
 void BindCodecs();
+// The check an lz4 copy passes before the pools are bound to it
+// (lz4_routing.cc): its streams fit the memory rockpool gives them.
+bool CheckLz4Copy(Lz4Copy& copy, std::string* why);
 
 // True if a create/init call should try the pool.
 inline bool ShouldPool() noexcept {
@@ -121,6 +125,14 @@ class Runtime {
   ZSTD_DCtx* LeaseDCtx() noexcept;
   bool ReturnDCtx(const ZstdCopy& z, ZSTD_DCtx* dctx) noexcept;
 
+  // lz4 (lz4_routing.cc), for callers of the bound copy. Lease*: a pooled
+  // stream, as new, or null ("forward to the library"). ReturnLz4: false if
+  // `state` is not a stream this runtime handed out (forward). Either free
+  // call returns either kind: liblz4's two frees are both free().
+  LZ4_stream_t* LeaseLz4() noexcept;
+  LZ4_streamHC_t* LeaseLz4Hc() noexcept;
+  bool ReturnLz4(const void* state) noexcept;
+
   // zlib (Side: DeflateSide or InflateSide; zlib_transplant.cc), for
   // callers of the bound copy.
   // Lease: transplant a pooled, reset state into the caller's z_stream;
@@ -149,6 +161,8 @@ class Runtime {
                      Call&& call, size_t* result) noexcept;
   template <typename Pool, typename Lease>
   void Finish(Pool& pool, Lease lease) noexcept;
+  template <typename Pool>
+  auto LeaseLz4From(Pool& pool, uintptr_t kind) noexcept;
 
   static std::atomic<Runtime*> instance_;
   CompressionPools pools_;
@@ -156,6 +170,9 @@ class Runtime {
   RockpoolOptions options_ ABSL_GUARDED_BY(config_mu_);
   ConfigSource source_ ABSL_GUARDED_BY(config_mu_) = ConfigSource::kNone;
   std::atomic<uint64_t> discarded_{0};
+  // The LZ4 streams handed out: state -> its parked context, tagged with
+  // its kind (lz4_routing.cc).
+  HandleRegistry lz4_handles_;
 };
 
 // Ends an unparked lease: back to the pool (which resets it), or destroyed

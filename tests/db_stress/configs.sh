@@ -38,6 +38,13 @@ CONFIGS=(
   "zlib|50000|--compression_type=zlib"
   "zstd_dict|50000|--compression_type=zstd --compression_max_dict_bytes=16384 --compression_zstd_max_train_bytes=65536"
   "zstd_zlib_bottom|50000|--compression_type=zstd --bottommost_compression_type=zlib"
+  # LZ4 and LZ4HC: a new LZ4_stream_t / LZ4_streamHC_t per block in stock
+  # 7.8.3. db_stress sets only compression_opts, which the bottommost level
+  # then uses too: lz4hc_dict_bottom is an LZ4HC bottommost level with a
+  # dictionary (LZ4_loadDictHC on every pooled stream).
+  "lz4|50000|--compression_type=lz4"
+  "lz4hc|40000|--compression_type=lz4hc"
+  "lz4hc_dict_bottom|40000|--compression_type=lz4 --bottommost_compression_type=lz4hc --compression_max_dict_bytes=16384"
   # db_crashtest.py 7.8.3 leaves this at 1 ("the feature is not stable"); it
   # is kept while it passes stock (and excluded by the rule below if not).
   "parallel|50000|--compression_type=zstd --compression_parallel_threads=4"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs RocksDB 7.8.3's own db_stress against rockpool's legacy face: every
 # configuration below first stock (no preload), then pooled (the preload
-# object interposing zstd/zlib context creation). A configuration that fails
+# object interposing zstd/zlib/lz4 context creation). A configuration that fails
 # stock is excluded (reported, not counted as a pass): its failure is
 # RocksDB's, and a pooled run would prove nothing.
 #
-#   tests/db_stress/run.sh              CI: every configuration, bounded; 26
-#                                       runs, 4.5-7 min on a 2-core VM (load
+#   tests/db_stress/run.sh              CI: every configuration, bounded; 32
+#                                       runs, 5.5-8 min on a 2-core VM (load
 #                                       4-8), plus 25-140 s for a cold build
 #   tests/db_stress/run.sh --long       10x the operations, 4x the reopens, 10
 #                                       kill cycles of 30 s: about 1-1.5 h on 2

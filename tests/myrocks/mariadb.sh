@@ -12,7 +12,7 @@
 # start_server <dir> <codec> <mode> <life>; sets SUBSHELL_PID. Returns 0 when the socket answers.
 start_server() {
   local dir=$1 codec=$2 mode=$3 life=$4 comp
-  case "$codec" in zlib) comp=kZlibCompression ;; zstd) comp=kZSTD ;; esac
+  case "$codec" in zlib) comp=kZlibCompression ;; zstd) comp=kZSTD ;; lz4hc) comp=kLZ4HCCompression ;; esac
   rm -f "$dir/rc.$life" "$dir/times.$life"
   (
     export MALLOC_COUNTER_OUT="$dir/malloc.$life"

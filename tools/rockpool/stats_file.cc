@@ -89,9 +89,12 @@ class Reader {
       Error(absl::StrCat(key, "=", it->second, " is not a number"));
     }
   }
-  void Pool(const std::string& key, PoolFigures* out) {
+  void Pool(const std::string& key, PoolFigures* out, bool required = true) {
     auto it = f_.find(key);
-    if (it == f_.end()) return Missing(key);
+    if (it == f_.end()) {
+      if (required) Missing(key);
+      return;
+    }
     std::vector<absl::string_view> parts = absl::StrSplit(it->second, '/');
     bool ok = parts.size() == kPerPoolFigures;
     std::string names;
@@ -149,19 +152,22 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
     absl::StrAppend(&out, "\"file\": ", JsonString(s.file), ", \"pid\": ", s.pid,
                     ", \"event\": ", JsonString(s.event), ", \"mode\": ", JsonString(s.mode), ", ");
   }
-  absl::StrAppend(&out, JsonFigures(s.total, std::size(kPoolFigureFields)),
-                  ", \"saved_bytes\": ", s.saved_bytes(), ", \"stock_est_upper_bound\": ",
-                  s.stock_estimate_is_upper_bound() ? "true" : "false", ", \"idle\": ", s.idle,
-                  ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
-                  ", \"discarded\": ", s.discarded,
-                  ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
-                  ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
-                  ", \"inflate\": ", JsonPool(s.inflate), "}");
+  absl::StrAppend(
+      &out, JsonFigures(s.total, std::size(kPoolFigureFields)),
+      ", \"saved_bytes\": ", s.saved_bytes(),
+      ", \"stock_est_upper_bound\": ", s.stock_estimate_is_upper_bound() ? "true" : "false",
+      ", \"idle\": ", s.idle, ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
+      ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
+      ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
+      ", \"inflate\": ", JsonPool(s.inflate), ", \"lz4_c\": ", JsonPool(s.lz4),
+      ", \"lz4hc_c\": ", JsonPool(s.lz4hc), "}");
   if (!total) {
     absl::StrAppend(&out, ", \"codecs\": {\"zstd\": {\"state\": ", JsonString(s.zstd_state),
                     ", \"forwarded\": ", JsonString(s.zstd_forwarded),
                     "}, \"zlib\": {\"state\": ", JsonString(s.zlib_state),
-                    ", \"forwarded\": ", JsonString(s.zlib_forwarded), "}}",
+                    ", \"forwarded\": ", JsonString(s.zlib_forwarded),
+                    "}, \"lz4\": {\"state\": ", JsonString(s.lz4_state),
+                    ", \"forwarded\": ", JsonString(s.lz4_forwarded), "}}",
                     ", \"refused\": ", JsonString(s.refused));
   }
   return out + "}";
@@ -192,10 +198,14 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Pool("zstd_d", &s.zstd_d);
   r.Pool("deflate", &s.deflate);
   r.Pool("inflate", &s.inflate);
+  r.Pool("lz4_c", &s.lz4, /*required=*/false);
+  r.Pool("lz4hc_c", &s.lz4hc, /*required=*/false);
   r.Text("zstd", &s.zstd_state, /*required=*/false);
   r.Text("zlib", &s.zlib_state, /*required=*/false);
+  r.Text("lz4", &s.lz4_state, /*required=*/false);
   r.Text("zstd_forwarded", &s.zstd_forwarded, /*required=*/false);
   r.Text("zlib_forwarded", &s.zlib_forwarded, /*required=*/false);
+  r.Text("lz4_forwarded", &s.lz4_forwarded, /*required=*/false);
   r.Text("refused", &s.refused, /*required=*/false);
   if (!r.status().ok()) return r.status();
   if (s.total.leases != s.total.created + s.total.reused) {
@@ -240,17 +250,21 @@ ProcessStats Total(const std::vector<ProcessStats>& processes) {
     Add(&t.zstd_d, s.zstd_d);
     Add(&t.deflate, s.deflate);
     Add(&t.inflate, s.inflate);
+    Add(&t.lz4, s.lz4);
+    Add(&t.lz4hc, s.lz4hc);
   }
   return t;
 }
 
 std::string FormatTable(const std::vector<ProcessStats>& processes) {
-  const std::vector<std::string> head = {
-      "process",         "event",       "mode",  "leases", "created",    "reused", "lib_bytes",
-      "stock_est_bytes", "saved_bytes", "saved", "idle",   "idle_bytes", "zstd",   "zlib"};
+  const std::vector<std::string> head = {"process",     "event",  "mode",      "leases",
+                                         "created",     "reused", "lib_bytes", "stock_est_bytes",
+                                         "saved_bytes", "saved",  "idle",      "idle_bytes",
+                                         "zstd",        "zlib",   "lz4"};
   std::vector<std::vector<std::string>> rows = {head};
   auto row = [](const std::string& name, const ProcessStats& s, const std::string& event,
-                const std::string& mode, const std::string& zstd, const std::string& zlib) {
+                const std::string& mode, const std::string& zstd, const std::string& zlib,
+                const std::string& lz4) {
     return std::vector<std::string>{name,
                                     event,
                                     mode,
@@ -264,15 +278,16 @@ std::string FormatTable(const std::vector<ProcessStats>& processes) {
                                     absl::StrCat(s.idle),
                                     absl::StrCat(s.idle_bytes),
                                     zstd,
-                                    zlib};
+                                    zlib,
+                                    lz4};
   };
   for (const ProcessStats& s : processes) {
     rows.push_back(row(absl::StrCat("pid ", s.pid), s, s.event, s.mode, State(s.zstd_state),
-                       State(s.zlib_state)));
+                       State(s.zlib_state), State(s.lz4_state)));
   }
   rows.push_back(row(absl::StrCat("total (", processes.size(),
                                   processes.size() == 1 ? " process)" : " processes)"),
-                     Total(processes), "-", "-", "-", "-"));
+                     Total(processes), "-", "-", "-", "-", "-"));
   std::vector<size_t> width(head.size(), 0);
   for (const auto& r : rows) {
     for (size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
@@ -305,6 +320,9 @@ std::string FormatTable(const std::vector<ProcessStats>& processes) {
     }
     if (!s.zlib_forwarded.empty()) {
       absl::StrAppend(&out, "pid ", s.pid, ": zlib forwarded: ", s.zlib_forwarded, "\n");
+    }
+    if (!s.lz4_forwarded.empty()) {
+      absl::StrAppend(&out, "pid ", s.pid, ": lz4 forwarded: ", s.lz4_forwarded, "\n");
     }
   }
   return out;

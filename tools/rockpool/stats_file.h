@@ -1,9 +1,10 @@
 // The ROCKPOOL_STATS file of one process (rocksdb_plugin/legacy/environment.h):
 // one `rockpool report: event=... pid=N mode=... | since_last: ... | total:
-// ... | idle=... | zstd_c=... | zstd=STATE zlib=STATE [zlib_forwarded="why"]
-// [refused="why"]`
+// ... | idle=... | zstd_c=... | zstd=STATE zlib=STATE lz4=STATE
+// [zlib_forwarded="why"] [refused="why"]`
 // line, the fields of rocksdb_plugin/report.h. Parsed here for `rockpool
-// stats`; the codec states are optional (a LOG line has none).
+// stats`; the codec states are optional (a LOG line has none), and so are
+// the lz4 pools and state (lines written before rockpool pooled LZ4).
 #ifndef ROCKPOOL_TOOLS_ROCKPOOL_STATS_FILE_H_
 #define ROCKPOOL_TOOLS_ROCKPOOL_STATS_FILE_H_
 
@@ -28,10 +29,10 @@ struct ProcessStats {
   uint64_t in_use = 0;
   uint64_t discarded = 0;
   // Per pool: leases/created/reused/lib_bytes (the other figures are 0).
-  PoolFigures zstd_c, zstd_d, deflate, inflate;
+  PoolFigures zstd_c, zstd_d, deflate, inflate, lz4, lz4hc;
   // "pooled", "forwarded", "unused"; "" when the line has no codec states.
-  std::string zstd_state, zlib_state;
-  std::string zstd_forwarded, zlib_forwarded;  // the reason, "" if none
+  std::string zstd_state, zlib_state, lz4_state;
+  std::string zstd_forwarded, zlib_forwarded, lz4_forwarded;  // the reason, "" if none
   // Why rockpool served nothing in this process (the preload object in a
   // process running another RocksDB: rocksdb_plugin/legacy/refusal.h), "" if it did.
   std::string refused;

@@ -63,12 +63,13 @@ TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
   const Result needed = Sh("readelf -d " + g_object);
   ASSERT_EQ(needed.exit_code, 0) << needed.output;
   EXPECT_EQ(needed.output.find("rocksdb"), std::string::npos) << needed.output;
-  // Nor any codec library: loading it must not put a libzstd or libz into a
+  // Nor any codec library: loading it must not put a libzstd, libz or liblz4 into a
   // process that had none; it reaches each caller's copy at run
   // time (rocksdb_plugin/legacy/codec_routes.h).
   EXPECT_NE(needed.output.find("libstdc++"), std::string::npos) << needed.output;
   EXPECT_EQ(needed.output.find("libzstd"), std::string::npos) << needed.output;
   EXPECT_EQ(needed.output.find("libz.so"), std::string::npos) << needed.output;
+  EXPECT_EQ(needed.output.find("liblz4"), std::string::npos) << needed.output;
   const Result undefined = Sh("nm -D --undefined-only " + g_object +
                               " | grep -E ' (ZSTD_|ZDICT_|deflate|inflate|zlibVersion|zError)'");
   EXPECT_EQ(undefined.output, "") << "codec functions it would bind by name";
@@ -86,8 +87,9 @@ TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
   std::istringstream in(exported.output);
   for (std::string name; in >> name;) names.insert(name);
 #define ROCKPOOL_ENTRY_POINT_NAME(name) #name,
-  const std::set<std::string> expected = {ROCKPOOL_ZSTD_ENTRY_POINTS(ROCKPOOL_ENTRY_POINT_NAME)
-                                              ROCKPOOL_ZLIB_ENTRY_POINTS(ROCKPOOL_ENTRY_POINT_NAME)};
+  const std::set<std::string> expected = {ROCKPOOL_ZSTD_ENTRY_POINTS(
+      ROCKPOOL_ENTRY_POINT_NAME) ROCKPOOL_ZLIB_ENTRY_POINTS(ROCKPOOL_ENTRY_POINT_NAME)
+                                              ROCKPOOL_LZ4_ENTRY_POINTS(ROCKPOOL_ENTRY_POINT_NAME)};
 #undef ROCKPOOL_ENTRY_POINT_NAME
   EXPECT_EQ(names, expected);
 }
@@ -104,7 +106,9 @@ TEST_F(InterposeObjectTest, PoolsFromTheEnvironmentAndWritesStats) {
   const std::string start =
       "rockpool[" + Pid(r) + "]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=4;";
   EXPECT_EQ(err.rfind(start, 0), 0u) << err;
-  EXPECT_NE(err.find(" mode=pool; zstd interposed, zlib interposed\n"), std::string::npos) << err;
+  EXPECT_NE(err.find(" mode=pool; zstd interposed, zlib interposed, lz4 interposed\n"),
+            std::string::npos)
+      << err;
   EXPECT_EQ(err.find('\n'), err.size() - 1) << err;  // one line
 
   const std::string line = ReadFile(stats);

@@ -84,6 +84,8 @@ void InterposeTest::TearDown() {
   EXPECT_EQ(o.zstd_compress, 0);
   EXPECT_EQ(o.deflate, 0);
   EXPECT_EQ(o.inflate, 0);
+  EXPECT_EQ(o.lz4, 0);
+  EXPECT_EQ(o.lz4hc, 0);
   EXPECT_EQ(Stats().Total().idle, 0u);
 }
 

@@ -178,11 +178,11 @@ TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
          WithPlugin() + "/usr/bin/ldb --db=" + db + " scan >/dev/null' 2>" + err_file + ")");
   ASSERT_EQ(scan.exit_code, 0) << scan.output;
   const std::string pid = scan.output.substr(0, scan.output.find('\n'));
-  EXPECT_EQ(
-      plugin_test::ReadFile(err_file),
-      "rockpool[" + pid +
-          "]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=8;"
-          "idle_seconds=60;measure_stock=false mode=pool; zstd interposed, zlib interposed\n");
+  EXPECT_EQ(plugin_test::ReadFile(err_file),
+            "rockpool[" + pid +
+                "]: active from ROCKPOOL_OPTIONS: enabled=true;max_idle_per_key=8;"
+                "idle_seconds=60;measure_stock=false mode=pool; zstd interposed, zlib interposed, "
+                "lz4 interposed\n");
 }
 
 TEST(PreloadEnvironmentTest, BadValueLeavesPoolingOffWithOneLine) {

@@ -52,6 +52,27 @@ TEST(StatsFile, ParsesTheReportLine) {
   EXPECT_EQ(s->zlib_forwarded, "");
 }
 
+TEST(StatsFile, LinesWithTheLz4PoolsAndState) {
+  // The line as written since LZ4 is pooled (the kLine form, without the
+  // lz4 fields, is what earlier versions wrote: still parsed, lz4 empty).
+  std::string line = kLine;
+  line.replace(line.find(" | zstd=pooled"), 0, " lz4_c=5/1/4/16416 lz4hc_c=9/2/7/524400");
+  line += " lz4=forwarded lz4_forwarded=\"/opt/x.so defines LZ4_freeStream itself\"";
+  absl::StatusOr<ProcessStats> s = ParseReportLine(line);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->lz4.leases, 5u);
+  EXPECT_EQ(s->lz4.lib_bytes, 16416u);
+  EXPECT_EQ(s->lz4hc.created, 2u);
+  EXPECT_EQ(s->lz4_state, "forwarded");
+  EXPECT_THAT(FormatTable({*s}), HasSubstr("pid 14567: lz4 forwarded: /opt/x.so defines"));
+  EXPECT_THAT(FormatJson({*s}), HasSubstr("\"lz4hc_c\": {\"leases\": 9"));
+  EXPECT_EQ(Total({*s, *s}).lz4hc.reused, 14u);
+  absl::StatusOr<ProcessStats> old_line = ParseReportLine(kLine);
+  ASSERT_TRUE(old_line.ok()) << old_line.status();
+  EXPECT_EQ(old_line->lz4.leases, 0u);
+  EXPECT_EQ(old_line->lz4_state, "");
+}
+
 TEST(StatsFile, ForwardedReasonKeepsItsSpaces) {
   std::string line = kLine;
   line.replace(line.find("zlib=pooled"), 11,

@@ -20,7 +20,9 @@
 # files: "default" (db_bench's options: 64 MB memtables and SST files) or
 # "small" (4 MB memtables, 1 MB SST files: many files, so many zstd contexts).
 # BAZEL="bazel --output_base=..." selects the Bazel command; CODECS="zstd"
-# measures only the codecs listed (default "zlib zstd").
+# measures only the codecs listed (default "zlib zstd"; "none", "lz4" and
+# "lz4hc" too); FLAGS adds db_bench flags to every run (e.g.
+# FLAGS=--compression_ratio=0.5).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -34,6 +36,7 @@ VALUE=${3:-200}
 FILES=${4:-default}
 BAZEL=${BAZEL:-bazel}
 CODECS=${CODECS:-zlib zstd}
+FLAGS=${FLAGS:-}
 
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so \
   //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
@@ -48,7 +51,7 @@ field() { # field <line> <section> <name>
   sed -n "s/.*$2[^|]* $3=\([0-9]*\).*/\1/p" <<<"$1"
 }
 
-echo "db_bench fillrandom,compact --num=$NUM --value_size=$VALUE, $FILES files, median of $RUNS"
+echo "db_bench fillrandom,compact --num=$NUM --value_size=$VALUE $FLAGS, $FILES files, median of $RUNS"
 printf '%-6s %-14s %16s %12s %9s %16s %12s %8s\n' codec mode lib_bytes lib_calls leases \
   malloc_bytes malloc_calls wall_s
 for codec in $CODECS; do
@@ -76,7 +79,7 @@ for codec in $CODECS; do
       start=$(date +%s.%N)
       LD_PRELOAD="$preload" MALLOC_COUNTER_OUT=$out /usr/bin/db_bench \
         --benchmarks=fillrandom,compact --num="$NUM" --value_size="$VALUE" --seed=$((1000 + run)) \
-        --db="$db" --options_file="$ini" >"$WORK/bench.out" 2>&1
+        --db="$db" --options_file="$ini" $FLAGS >"$WORK/bench.out" 2>&1
       end=$(date +%s.%N)
       awk "BEGIN {print $end - $start}" >>"$WORK/wall"
       # db_bench's own exit: the last line the counter wrote

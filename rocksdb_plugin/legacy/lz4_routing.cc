@@ -1,0 +1,84 @@
+// The runtime's side of the LZ4 interposers (interpose_lz4.cc): leases of
+// LZ4 and LZ4HC streams handed to callers of LZ4_createStream[HC], and their
+// return on LZ4_freeStream[HC].
+//
+// A stream handed out is parked in its pool and recorded in lz4_handles_
+// (handle_registry.h: an LZ4 stream has no field that could lead back to
+// its context), tagged with its kind, so either free call finds it.
+#include <cstdlib>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "rocksdb_plugin/legacy/runtime_internal.h"
+
+namespace rockpool::legacy::internal {
+namespace {
+
+// The registry's value: the parked context, its low bit the kind (contexts
+// are at least 8-byte aligned).
+constexpr uintptr_t kLz4 = 0;
+constexpr uintptr_t kLz4Hc = 1;
+
+// Whether the copy initialises a stream of its own reported size in memory
+// from malloc (what every pooled context gets): false if its struct sizes
+// or alignment do not fit what rockpool allocates.
+template <typename Init>
+bool InitFits(int size, Init init, const char* what, std::string* why) {
+  if (size <= 0) {
+    *why = absl::StrCat("lz4: the copy reports a ", what, " of ", size, " bytes");
+    return false;
+  }
+  std::unique_ptr<void, decltype(&std::free)> memory(std::malloc(static_cast<size_t>(size)),
+                                                     &std::free);
+  if (memory == nullptr || init(memory.get(), static_cast<size_t>(size)) == nullptr) {
+    *why = absl::StrCat("lz4: the copy refuses to initialise a ", what, " of ", size, " bytes");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CheckLz4Copy(Lz4Copy& copy, std::string* why) {
+  if (copy.LZ4_versionNumber() < 10900) {
+    *why = absl::StrCat("lz4 ", copy.LZ4_versionNumber(), " predates LZ4_initStream (1.9.0)");
+    return false;
+  }
+  return InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t", why) &&
+         InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t", why);
+}
+
+template <typename Pool>
+auto Runtime::LeaseLz4From(Pool& pool, uintptr_t kind) noexcept {
+  InsideRockpool inside;
+  using State = decltype(std::declval<typename Pool::Context&>().get());
+  absl::StatusOr<typename Pool::Lease> lease = pool.Acquire(Lz4Key{});
+  if (!lease.ok()) return State{nullptr};
+  State state = (*lease)->get();
+  typename Pool::Context* context = pool.Park(*std::move(lease));
+  if (!lz4_handles_.Add(state,
+                        reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(context) | kind))) {
+    Finish(pool, pool.Unpark(context));  // no room to find it again: not handed out
+    return State{nullptr};
+  }
+  return state;
+}
+
+LZ4_stream_t* Runtime::LeaseLz4() noexcept { return LeaseLz4From(pools_.lz4(), kLz4); }
+
+LZ4_streamHC_t* Runtime::LeaseLz4Hc() noexcept { return LeaseLz4From(pools_.lz4hc(), kLz4Hc); }
+
+bool Runtime::ReturnLz4(const void* state) noexcept {
+  void* value = lz4_handles_.Remove(state);
+  if (value == nullptr) return false;
+  const uintptr_t tagged = reinterpret_cast<uintptr_t>(value);
+  void* context = reinterpret_cast<void*>(tagged & ~uintptr_t{1});
+  if ((tagged & 1) == kLz4Hc) {
+    Finish(pools_.lz4hc(), pools_.lz4hc().Unpark(static_cast<Lz4HcStreamContext*>(context)));
+  } else {
+    Finish(pools_.lz4(), pools_.lz4().Unpark(static_cast<Lz4StreamContext*>(context)));
+  }
+  return true;
+}
+
+}  // namespace rockpool::legacy::internal
