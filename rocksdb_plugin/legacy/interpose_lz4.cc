@@ -21,17 +21,36 @@
 namespace {
 
 using rockpool::legacy::Call;
+using rockpool::legacy::Lz4Copy;
 using rockpool::legacy::Lz4Routes;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
 
-// The runtime, if a free may concern one of our streams. Asked on every
-// route: the registry tells ours from the rest, so a stream rockpool handed
-// out never reaches a library's free(), whoever frees it.
-Runtime* ForFree() {
-  if (InsideRockpool::active()) return nullptr;
-  return Runtime::Get();
+// LZ4_createStream[HC] from `caller`: a pooled stream if the caller reaches
+// the bound copy and pooling is on, else the caller's copy's own.
+template <typename State>
+State* CreateStream(const void* caller, State* (*Lz4Copy::*create)(),
+                    State* (Runtime::*lease)() noexcept) {
+  const auto route = Lz4Routes().For(caller);
+  if (route.pooled && ShouldPool()) {
+    if (Runtime* rt = Runtime::Get()) {
+      if (State* stream = (rt->*lease)()) return stream;
+    }
+  }
+  return Call<State*>(route.copy->*create, nullptr);
+}
+
+// LZ4_freeStream[HC]: back to its pool if rockpool handed it out. Asked on
+// every route: the registry tells ours from the rest, so a pooled stream
+// never reaches a library's free(), whoever frees it.
+template <typename State>
+int FreeStream(const void* caller, int (*Lz4Copy::*free)(State*), State* stream) {
+  const auto route = Lz4Routes().For(caller);
+  if (stream != nullptr && !InsideRockpool::active()) {
+    if (Runtime* rt = Runtime::Get(); rt != nullptr && rt->ReturnLz4(stream)) return 0;
+  }
+  return Call(route.copy->*free, 0, stream);
 }
 
 }  // namespace
@@ -42,39 +61,20 @@ Runtime* ForFree() {
 extern "C" {
 
 LZ4_stream_t* LZ4_createStream(void) {
-  const auto route = Lz4Routes().For(__builtin_return_address(0));
-  if (route.pooled && ShouldPool()) {
-    if (Runtime* rt = Runtime::Get()) {
-      if (LZ4_stream_t* stream = rt->LeaseLz4()) return stream;
-    }
-  }
-  return Call<LZ4_stream_t*>(route.copy->LZ4_createStream, nullptr);
+  return CreateStream(__builtin_return_address(0), &Lz4Copy::LZ4_createStream, &Runtime::LeaseLz4);
 }
 
 int LZ4_freeStream(LZ4_stream_t* stream) {
-  const auto route = Lz4Routes().For(__builtin_return_address(0));
-  if (stream != nullptr) {
-    if (Runtime* rt = ForFree(); rt != nullptr && rt->ReturnLz4(stream)) return 0;
-  }
-  return Call(route.copy->LZ4_freeStream, 0, stream);
+  return FreeStream(__builtin_return_address(0), &Lz4Copy::LZ4_freeStream, stream);
 }
 
 LZ4_streamHC_t* LZ4_createStreamHC(void) {
-  const auto route = Lz4Routes().For(__builtin_return_address(0));
-  if (route.pooled && ShouldPool()) {
-    if (Runtime* rt = Runtime::Get()) {
-      if (LZ4_streamHC_t* stream = rt->LeaseLz4Hc()) return stream;
-    }
-  }
-  return Call<LZ4_streamHC_t*>(route.copy->LZ4_createStreamHC, nullptr);
+  return CreateStream(__builtin_return_address(0), &Lz4Copy::LZ4_createStreamHC,
+                      &Runtime::LeaseLz4Hc);
 }
 
 int LZ4_freeStreamHC(LZ4_streamHC_t* stream) {
-  const auto route = Lz4Routes().For(__builtin_return_address(0));
-  if (stream != nullptr) {
-    if (Runtime* rt = ForFree(); rt != nullptr && rt->ReturnLz4(stream)) return 0;
-  }
-  return Call(route.copy->LZ4_freeStreamHC, 0, stream);
+  return FreeStream(__builtin_return_address(0), &Lz4Copy::LZ4_freeStreamHC, stream);
 }
 
 }  // extern "C"
