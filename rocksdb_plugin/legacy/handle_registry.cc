@@ -2,13 +2,11 @@
 
 #include <new>
 
-#include "compression/annotated_mutex.h"
-
 namespace rockpool::legacy {
 
 HandleRegistry::~HandleRegistry() {
   for (Shard& shard : shards_) {
-    AnnotatedMutexLock lock(&shard.mu);
+    ShardLockHolder lock(&shard.mu);
     delete[] shard.slots;
   }
 }
@@ -35,7 +33,7 @@ bool HandleRegistry::Add(const void* handle, void* value) noexcept {
   if (handle == nullptr || value == nullptr) return false;
   const uint64_t hash = Hash(handle);
   Shard& shard = ShardOf(hash);
-  AnnotatedMutexLock lock(&shard.mu);
+  ShardLockHolder lock(&shard.mu);
   if (shard.slots == nullptr || (shard.used + 1) * 4 > (shard.mask + 1) * 3) {
     if (!GrowLocked(shard)) return false;
   }
@@ -50,7 +48,7 @@ void* HandleRegistry::Remove(const void* handle) noexcept {
   if (handle == nullptr) return nullptr;
   const uint64_t hash = Hash(handle);
   Shard& shard = ShardOf(hash);
-  AnnotatedMutexLock lock(&shard.mu);
+  ShardLockHolder lock(&shard.mu);
   if (shard.slots == nullptr) return nullptr;
   const size_t mask = shard.mask;
   size_t i = hash & mask;
@@ -76,7 +74,7 @@ void* HandleRegistry::Remove(const void* handle) noexcept {
 size_t HandleRegistry::size() const noexcept {
   size_t n = 0;
   for (const Shard& shard : shards_) {
-    AnnotatedMutexLock lock(&shard.mu);
+    ShardLockHolder lock(&shard.mu);
     n += shard.used;
   }
   return n;
