@@ -41,7 +41,9 @@ grep -q "native face registered" "$tmp/stats" || fail "no registration line in R
 # LOG*: the reopen rotated the fill's LOG; the native face writes its line
 # when it builds the first SST file, which the reopen does not.
 grep -q "rockpool active:" "$tmp"/pooled/LOG* || fail "the LOG does not show rockpool"
-grep -q "compression_manager=rockpool" "$tmp"/pooled/OPTIONS-* || fail "the OPTIONS file does not name rockpool"
+# RocksDB serializes the manager with its options: compression_manager={id=rockpool;...}
+grep -qE "compression_manager=(\{id=)?rockpool[;}]" "$tmp"/pooled/OPTIONS-* ||
+  fail "the OPTIONS file does not name rockpool: $(grep -h compression_manager "$tmp"/pooled/OPTIONS-* | tail -1)"
 echo "LOG: $(grep -h -m1 -o 'rockpool active:.*' "$tmp"/pooled/LOG* | head -1)"
 
 # 3. The built-in manager on the same data: the same data blocks.
