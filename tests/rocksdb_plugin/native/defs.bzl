@@ -52,6 +52,21 @@ def native_plugin_tests():
             "@rocksdb",
         ],
     )
+    # When librockpool_native.so registers (release and build).
+    native.cc_test(
+        name = "release_check_test",
+        size = "small",
+        srcs = ["release_check_test.cc"],
+        deps = [
+            "//rocksdb_plugin:built_for",
+            "//rocksdb_plugin:built_for_line",
+            "//rocksdb_plugin/native:release_check",
+            "@absl",
+            "@gtest_main",
+            "@rocksdb",
+            "@rocksdb//:build_identity",
+        ],
+    )
     native.cc_test(
         name = "log_report_test",
         size = "medium",
