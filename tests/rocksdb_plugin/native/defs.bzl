@@ -161,6 +161,13 @@ def native_shared_tests():
         srcs = ["c_api/other_release.cc"],
         linkshared = 1,
     )
+    native.cc_binary(
+        name = "libother_build.so",
+        testonly = True,
+        srcs = ["c_api/other_build.cc"],
+        linkshared = 1,
+        deps = ["@rocksdb"],
+    )
     native.sh_test(
         name = "c_api_test",
         size = "medium",
@@ -171,10 +178,12 @@ def native_shared_tests():
             "$(location //rocksdb_plugin/native:librockpool_native.so)",
             "$(location :libother_release.so)",
             "$(location //rocksdb_plugin:librockpool_interpose.so)",
+            "$(location :libother_build.so)",
         ],
         data = [
             ":c_api_fill",
             ":data_blocks_equal",
+            ":libother_build.so",
             ":libother_release.so",
             "//rocksdb_plugin:librockpool_interpose.so",
             "//rocksdb_plugin/native:librockpool_native.so",

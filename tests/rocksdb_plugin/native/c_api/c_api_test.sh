@@ -12,14 +12,16 @@
 #   - loaded into a process whose RocksDB says it is another release, the
 #     object registers nothing and says so in ROCKPOOL_NATIVE_STATS (stderr
 #     stays quiet without ROCKPOOL_VERBOSE=1); RocksDB then does what it
-#     does in the first case;
+#     does in the first case; the same for the same release from another
+#     build (another rocksdb_build_date);
 #   - with the interposer preloaded too and zlib blob files, the interposer
 #     pools the blobs' contexts and the native face the SST files', each
 #     reporting its own.
 # Arguments: c_api_fill, data_blocks_equal, librockpool_native.so,
-# libother_release.so, librockpool_interpose.so.
+# libother_release.so, librockpool_interpose.so, libother_build.so.
 set -euo pipefail
 fill=$1 blocks_equal=$2 native=$(realpath "$3") other=$(realpath "$4") interpose=$(realpath "$5")
+other_build=$(realpath "$6")
 bin=${ROCKPOOL_UPSTREAM_BIN:-}
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 keys=20000
@@ -69,6 +71,16 @@ grep -q "native face not registered: the running RocksDB is 10.9.1; librockpool_
   "$tmp/stats" || fail "no refusal line in ROCKPOOL_NATIVE_STATS: $(cat "$tmp/stats")"
 "$blocks_equal" "$tmp/mismatch" "$tmp/builtin" >/dev/null || fail "another release: blocks differ from the built-in's"
 echo "mismatch: $(grep -m1 'not registered' "$tmp/stats")"
+# 5b. The same release from another build: refused the same way.
+rm -f "$tmp/stats"
+ROCKPOOL_NATIVE_STATS="$tmp/stats" LD_PRELOAD="$other_build $native" \
+  "$fill" "$tmp/other_build" "$opts" "$keys" >/dev/null 2>"$tmp/other_build.err" ||
+  fail "another build: $(cat "$tmp/other_build.err")"
+! grep -q "rockpool active" "$tmp"/other_build/LOG* || fail "rockpool in the LOG of another build"
+grep -q "native face not registered: the running RocksDB is [0-9.]* built 2001-01-01 00:00:00, another build;" \
+  "$tmp/stats" || fail "no refusal line for another build: $(cat "$tmp/stats")"
+"$blocks_equal" "$tmp/other_build" "$tmp/builtin" >/dev/null || fail "another build: blocks differ from the built-in's"
+echo "another build: $(grep -m1 'not registered' "$tmp/stats")"
 
 # 6. Both objects: blob files through the interposer, SSTs through the face.
 blob_opts="$opts;enable_blob_files=true;min_blob_size=100;blob_compression_type=kZlibCompression"
