@@ -112,11 +112,15 @@ def native_plugin_tests():
     )
 
 def native_interpose_tests():
-    if not ROCKSDB_NATIVE_API or ROCKSDB_LINKAGE != "static":
+    if not ROCKSDB_NATIVE_API:
         return
 
-    # The legacy face's interposition against upstream RocksDB (static
-    # librocksdb.a), alone and together with the native face.
+    # The legacy face's interposition against upstream RocksDB, alone and
+    # together with the native face. With a static librocksdb.a RocksDB's
+    # codec calls bind to rockpool's definitions at link time; with a shared
+    # librocksdb.so the linker exports them from the test binary (the
+    # library refers to them), so the library's calls resolve to them at
+    # load, as to a preloaded librockpool_interpose.so.
     native.cc_test(
         name = "interpose_test",
         size = "large",
