@@ -8,6 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "build_identity.h"
 #include "gtest/gtest.h"
+#include "rocksdb/advanced_compression.h"
+#include "rocksdb/convenience.h"
+#include "rocksdb/options.h"
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/built_for.h"
 #include "rocksdb_plugin/built_for_line.h"
@@ -56,6 +59,31 @@ TEST(ReleaseCheck, TheSameReleaseFromAnotherBuildIsRefusedWhenTheObjectKnowsItsB
 
 TEST(ReleaseCheck, TheRocksdbThisTestRunsOnIsTheOneItWasBuiltFor) {
   EXPECT_EQ(CheckRunningRelease(), "");
+}
+
+// What a process whose object refused (so nothing named rockpool is
+// registered, as in this test) gets for an options string naming rockpool:
+// by default RocksDB drops the id it cannot load and the built-in manager
+// serves; only a caller that asks for strict parsing gets an error, before
+// any DB is opened.
+TEST(ReleaseCheck, UnregisteredRockpoolIsIgnoredByDefaultAndAnErrorWhenStrict) {
+  const std::string text = "compression_manager=rockpool;compression=kZlibCompression";
+  rocksdb::ColumnFamilyOptions cf;
+  rocksdb::ConfigOptions lenient;  // ignore_unsupported_options = true
+  ASSERT_TRUE(lenient.ignore_unsupported_options);
+  const rocksdb::Status ignored =
+      rocksdb::GetColumnFamilyOptionsFromString(lenient, rocksdb::ColumnFamilyOptions(), text, &cf);
+  EXPECT_TRUE(ignored.ok()) << ignored.ToString();
+  EXPECT_EQ(cf.compression_manager, nullptr);
+  EXPECT_EQ(cf.compression, rocksdb::kZlibCompression);
+
+  rocksdb::ConfigOptions strict;
+  strict.ignore_unsupported_options = false;
+  const rocksdb::Status refused =
+      rocksdb::GetColumnFamilyOptionsFromString(strict, rocksdb::ColumnFamilyOptions(), text, &cf);
+  EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();  // as 11.8.1 says
+  EXPECT_NE(refused.ToString().find("Could not load CompressionManager: rockpool"), std::string::npos)
+      << refused.ToString();
 }
 
 }  // namespace
