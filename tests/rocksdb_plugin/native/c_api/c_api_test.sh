@@ -67,6 +67,9 @@ ROCKPOOL_NATIVE_STATS="$tmp/stats" LD_PRELOAD="$other $native" \
   fail "another release: $(cat "$tmp/mismatch.err")"
 ! grep -q "native face" "$tmp/mismatch.err" || fail "stderr has a rockpool line without ROCKPOOL_VERBOSE=1"
 ! grep -q "rockpool active" "$tmp"/mismatch/LOG* || fail "rockpool in the LOG of another release"
+# RocksDB dropped the id: the DB's OPTIONS file no longer names rockpool.
+grep -q "^  compression_manager=nullptr$" "$tmp"/mismatch/OPTIONS-* ||
+  fail "another release: $(grep -h compression_manager "$tmp"/mismatch/OPTIONS-* | tail -1)"
 grep -q "native face not registered: the running RocksDB is 10.9.1; librockpool_native.so is built for RocksDB" \
   "$tmp/stats" || fail "no refusal line in ROCKPOOL_NATIVE_STATS: $(cat "$tmp/stats")"
 "$blocks_equal" "$tmp/mismatch" "$tmp/builtin" >/dev/null || fail "another release: blocks differ from the built-in's"
