@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "compression/annotated_mutex.h"
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/report.h"
@@ -84,13 +85,19 @@ void SstFileReport::Write() noexcept {
   reporter_->Report(log_, head_, mode_, *pools_);
 }
 
+std::string NativeStatsPath() {
+  const char* path = std::getenv(kNativeStatsVariable);
+  if (path == nullptr) return "";
+  return absl::StrReplaceAll(path, {{"%p", absl::StrCat(getpid())}});
+}
+
 void AppendNativeStatsLine(std::string_view line) noexcept {
   try {
-    const char* path = std::getenv(kNativeStatsVariable);
-    if (path == nullptr || *path == '\0') return;
+    const std::string path = NativeStatsPath();
+    if (path.empty()) return;
     std::string whole(line);
     whole += '\n';
-    const int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) return;
     // One write: O_APPEND keeps lines of concurrent processes whole.
     const ssize_t written = write(fd, whole.data(), whole.size());

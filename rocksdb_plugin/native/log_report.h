@@ -20,7 +20,8 @@
 // A DB that only reads never shows the native face a LOG. For processes like
 // that (sst_dump, ldb scans), ROCKPOOL_NATIVE_STATS=/path makes every manager
 // that leased a context append one "rockpool report: event=close face=native
-// pid=N ..." line to that file when it is destroyed.
+// pid=N ..." line to that file when it is destroyed ("%p" in the path: the
+// process id).
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_LOG_REPORT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_LOG_REPORT_H_
 
@@ -99,6 +100,11 @@ class SstFileReport {
 // "event=flush cf=default level=0".
 std::string SstFileHead(rocksdb::TableFileCreationReason reason, const std::string& column_family,
                         int level);
+
+// The file ROCKPOOL_NATIVE_STATS names, "%p" replaced by this process's id
+// (as in ROCKPOOL_STATS, so `rockpool run --stats=/tmp/rp.%p` gives each
+// process its own file); "" when unset or empty.
+std::string NativeStatsPath();
 
 // If ROCKPOOL_NATIVE_STATS names a file, appends `line` and a newline to
 // it in one write (O_APPEND: lines of concurrent processes stay whole).

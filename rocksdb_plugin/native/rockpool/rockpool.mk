@@ -12,9 +12,9 @@
 # tree). The list is checked against the Bazel build by
 # tests/rocksdb_plugin/native:plugin_sources_test.
 
-rockpool_SOURCES = src/compression/block_codecs.cc src/compression/block_format.cc src/compression/coding.cc src/compression/compression_pools.cc src/compression/compression_type.cc src/compression/counting_allocator.cc src/compression/direct_codec_library.cc src/compression/pool/thread_front.cc src/compression/zlib_block_codec.cc src/compression/zlib_contexts.cc src/compression/zstd_block_codec.cc src/compression/zstd_contexts.cc src/compression/zstd_dictionary.cc src/rocksdb_plugin/native/log_report.cc src/rocksdb_plugin/native/pooled_compressors.cc src/rocksdb_plugin/native/pooled_decompressor.cc rockpool_plugin.cc src/rocksdb_plugin/native/rockpool_compression_manager.cc src/rocksdb_plugin/options.cc src/rocksdb_plugin/report.cc
+rockpool_SOURCES = src/compression/block_codecs.cc src/compression/block_format.cc src/compression/coding.cc src/compression/compression_pools.cc src/compression/compression_type.cc src/compression/counting_allocator.cc src/compression/direct_codec_library.cc src/compression/lz4_block_codec.cc src/compression/lz4_contexts.cc src/compression/pool/thread_front.cc src/compression/zlib_block_codec.cc src/compression/zlib_contexts.cc src/compression/zstd_block_codec.cc src/compression/zstd_contexts.cc src/compression/zstd_dictionary.cc src/rocksdb_plugin/native/log_report.cc src/rocksdb_plugin/native/pooled_compressors.cc src/rocksdb_plugin/native/pooled_decompressor.cc rockpool_plugin.cc src/rocksdb_plugin/native/rockpool_compression_manager.cc src/rocksdb_plugin/options.cc src/rocksdb_plugin/report.cc
 rockpool_FUNC = RegisterRockpoolPlugin
-rockpool_LIBS = zstd z
+rockpool_LIBS = zstd z lz4
 
 # The repository root, from this file's physical location (the plugin
 # directory is normally a symlink into the repository). Override with
@@ -27,6 +27,6 @@ $(error rockpool: cannot find the rockpool sources (got "$(ROCKPOOL_SOURCE_DIR)"
 endif
 
 rockpool_CXXFLAGS = -I$(ROCKPOOL_SOURCE_DIR)
-# Abseil, zstd and zlib: compile and link flags from pkg-config (also written
+# Abseil, zstd, zlib and lz4: compile and link flags from pkg-config (also written
 # into rocksdb.pc's Requires by `make install`).
-rockpool_PKGCONFIG_REQUIRES = absl_base absl_synchronization absl_status absl_statusor absl_strings absl_str_format absl_time libzstd zlib
+rockpool_PKGCONFIG_REQUIRES = absl_base absl_synchronization absl_status absl_statusor absl_strings absl_str_format absl_time libzstd zlib liblz4

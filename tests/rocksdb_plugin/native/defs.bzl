@@ -52,6 +52,21 @@ def native_plugin_tests():
             "@rocksdb",
         ],
     )
+    # When librockpool_native.so registers (release and build).
+    native.cc_test(
+        name = "release_check_test",
+        size = "small",
+        srcs = ["release_check_test.cc"],
+        deps = [
+            "//rocksdb_plugin:built_for",
+            "//rocksdb_plugin:built_for_line",
+            "//rocksdb_plugin/native:release_check",
+            "@absl",
+            "@gtest_main",
+            "@rocksdb",
+            "@rocksdb//:build_identity",
+        ],
+    )
     native.cc_test(
         name = "log_report_test",
         size = "medium",
@@ -97,11 +112,15 @@ def native_plugin_tests():
     )
 
 def native_interpose_tests():
-    if not ROCKSDB_NATIVE_API or ROCKSDB_LINKAGE != "static":
+    if not ROCKSDB_NATIVE_API:
         return
 
-    # The legacy face's interposition against upstream RocksDB (static
-    # librocksdb.a), alone and together with the native face.
+    # The legacy face's interposition against upstream RocksDB, alone and
+    # together with the native face. With a static librocksdb.a RocksDB's
+    # codec calls bind to rockpool's definitions at link time; with a shared
+    # librocksdb.so the linker exports them from the test binary (the
+    # library refers to them), so the library's calls resolve to them at
+    # load, as to a preloaded librockpool_interpose.so.
     native.cc_test(
         name = "interpose_test",
         size = "large",
@@ -146,6 +165,13 @@ def native_shared_tests():
         srcs = ["c_api/other_release.cc"],
         linkshared = 1,
     )
+    native.cc_binary(
+        name = "libother_build.so",
+        testonly = True,
+        srcs = ["c_api/other_build.cc"],
+        linkshared = 1,
+        deps = ["@rocksdb"],
+    )
     native.sh_test(
         name = "c_api_test",
         size = "medium",
@@ -156,10 +182,12 @@ def native_shared_tests():
             "$(location //rocksdb_plugin/native:librockpool_native.so)",
             "$(location :libother_release.so)",
             "$(location //rocksdb_plugin:librockpool_interpose.so)",
+            "$(location :libother_build.so)",
         ],
         data = [
             ":c_api_fill",
             ":data_blocks_equal",
+            ":libother_build.so",
             ":libother_release.so",
             "//rocksdb_plugin:librockpool_interpose.so",
             "//rocksdb_plugin/native:librockpool_native.so",

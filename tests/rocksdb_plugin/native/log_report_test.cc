@@ -5,6 +5,7 @@
 // report ROCKPOOL_NATIVE_STATS asks for.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
+#include "rocksdb_plugin/native/log_report.h"
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
 #include "tests/compression/test_data.h"
 
@@ -173,6 +175,24 @@ TEST(NativeLogReportTest, CloseReportGoesToRockpoolNativeStats) {
       << lines[0];
   EXPECT_GT(Field(lines[0], "| total:", "leases"), 0u) << lines[0];
   EXPECT_NE(lines[0].find(" inflate="), std::string::npos) << lines[0];
+}
+
+// `rockpool run --stats=/tmp/rp.%p` sets ROCKPOOL_NATIVE_STATS to that path
+// for the native object: one file per process, as with ROCKPOOL_STATS.
+TEST(NativeLogReportTest, PercentPInRockpoolNativeStatsIsTheProcessId) {
+  const std::string pattern = ::rockpool::testing::FreshTestPath("native_stats.%p");
+  const std::string path = pattern.substr(0, pattern.size() - 2) + std::to_string(getpid());
+  fs::remove(path);
+  ASSERT_EQ(setenv("ROCKPOOL_NATIVE_STATS", pattern.c_str(), 1), 0);
+  EXPECT_EQ(NativeStatsPath(), path);
+  AppendNativeStatsLine("rockpool[1]: a line");
+  ASSERT_EQ(unsetenv("ROCKPOOL_NATIVE_STATS"), 0);
+  EXPECT_EQ(NativeStatsPath(), "");
+  EXPECT_FALSE(fs::exists(pattern));
+  std::ifstream in(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line)) << path;
+  EXPECT_EQ(line, "rockpool[1]: a line");
 }
 
 }  // namespace

@@ -20,8 +20,12 @@
 # integrated BlobDB (enable_blob_files, min_blob_size=512, 2 KiB values,
 # blob_compression_type = the codec).
 #
+# A db_bench of a prebuilt shared RocksDB (no plugin inside): NATIVE_SO=the
+# librockpool_native.so built against that install, preloaded in every mode
+# (so only the OPTIONS file differs between builtin and native).
+#
 # Usage (repository root, bazel pointed at the same upstream install):
-#   DB_BENCH=/path/to/plugin-build/db_bench \
+#   DB_BENCH=/path/to/plugin-build/db_bench [NATIVE_SO=/path/to/librockpool_native.so] \
 #   BAZEL="bazel --output_base=... " BAZEL_FLAGS="--repo_env=ROCKPOOL_ROCKSDB_PREFIX=..." \
 #   tests/rocksdb_plugin/native/measure/measure_db_bench.sh [workload=fill|fill4m|read|readsec|blob] [runs=5] [num=200000] [modes="builtin native"] [codecs="zstd zlib"]
 set -euo pipefail
@@ -34,6 +38,7 @@ NUM=${3:-200000}
 MODES=${4:-builtin native}
 CODECS=${5:-zstd zlib}
 DB_BENCH=${DB_BENCH:?set DB_BENCH to a db_bench built with ROCKSDB_PLUGINS=rockpool}
+NATIVE_SO=${NATIVE_SO:-}
 BAZEL=${BAZEL:-bazel}
 BAZEL_FLAGS=${BAZEL_FLAGS:-}
 
@@ -89,6 +94,7 @@ run_one() { # codec mode run -> prints "malloc_bytes malloc_calls cpu_s leases"
   opts=$(options_for "$codec" "$mode")
   db=$WORK/db_${WORKLOAD}_${codec}
   case $mode in interpose | both) pre="$COUNTER $INTERPOSE" ;; esac
+  [ -z "$NATIVE_SO" ] || pre="$pre $NATIVE_SO"
   local out=$WORK/out_${WORKLOAD}_${codec}_${mode}_$run
   rm -f "$out".malloc "$out".stats "$out".native
   case $WORKLOAD in
@@ -108,7 +114,7 @@ run_one() { # codec mode run -> prints "malloc_bytes malloc_calls cpu_s leases"
   # time(1) runs without the preloads; env(1) execs db_bench with them.
   /usr/bin/time -f "%U %S" -o "$out".time env MALLOC_COUNTER_OUT="$out".malloc \
     ROCKPOOL_NATIVE_STATS="$out".native ROCKPOOL_STATS="$out".stats \
-    ROCKPOOL_OPTIONS="$([ "$pre" = "$COUNTER" ] || echo max_idle_per_key=8)" LD_PRELOAD="$pre" \
+    ROCKPOOL_OPTIONS="$(case $mode in interpose | both) echo max_idle_per_key=8 ;; esac)" LD_PRELOAD="$pre" \
     "$DB_BENCH" "${args[@]}" --options_file="$opts" --statistics=0 >"$out".log 2>&1 ||
     { echo "db_bench failed: $out.log" >&2; exit 1; }
   local mb mc cpu leases=0 line

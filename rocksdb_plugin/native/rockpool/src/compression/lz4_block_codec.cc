@@ -1,0 +1,1 @@
+../../../../../compression/lz4_block_codec.cc

@@ -1,0 +1,1 @@
+../../../../../compression/lz4_contexts.cc
