@@ -255,11 +255,12 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
                                      FormatBytes(-saved), -pct, what);
     // No context counted at all: the codec's calls did not reach rockpool
     // (a codec its face does not serve; the notes say which).
-    return absl::StrFormat(
-        "saving: near zero%s: rockpool %s and %s of %s contexts created; %s", on, bytes,
-        FormatCount(created_stock - created_pooled), FormatCount(created_stock),
-        created_stock + created_pooled > 0 ? "stock's call pattern here already keeps its contexts"
-                                           : "no codec context reached rockpool (see the notes)");
+    return absl::StrFormat("saving: near zero%s: rockpool %s and %s of %s contexts created; %s", on,
+                           bytes, FormatCount(created_stock - created_pooled),
+                           FormatCount(created_stock),
+                           created_stock + created_pooled > 0
+                               ? "stock's call pattern here already keeps its contexts"
+                               : "no codec context counted in either strategy (see the notes)");
   }
   return absl::StrFormat("saving%s: rockpool removes %.1f%% %s (%s) and %s of %s contexts created",
                          on, pct, what, FormatBytes(saved),

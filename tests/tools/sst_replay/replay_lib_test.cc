@@ -307,7 +307,7 @@ TEST(ReportTest, SavingLineSaysNearZeroPlainly) {
   ModeReport none = mode(1'000'000, 1'000'000, 0);
   none.pooled[0].metrics["contexts_created"] = 0;
   const std::string unreached = SavingLine(none, true);
-  EXPECT_THAT(unreached, HasSubstr("no codec context reached rockpool (see the notes)"));
+  EXPECT_THAT(unreached, HasSubstr("no codec context counted in either strategy (see the notes)"));
   EXPECT_THAT(unreached, Not(HasSubstr("already keeps")));
 }
 
