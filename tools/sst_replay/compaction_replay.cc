@@ -316,9 +316,9 @@ std::string Lz4ServedNote(const CompressionPoolsStats& before, const Compression
                           after.lz4hc.reused - before.lz4.created - before.lz4.reused -
                           before.lz4hc.created - before.lz4hc.reused;
   if (leases > 0) return "";
-  return "LZ4: no LZ4 stream reached rockpool's pools (this legacy face does not interpose "
-         "liblz4), so RocksDB's LZ4_createStream[HC] calls run as stock in both strategies: "
-         "counted in process bytes, not in codec lib bytes";
+  return "LZ4: no LZ4 stream reached rockpool's pools (the legacy face does not serve liblz4 "
+         "here: see \"RocksDB's codec calls\"), so RocksDB's LZ4_createStream[HC] calls run as "
+         "stock in both strategies: counted in process bytes, not in codec lib bytes";
 }
 
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
