@@ -7,11 +7,21 @@
 //   <Codec>_DecodeAllocs/{Fresh,Pooled}/<size>, Decoder/<Codec>/<size>
 //   Pool/LeaseReturn, Pool/ThreadLocal                pool overhead alone
 //
+//   Lz4_Allocs/Stock/..., Lz4HC_Allocs/Stock/...      liblz4's own create/free
+//
 // Counters: alloc_B/op and allocs/op (codec-library bytes and calls, from
 // the counting allocator), ratio and compressed_B; bytes_per_second is
 // uncompressed MB/s. Codecs: zstd (levels 1, 3, 9), deflate (RocksDB's raw
-// format, level 6, window_bits -14) and gzip (level 6).
+// format, level 6, window_bits -14), gzip (level 6), LZ4 (acceleration 1)
+// and LZ4HC (RocksDB's default level 9). LZ4's Fresh rows create the stream
+// through the pool's policy (allocation + LZ4_initStream[HC]); the Stock rows
+// make RocksDB 7.x's exact calls (LZ4_createStream / LZ4_createStreamHC +
+// LZ4_resetStreamHC, then free), whose one malloc the counting allocator
+// cannot see: their alloc_B/op is LZ4_sizeofState[HC](), by construction.
 #include <benchmark/benchmark.h>
+
+#include <lz4.h>
+#include <lz4hc.h>
 
 #include <functional>
 #include <memory>
@@ -160,6 +170,79 @@ void RegisterFamily(const std::string& codec, const std::string& variant,
 
 constexpr size_t kMaxOutput = size_t{1} << 20;
 
+// An LZ4 payload (no size prefix: the same for every row) into *out.
+template <typename Fn>
+absl::Status Lz4Payload(std::string_view in, std::string* out, Fn compress) {
+  out->resize(static_cast<size_t>(LZ4_compressBound(static_cast<int>(in.size()))));
+  absl::StatusOr<size_t> n = compress(out->data(), out->size());
+  if (!n.ok()) return n.status();
+  out->resize(*n);
+  return absl::OkStatus();
+}
+
+// RocksDB 7.8.3's LZ4_Compress / LZ4HC_Compress calls, stream and all.
+void RunLz4Stock(benchmark::State& state, bool hc, int level, const std::string& input) {
+  std::string out;
+  for (auto _ : state) {
+    absl::Status s;
+    if (hc) {
+      LZ4_streamHC_t* stream = LZ4_createStreamHC();
+      LZ4_resetStreamHC(stream, level);
+      s = Lz4Payload(input, &out, [&](char* dst, size_t cap) {
+        return Lz4BlockCodec::CompressHcInto(stream, level, input, {}, dst, cap);
+      });
+      LZ4_freeStreamHC(stream);
+    } else {
+      LZ4_stream_t* stream = LZ4_createStream();
+      s = Lz4Payload(input, &out, [&](char* dst, size_t cap) {
+        return Lz4BlockCodec::CompressInto(stream, input, {}, dst, cap);
+      });
+      LZ4_freeStream(stream);
+    }
+    if (!s.ok()) {
+      state.SkipWithError("operation failed");
+      break;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["alloc_B/op"] = hc ? LZ4_sizeofStateHC() : LZ4_sizeofState();
+  state.counters["allocs/op"] = 1;
+  state.counters["compressed_B"] = static_cast<double>(out.size());
+  state.counters["ratio"] = static_cast<double>(input.size()) / static_cast<double>(out.size());
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * input.size()));
+}
+
+// LZ4 and LZ4HC at RocksDB's settings: Fresh / Pooled / Parallel / Encoder
+// through the pools' policies, and Stock through liblz4's own create/free.
+void RegisterLz4Benchmarks(const std::string& input, size_t size) {
+  Operation<Lz4StreamPolicy> lz4_op{Lz4Key{},
+                                    [](Lz4StreamContext& c, std::string_view in, std::string* out) {
+                                      return Lz4Payload(in, out, [&](char* dst, size_t cap) {
+                                        return Lz4BlockCodec::CompressInto(c.get(), in, {}, dst,
+                                                                           cap);
+                                      });
+                                    },
+                                    true};
+  const int level = Lz4BlockCodec::HcLevel(kRocksDbDefaultLevel);
+  Operation<Lz4HcStreamPolicy> hc_op{
+      Lz4Key{},
+      [level](Lz4HcStreamContext& c, std::string_view in, std::string* out) {
+        return Lz4Payload(in, out, [&](char* dst, size_t cap) {
+          return Lz4BlockCodec::CompressHcInto(c.get(), level, in, {}, dst, cap);
+        });
+      },
+      true};
+  RegisterFamily("Lz4", absl::StrCat("A1/", SizeName(size)), lz4_op, input, size, true);
+  RegisterFamily("Lz4HC", absl::StrCat("L9/", SizeName(size)), hc_op, input, size, true);
+  auto shared = std::make_shared<const std::string>(input);
+  benchmark::RegisterBenchmark(
+      ("Lz4_Allocs/Stock/A1/" + SizeName(size)).c_str(),
+      [shared](benchmark::State& s) { RunLz4Stock(s, false, 1, *shared); });
+  benchmark::RegisterBenchmark(
+      ("Lz4HC_Allocs/Stock/L9/" + SizeName(size)).c_str(),
+      [shared, level](benchmark::State& s) { RunLz4Stock(s, true, level, *shared); });
+}
+
 void RegisterCodecBenchmarks() {
   for (size_t size : kSizes) {
     const std::string input = testing::SemiCompressible(size, 1);
@@ -189,6 +272,7 @@ void RegisterCodecBenchmarks() {
                                      true};
     RegisterFamily("Deflate", absl::StrCat("L6/", SizeName(size)), deflate_op, input, size, true);
     RegisterFamily("Gzip", absl::StrCat("L6/", SizeName(size)), gzip_op, input, size, true);
+    RegisterLz4Benchmarks(input, size);
 
     // Decoders: the same inputs, compressed once.
     CompressionPools pools;

@@ -38,6 +38,13 @@ CodecFuzzState::CodecFuzzState() : pools(FuzzPoolOptions()), codecs(&pools, kMax
   FUZZ_CHECK(codecs.zlib().Compress(probe, ZlibBlockOptions{}, &probe_zlib).ok());
   FUZZ_CHECK(codecs.zlib().Compress(probe, with_dict, &probe_zlib_dict).ok());
   FUZZ_CHECK(codecs.zlib().CompressStream(probe, 6, 31, &probe_gzip).ok());
+  FUZZ_CHECK(codecs.lz4().Compress(probe, Lz4BlockOptions{}, &probe_lz4).ok());
+  FUZZ_CHECK(codecs.lz4()
+                 .Compress(probe, Lz4BlockOptions{false, 0, dictionary->raw()}, &probe_lz4_dict)
+                 .ok());
+  FUZZ_CHECK(codecs.lz4()
+                 .Compress(probe, Lz4BlockOptions{true, 9, dictionary->raw()}, &probe_lz4hc_dict)
+                 .ok());
 }
 
 CodecFuzzState& State() {
@@ -47,8 +54,8 @@ CodecFuzzState& State() {
 
 void CheckPoolInvariants(const CompressionPools& pools) {
   const CompressionPoolsStats all = pools.stats();
-  for (const PoolStats* s :
-       {&all.zstd_compress, &all.zstd_decompress, &all.deflate, &all.inflate}) {
+  for (const PoolStats* s : {&all.zstd_compress, &all.zstd_decompress, &all.deflate, &all.inflate,
+                             &all.lz4, &all.lz4hc}) {
     FUZZ_CHECK(s->in_use == 0);
     FUZZ_CHECK(s->created == s->destroyed + s->idle);
     FUZZ_CHECK(s->library.bytes_live >= 0);
@@ -70,6 +77,18 @@ void CheckZlibProbes(CodecFuzzState& state) {
   FUZZ_CHECK(c.zlib().Decompress(state.probe_zlib, {}, &out).ok() && out == state.probe);
   FUZZ_CHECK(c.zlib().Decompress(state.probe_zlib_dict, state.dictionary->raw(), &out).ok() &&
              out == state.probe);
+}
+
+void CheckLz4Probes(CodecFuzzState& state) {
+  std::string out;
+  const BlockCodecs& c = state.codecs;
+  const std::string_view dict = state.dictionary->raw();
+  FUZZ_CHECK(c.lz4().Decompress(state.probe_lz4, {}, &out).ok() && out == state.probe);
+  FUZZ_CHECK(c.lz4().Decompress(state.probe_lz4_dict, dict, &out).ok() && out == state.probe);
+  FUZZ_CHECK(c.lz4().Decompress(state.probe_lz4hc_dict, dict, &out).ok() && out == state.probe);
+  FUZZ_CHECK(c.lz4().Compress(state.probe, Lz4BlockOptions{}, &out).ok() && out == state.probe_lz4);
+  FUZZ_CHECK(c.lz4().Compress(state.probe, Lz4BlockOptions{true, 9, dict}, &out).ok() &&
+             out == state.probe_lz4hc_dict);
 }
 
 void CheckStreamProbe(CodecFuzzState& state) {

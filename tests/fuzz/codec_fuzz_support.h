@@ -35,6 +35,7 @@ struct CodecFuzzState {
   std::shared_ptr<const ZstdDictionary> dictionary;  // SeedDictionary()
   std::string probe;                                 // a known input, and its blocks / streams:
   std::string probe_zstd, probe_zstd_dict, probe_zlib, probe_zlib_dict, probe_gzip;
+  std::string probe_lz4, probe_lz4_dict, probe_lz4hc_dict;  // made on new streams
 };
 
 // Built on first use; never destroyed (reachable, so not a leak).
@@ -54,6 +55,9 @@ void CheckPoolInvariants(const CompressionPools& pools);
 // The reused contexts still decode the probe blocks exactly.
 void CheckZstdProbes(CodecFuzzState& state);
 void CheckZlibProbes(CodecFuzzState& state);
+// ... and the pooled LZ4 streams still compress the probe to exactly the
+// bytes a new stream made (a pooled stream must be as new).
+void CheckLz4Probes(CodecFuzzState& state);
 void CheckStreamProbe(CodecFuzzState& state);
 
 inline std::string_view AsView(const uint8_t* data, size_t size) {

@@ -1,5 +1,6 @@
 // Writes the fuzz targets' seed corpus into <out>/<target>/:
-//   zstd_block, zlib_block  RocksDB-format blocks made by rockpool's codecs
+//   zstd_block, zlib_block, lz4_block
+//                           RocksDB-format blocks made by rockpool's codecs
 //                           (sizes, levels, windows, strategies, dictionary)
 //   zlib_stream             zlib- and gzip-framed streams
 //   sst_reader              small SSTs written by the linked RocksDB (Debian
@@ -97,6 +98,24 @@ void Blocks(const fs::path& out, const BlockCodecs& codecs, const ZstdDictionary
     Check(codecs.zlib().Compress(in.bytes, o, &block), "zlib dict");
     Write(out / "zlib_block", absl::StrCat(in.name, "-dict"), block);
 
+    // LZ4 (the level is ignored) and LZ4HC at RocksDB's default (9), the
+    // fastest and the slowest level, with and without a dictionary.
+    for (const Lz4BlockOptions& lz :
+         {Lz4BlockOptions{false, kRocksDbDefaultLevel, {}},
+          Lz4BlockOptions{false, kRocksDbDefaultLevel, dict.raw()},
+          Lz4BlockOptions{true, kRocksDbDefaultLevel, {}}, Lz4BlockOptions{true, 1, {}},
+          Lz4BlockOptions{true, 12, {}}, Lz4BlockOptions{true, kRocksDbDefaultLevel, dict.raw()}}) {
+      if (in.bytes.size() < 1000 && lz.high_compression && lz.level != kRocksDbDefaultLevel) {
+        continue;
+      }
+      Check(codecs.lz4().Compress(in.bytes, lz, &block), "lz4");
+      Write(out / "lz4_block",
+            absl::StrCat(in.name, lz.high_compression ? "-hc" : "-lz4",
+                         lz.level == kRocksDbDefaultLevel ? "" : absl::StrCat("-l", lz.level),
+                         lz.dictionary.empty() ? "" : "-dict"),
+            block);
+    }
+
     for (int wb : {15, 9, 31, 25}) {
       if (in.bytes.size() < 1000 && (wb == 9 || wb == 25)) continue;
       Check(codecs.zlib().CompressStream(in.bytes, 6, wb, &block), "zlib stream");
@@ -188,6 +207,11 @@ void Ssts(const fs::path& out) {
        .compression = rocksdb::kZlibCompression,
        .format_version = 4,
        .checksum = rocksdb::kXXH3});
+  add({.name = "lz4-fv5-crc32c", .compression = rocksdb::kLZ4Compression});
+  add({.name = "lz4hc-dict",
+       .compression = rocksdb::kLZ4HCCompression,
+       .dictionary = true,
+       .keys = 120});
   add({.name = "none-fv5-nochecksum", .checksum = rocksdb::kNoChecksum});
   add({.name = "zstd-partitioned",
        .compression = rocksdb::kZSTD,

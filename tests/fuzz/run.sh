@@ -23,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-ALL_TARGETS=(zstd_block zlib_block zlib_stream sst_reader options_parser)
+ALL_TARGETS=(zstd_block zlib_block lz4_block zlib_stream sst_reader options_parser)
 
 seconds=${FUZZ_SECONDS:-60}
 parallel=${FUZZ_PARALLEL:-$(nproc)}

@@ -1,10 +1,6 @@
 #include "tools/sst_replay/block_replay.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "compression/block_codecs.h"
-#include "compression/coding.h"
 #include "compression/compression_type.h"
 #include "compression/zlib_block_codec.h"
 #include "compression/zstd_block_codec.h"
@@ -24,61 +19,15 @@
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/data_block_builder.h"
+#include "tools/sst_replay/framed_writer.h"
+#include "tools/sst_replay/lz4_replay.h"
 #include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
 namespace {
 
-constexpr size_t kWriteBuffer = size_t{1} << 20;
 constexpr size_t kMaxSeriesPoints = 400;
-
-// Buffered writer of framed records; the buffer is reserved up front so
-// steady-state appends do not allocate.
-class FramedWriter {
- public:
-  ~FramedWriter() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  absl::Status Open(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
-    buffer_.reserve(kWriteBuffer + 64);
-    return absl::OkStatus();
-  }
-  absl::Status Append(uint32_t file_index, uint64_t offset, std::string_view bytes) {
-    if (buffer_.size() + 16 + bytes.size() > kWriteBuffer) {
-      if (absl::Status s = Flush(); !s.ok()) return s;
-    }
-    rockpool::PutFixed32(&buffer_, file_index);
-    rockpool::PutFixed64(&buffer_, offset);
-    rockpool::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
-    if (bytes.size() > kWriteBuffer) {  // too big to buffer: header, then the bytes
-      if (absl::Status s = Flush(); !s.ok()) return s;
-      return WriteAll(bytes);
-    }
-    buffer_.append(bytes.data(), bytes.size());
-    return absl::OkStatus();
-  }
-  absl::Status Flush() {
-    absl::Status s = WriteAll(buffer_);
-    buffer_.clear();
-    return s;
-  }
-
- private:
-  absl::Status WriteAll(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t w = ::write(fd_, bytes.data(), bytes.size());
-      if (w < 0 && errno == EINTR) continue;
-      if (w < 0) return absl::ErrnoToStatus(errno, "writing the replay output");
-      bytes.remove_prefix(static_cast<size_t>(w));
-    }
-    return absl::OkStatus();
-  }
-  int fd_ = -1;
-  std::string buffer_;
-};
 
 absl::Status Internal(const absl::Status& s, std::string_view what) {
   return absl::InternalError(
@@ -102,7 +51,7 @@ class Replayer {
       pools_.zstd_decompress().SetOptions(dctx);
     }
     read_options_.verify_checksums = job.verify_checksums;
-    read_options_.decompressor = sst::MakeBlockCodecsDecompressor(&codecs_);
+    read_options_.decompressor = WithLz4ReadStreams(sst::MakeBlockCodecsDecompressor(&codecs_));
     sample_every_ = std::max<uint64_t>(1, job.total_blocks / kMaxSeriesPoints);
   }
 
@@ -110,6 +59,7 @@ class Replayer {
     absl::StatusOr<const StockPattern*> pattern = PatternForVersion(job_.pattern);
     if (!pattern.ok()) return Internal(pattern.status(), "job");
     pattern_ = *pattern;
+    lz4_ = std::make_unique<Lz4FileReplay>(&pools_, *pattern_);
     if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
     compressed_.reserve(size_t{1} << 16);
     result_->series.reserve(kMaxSeriesPoints * 2 + 8);
@@ -158,12 +108,13 @@ class Replayer {
   }
 
   // How one SST file is compressed: its codec and dictionary, and the table
-  // builder's contexts while the file is built.
+  // builder's contexts while the file is built (LZ4's: lz4_).
   struct FileCodec {
     const BlocksFile* bf = nullptr;
     bool zstd = false;
+    bool lz4 = false;  // LZ4 or LZ4HC
     std::shared_ptr<const ZstdDictionary> zstd_dict;
-    ZlibBlockOptions zlib_options;
+    ZlibBlockOptions zlib_options;  // its dictionary: zlib's and LZ4's raw bytes
     DeflateKey deflate_key;
     // The table builder's zstd contexts: one per file, shared by data and
     // index blocks, or (10.4+) a data and an index working area; with
@@ -198,6 +149,7 @@ class Replayer {
     }
     codec.index_cctx.reset();
     codec.cctxs.clear();  // the table builder is done: its contexts go
+    lz4_->Finish();
     return absl::OkStatus();
   }
 
@@ -205,6 +157,7 @@ class Replayer {
   absl::Status ChooseCodec(const sst::SstFile& file, const BlocksFile& bf, FileCodec* codec) {
     codec->bf = &bf;
     codec->zstd = bf.codec.type == rockpool::compression_type::kZSTD;
+    codec->lz4 = IsLz4Type(bf.codec.type);
     codec->zlib_options.level = bf.codec.level;
     codec->zlib_options.window_bits = bf.codec.window_bits;
     codec->zlib_options.strategy = bf.codec.strategy;
@@ -223,8 +176,11 @@ class Replayer {
     return absl::OkStatus();
   }
 
-  // The file's zstd contexts (zlib has none: a deflate stream per block).
+  // The file's zstd or LZ4 contexts (zlib has none: a deflate stream per block).
   absl::Status AcquireFileContexts(bool index_compressed, FileCodec* codec) {
+    if (codec->lz4) {
+      return lz4_->StartSst(codec->bf->codec, codec->zlib_options.dictionary, index_compressed);
+    }
     if (codec->zstd) {
       codec->cctxs.resize(ZstdDataContextsPerSstFile(*pattern_, codec->bf->codec.parallel_threads,
                                                      codec->zstd_dict != nullptr));
@@ -297,6 +253,8 @@ class Replayer {
       auto* cctx = codec.cctxs[codec.blocks++ % codec.cctxs.size()]->get();
       s = ZstdBlockCodec::CompressWith(cctx, block, bf.codec.level, codec.zstd_dict.get(),
                                        &compressed_);
+    } else if (codec.lz4) {
+      s = lz4_->CompressData(block, &compressed_);
     } else {
       // A deflate stream per block.
       absl::StatusOr<DeflatePool::Lease> lease = pools_.deflate().Acquire(codec.deflate_key);
@@ -337,6 +295,8 @@ class Replayer {
         auto* ctx = codec.index_cctx ? codec.index_cctx->get() : codec.cctxs.front()->get();
         s = ZstdBlockCodec::CompressWith(ctx, *contents, codec.bf->codec.level, nullptr,
                                          &compressed_);
+      } else if (codec.lz4) {
+        s = lz4_->CompressIndex(*contents, &compressed_);
       } else {
         absl::StatusOr<DeflatePool::Lease> lease =
             pools_.deflate().Acquire(DeflateKeyFor(index_options));
@@ -396,9 +356,14 @@ class Replayer {
     if (zstd && !pattern_->zstd_context_per_blob) {
       if (absl::Status s = AcquireCCtx(&file_cctx); !s.ok()) return s;
     }
+    const bool lz4 = IsLz4Type(bf.codec.type);
+    if (lz4) {
+      if (absl::Status s = lz4_->StartBlobFile(bf.codec); !s.ok()) return Internal(s, bf.path);
+    }
     for (const sst::BlobRecord& r : file->records) {
       std::string_view value = r.value;
       if (stored_type != rockpool::compression_type::kNone) {
+        const Lz4ReadStream read_stream(stored_type);  // BlobFileReader's, for LZ4 blobs
         if (absl::Status s = codecs_.Decompress(stored_type, r.value, nullptr, &blob_value_);
             !s.ok()) {
           return sst::CorruptionError(
@@ -408,7 +373,9 @@ class Replayer {
         value = blob_value_;
       }
       absl::Status s;
-      if (zstd && file_cctx) {
+      if (lz4) {
+        s = lz4_->CompressBlob(value, &compressed_);
+      } else if (zstd && file_cctx) {
         s = ZstdBlockCodec::CompressWith(file_cctx->get(), value, bf.codec.level, nullptr,
                                          &compressed_);
       } else if (zstd) {
@@ -447,6 +414,7 @@ class Replayer {
                           static_cast<double>(job_.total_stored_bytes));
       }
     }
+    lz4_->Finish();
     return absl::OkStatus();
   }
 
@@ -466,6 +434,7 @@ class Replayer {
   ProgressSink* const progress_;
   CompressionPools pools_;
   BlockCodecs codecs_;
+  std::unique_ptr<Lz4FileReplay> lz4_;  // once the pattern is known
   sst::SstReadOptions read_options_;
   FramedWriter writer_;
   std::unique_ptr<DataBlockBuilder> builder_;

@@ -67,6 +67,8 @@ void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsS
   add("pool_zstd_decompress_", before.zstd_decompress, after.zstd_decompress);
   add("pool_deflate_", before.deflate, after.deflate);
   add("pool_inflate_", before.inflate, after.inflate);
+  add("pool_lz4_", before.lz4, after.lz4);
+  add("pool_lz4hc_", before.lz4hc, after.lz4hc);
   const PoolStats b = before.Total();
   const PoolStats a = after.Total();
   m["codec_bytes"] = static_cast<int64_t>(a.library.bytes_allocated - b.library.bytes_allocated);

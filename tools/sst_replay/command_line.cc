@@ -47,8 +47,13 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
     r.codec = compression_type::kZSTD;
   } else if (f.codec == "zlib") {
     r.codec = compression_type::kZlib;
+  } else if (f.codec == "lz4") {
+    r.codec = compression_type::kLZ4;
+  } else if (f.codec == "lz4hc") {
+    r.codec = compression_type::kLZ4HC;
   } else if (!f.codec.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("--codec=", f.codec, ": want zstd or zlib"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--codec=", f.codec, ": want zstd, zlib, lz4 or lz4hc"));
   }
   if (!f.level.empty()) {
     int v = 0;

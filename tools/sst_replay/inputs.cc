@@ -51,8 +51,9 @@ std::vector<std::pair<absl::string_view, absl::string_view>> CompressionOptionIt
 }  // namespace
 
 bool RockpoolDecodes(uint8_t type) {
-  return type == rockpool::compression_type::kNone || type == rockpool::compression_type::kZlib ||
-         type == rockpool::compression_type::kZSTD;
+  namespace ct = rockpool::compression_type;
+  return type == ct::kNone || type == ct::kZlib || type == ct::kZSTD || type == ct::kLZ4 ||
+         type == ct::kLZ4HC;
 }
 
 std::string CodecName(uint8_t type) { return std::string(rockpool::CompressionTypeName(type)); }
@@ -161,7 +162,7 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
   absl::StatusOr<std::vector<sst::BlockHandle>> handles = f.DataBlockHandles();
   if (!handles.ok() && absl::IsUnimplemented(handles.status()) && type != 0xff &&
       !RockpoolDecodes(type)) {
-    // A codec rockpool does not decode (snappy, lz4, ...) compresses the
+    // A codec rockpool does not decode (snappy, bzip2, ...) compresses the
     // index too: the file is reported and skipped, not an error.
     in.codec = ParseCompressionOptions(
         props.Get(sst::property_names::kCompressionOptions).value_or(""), type);

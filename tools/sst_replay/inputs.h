@@ -57,7 +57,7 @@ CodecSettings ParseCompressionOptions(std::string_view text, uint8_t type);
 // it has none.
 std::string RecordedCompressionManager(std::string_view compression_options);
 
-// Block types rockpool's reader can decompress: none, zlib, zstd.
+// Block types rockpool's reader can decompress: none, zlib, LZ4, LZ4HC, zstd.
 bool RockpoolDecodes(uint8_t type);
 
 // "zstd", "zlib", "none", "snappy", ...

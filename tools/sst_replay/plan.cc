@@ -14,7 +14,30 @@ namespace {
 namespace fs = std::filesystem;
 
 bool Poolable(uint8_t type) {
-  return type == compression_type::kZlib || type == compression_type::kZSTD;
+  return type == compression_type::kZlib || type == compression_type::kZSTD ||
+         type == compression_type::kLZ4 || type == compression_type::kLZ4HC;
+}
+
+// Snappy files are said once per mode, in one note (SnappyNote), not one
+// per file: they are common (RocksDB's default codec) and nothing in them
+// is for rockpool to measure.
+void AddSkip(const std::string& path, const std::string& reason, InputVerdicts* verdicts) {
+  verdicts->input_status.push_back(reason);
+  ++verdicts->skipped;
+  if (reason == SnappySkipReason()) {
+    ++verdicts->snappy_files;
+  } else {
+    verdicts->notes.push_back(absl::StrCat(path, ": ", reason));
+  }
+}
+
+// The one line on the mode's snappy inputs, if there were any.
+void AddSnappyNote(InputVerdicts* verdicts) {
+  if (verdicts->snappy_files == 0) return;
+  verdicts->notes.push_back(absl::StrCat(
+      verdicts->snappy_files, verdicts->snappy_files == 1 ? " snappy input" : " snappy inputs",
+      " not replayed: snappy has no context to pool (its API takes none: snappy::RawCompress "
+      "allocates its working memory inside each call, out of reach of any pool)"));
 }
 
 // The input's target if it has one; else records why it is skipped.
@@ -22,9 +45,7 @@ std::optional<Target> Accept(const InputFile& in, const ReplaySettings& settings
                              const char* accepted, InputVerdicts* verdicts) {
   Target t = TargetFor(in, settings);
   if (!t.codec.has_value()) {
-    verdicts->input_status.push_back(t.skip_reason);
-    verdicts->notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
-    ++verdicts->skipped;
+    AddSkip(in.path, t.skip_reason, verdicts);
     return std::nullopt;
   }
   verdicts->input_status.emplace_back(accepted);
@@ -37,10 +58,11 @@ std::optional<Target> Accept(const InputFile& in, const ReplaySettings& settings
 // are, with *target the codec to replay them with.
 std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const char* what,
                             const char* uncompressed_reason, uint8_t* target) {
+  if (type == compression_type::kSnappy) return SnappySkipReason();
   if (!RockpoolDecodes(type)) {
     return absl::StrCat("skipped: ", CodecName(type), " ", what,
-                        " (rockpool pools zstd and zlib contexts; this reader "
-                        "decompresses zstd and zlib only)");
+                        " (rockpool pools zstd, zlib and LZ4 contexts; this reader "
+                        "decompresses those only)");
   }
   *target = settings.codec.value_or(type);
   if (!Poolable(*target)) return uncompressed_reason;
@@ -53,7 +75,8 @@ Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
   uint8_t target = type;
   t.skip_reason = CodecSkipReason(
       type, settings, "blocks",
-      "skipped: uncompressed (pass --codec=zstd or --codec=zlib to replay it compressed)", &target);
+      "skipped: uncompressed (pass --codec=zstd, zlib, lz4 or lz4hc to replay it compressed)",
+      &target);
   if (!t.skip_reason.empty()) return t;
   if (in.data_blocks == 0) {
     t.skip_reason = "skipped: no data blocks";
@@ -81,8 +104,8 @@ Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
   Target t;
   uint8_t target = in.compression;
   t.skip_reason = CodecSkipReason(in.compression, settings, "blobs",
-                                  "skipped: uncompressed blobs (pass --codec=zstd or --codec=zlib "
-                                  "to replay them compressed)",
+                                  "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or "
+                                  "lz4hc to replay them compressed)",
                                   &target);
   if (!t.skip_reason.empty()) return t;
   if (in.records == 0) {
@@ -116,9 +139,7 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
   for (const BlobInput& in : blobs) {
     Target t = BlobTargetFor(in, settings);
     if (!t.codec.has_value()) {
-      plan.input_status.push_back(t.skip_reason);
-      plan.notes.push_back(absl::StrCat(in.path, ": ", t.skip_reason));
-      ++plan.skipped;
+      AddSkip(in.path, t.skip_reason, &plan);
       continue;
     }
     plan.input_status.emplace_back("replayed");
@@ -130,7 +151,26 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
     blob_names.push_back(in.path);
   }
   plan.file_names.insert(plan.file_names.end(), blob_names.begin(), blob_names.end());
+  AddSnappyNote(&plan);
   return plan;
+}
+
+std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPlan& plan,
+                                    bool parallel) {
+  auto any = [](const std::map<std::string, int>& per_codec, const char* a, const char* b) {
+    return per_codec.contains(a) || per_codec.contains(b);
+  };
+  std::vector<std::string> notes;
+  if (any(plan.per_codec, "zstd", "zlib")) notes.push_back(SstStockNote(pattern, parallel));
+  if (any(plan.blob_per_codec, "zstd", "zlib")) notes.push_back(BlobStockNote(pattern));
+  if (any(plan.per_codec, "lz4", "lz4hc") || any(plan.blob_per_codec, "lz4", "lz4hc")) {
+    notes.push_back(Lz4StockNote(pattern));
+  }
+  return notes;
+}
+
+std::string SnappySkipReason() {
+  return "skipped: snappy (no context to pool: snappy's API takes none)";
 }
 
 std::string LoneBlobSkipReason() {
@@ -195,6 +235,7 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
     g.group.checksum = oldest.checksum;
     plan.groups.push_back(std::move(g));
   }
+  AddSnappyNote(&plan);
   return plan;
 }
 

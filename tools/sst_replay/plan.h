@@ -16,6 +16,7 @@
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
+#include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
 
@@ -47,8 +48,9 @@ Strategy StrategyAt(int rep, int k);
 // What a mode made of each input.
 struct InputVerdicts {
   std::vector<std::string> input_status;  // per input: the mode's word, or the skip reason
-  std::vector<std::string> notes;         // "<path>: skipped: ..."
+  std::vector<std::string> notes;         // "<path>: skipped: ...", snappy files in one
   int skipped = 0;
+  int snappy_files = 0;
 };
 
 // What one blob file is recompressed with, or why it is skipped. RocksDB
@@ -71,6 +73,12 @@ inline BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplayS
   return PlanBlocks(inputs, {}, settings);
 }
 
+// The notes blocks mode prints on what stock created under `pattern` for the
+// plan's SSTs, blob files and LZ4 inputs. `parallel`: some files' column
+// families set parallel_threads > 1.
+std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPlan& plan,
+                                    bool parallel);
+
 // compaction mode on a DB with blob files (blob_inputs.h's
 // BlobDbDirectories): the first such DB is copied whole and compacted;
 // `paths` (every input, SSTs and blob files) inside it are "copied with the
@@ -81,6 +89,9 @@ struct DbCopyPlan : InputVerdicts {
 };
 DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
                       const std::vector<std::string>& blob_dbs);
+
+// Why a snappy file (or blob file) is not replayed: snappy keeps no context.
+std::string SnappySkipReason();
 
 // Why compaction mode skips a blob file given without its DB.
 std::string LoneBlobSkipReason();

@@ -253,10 +253,14 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
         saved >= 0 ? absl::StrFormat("saves %s (%.1f%% %s)", FormatBytes(saved), pct, what)
                    : absl::StrFormat("saves no bytes (pooled allocates %s more, +%.1f%% %s)",
                                      FormatBytes(-saved), -pct, what);
-    return absl::StrFormat(
-        "saving: near zero%s: rockpool %s and %s of %s contexts created; "
-        "stock's call pattern here already keeps its contexts",
-        on, bytes, FormatCount(created_stock - created_pooled), FormatCount(created_stock));
+    // No context counted at all: the codec's calls did not reach rockpool
+    // (a codec its face does not serve; the notes say which).
+    return absl::StrFormat("saving: near zero%s: rockpool %s and %s of %s contexts created; %s", on,
+                           bytes, FormatCount(created_stock - created_pooled),
+                           FormatCount(created_stock),
+                           created_stock + created_pooled > 0
+                               ? "stock's call pattern here already keeps its contexts"
+                               : "no codec context counted in either strategy (see the notes)");
   }
   return absl::StrFormat("saving%s: rockpool removes %.1f%% %s (%s) and %s of %s contexts created",
                          on, pct, what, FormatBytes(saved),

@@ -213,7 +213,7 @@ class Session {
       report_.inputs[i].blocks_mode = plan.input_status[i];
     if (plan.job.files.empty() && plan.job.blobs.empty()) {
       m.notes.push_back("nothing to replay in blocks mode");
-      std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd or zlib data to replay\n");
+      std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd, zlib or LZ4 data\n");
       notes_only_.push_back(std::move(m));
       units_done_ += 2.0 * replay_.repeat;
       return 0;
@@ -226,8 +226,7 @@ class Session {
     BlocksRuns runs(Context(), std::move(plan.job), plan.file_names);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
 
-    if (files > 0) m.notes.push_back(SstStockNote(*pattern_.pattern, parallel));
-    if (blob_files > 0) m.notes.push_back(BlobStockNote(*pattern_.pattern));
+    for (std::string& n : StockNotes(*pattern_.pattern, plan, parallel)) m.notes.push_back(n);
     const RunResult& first = m.stock.front();
     auto metric = [&](const char* key) { return MetricValue(first, key); };
     std::vector<std::string> codecs;
@@ -278,7 +277,7 @@ class Session {
     }
     if (plan.groups.empty()) {
       std::fprintf(stderr,
-                   "sst_replay: compaction mode: no file with zstd or zlib data to compact\n");
+                   "sst_replay: compaction mode: no file with zstd, zlib or LZ4 data to compact\n");
       notes_only_.push_back(std::move(m));  // why each input was skipped
       units_done_ += 2.0 * replay_.repeat;
       return 0;

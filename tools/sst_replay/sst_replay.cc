@@ -27,9 +27,10 @@
 ABSL_FLAG(std::string, mode, "both",
           "blocks: replay every data block's decompression and compression as RocksDB calls "
           "them; compaction: a full RocksDB compaction of the inputs; both");
-ABSL_FLAG(std::string, codec, "",
-          "recompress with this codec (zstd or zlib) instead of each file's own; empty: the "
-          "codec recorded in each file");
+ABSL_FLAG(
+    std::string, codec, "",
+    "recompress with this codec (zstd, zlib, lz4 or lz4hc) instead of each file's own; empty: the "
+    "codec recorded in each file");
 ABSL_FLAG(std::string, level, "", "compression level; empty: the level recorded in each file");
 ABSL_FLAG(uint64_t, block_size, 0,
           "blocks mode: re-block the data into blocks of this many bytes before compressing "

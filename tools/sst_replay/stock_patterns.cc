@@ -19,20 +19,29 @@ constexpr bool kDocumentedOnly = false;
 
 // Events whose pattern did not change from 6.29.5 to 11.8.1.
 constexpr PatternEvent kBlockRead = {
-    "block read", "the per-core cached DCtx (no context created)", "inflateInit2 per block",
+    "block read",
+    "the per-core cached DCtx (no context created)",
+    "inflateInit2 per block",
     "util/compression_context_cache.cc CompressionContextCache::GetCachedZSTDUncompressData "
     "(UncompressionContext, 10.4+: BuiltinDecompressorV2OptimizeZstd::DecompressBlock without a "
-    "working area); zlib: Zlib_Uncompress (util/compression.h; 10.6+ util/compression.cc)",
-    kReplayed};
+    "working area); zlib: Zlib_Uncompress (util/compression.h; 10.6+ util/compression.cc); LZ4: "
+    "LZ4_Uncompress (util/compression.h; 10.4+ util/compression.cc LZ4_DecompressBlock)",
+    kReplayed,
+    "LZ4_createStreamDecode per block (32 B, calloc)"};
 constexpr PatternEvent kBlobRead = {
-    "blob read", "the per-core cached DCtx", "inflateInit2 per blob",
-    "db/blob/blob_file_reader.cc BlobFileReader::UncompressBlobIfNeeded", kReplayed};
+    "blob read",
+    "the per-core cached DCtx",
+    "inflateInit2 per blob",
+    "db/blob/blob_file_reader.cc BlobFileReader::UncompressBlobIfNeeded",
+    kReplayed,
+    "LZ4_createStreamDecode per blob (32 B)"};
 constexpr PatternEvent kDictionary = {
     "dictionary (max_dict_bytes > 0)",
     "a ZSTD_CDict digested once per file; blocks compressed with the file's data context",
     "the raw dictionary set per block (deflateSetDictionary)",
     "BBTB BlockBasedTableBuilder::EnterUnbuffered (10.4+: Compressor::MaybeCloneSpecialized)",
-    kReplayed};
+    kReplayed,
+    "the raw dictionary loaded per block (LZ4_loadDict / LZ4_loadDictHC)"};
 
 constexpr PatternEvent kSstFileShared = {
     "SST file (table builder)",
@@ -40,7 +49,8 @@ constexpr PatternEvent kSstFileShared = {
     "none",
     "BBTB BlockBasedTableBuilder::Rep::Rep (compression_ctxs[i].reset(new "
     "CompressionContext)); util/compression.h CompressionContext::CreateNativeContext",
-    kReplayed};
+    kReplayed,
+    "none (no native context for LZ4)"};
 constexpr PatternEvent kSstFileSeparate = {
     "SST file (table builder)",
     "2 ZSTD_CCtx per file: one working area for index blocks (enable_index_compression) and one "
@@ -49,21 +59,43 @@ constexpr PatternEvent kSstFileSeparate = {
     "BBTB BlockBasedTableBuilder::Rep::Rep (basic_working_area / index_block_working_area, "
     "data_block_working_area(s) = ObtainWorkingArea()); util/compression.cc "
     "BuiltinCompressorV2::ObtainWorkingArea (10.4-10.5), BuiltinZSTDCompressorV2::"
-    "ObtainWorkingArea (10.6+)",
-    kReplayed};
+    "ObtainWorkingArea (10.6+); LZ4: BuiltinLZ4CompressorV2NoDict / WithDict, "
+    "BuiltinLZ4HCCompressorV2 ::ObtainWorkingArea (10.7+)",
+    kReplayed,
+    "LZ4HC: an LZ4_streamHC_t per working area (data, and index when compressed); LZ4: none "
+    "without a dictionary, 1 LZ4_stream_t (data area) with one (10.7+; 10.4-10.5 per block, "
+    "10.6 an LZ4_stream_t per area)"};
 constexpr PatternEvent kDataBlock = {
-    "data block", "compressed with the file's data context", "deflateInit2 + deflateEnd per block",
+    "data block",
+    "compressed with the file's data context",
+    "deflateInit2 + deflateEnd per block",
     "BBTB CompressAndVerifyBlock / CompressBlock; util/compression.h ZSTD_Compress, "
-    "Zlib_Compress (10.6+: util/compression.cc BuiltinZlibCompressorV2::CompressBlock)",
-    kReplayed};
-constexpr PatternEvent kIndexBlockShared = {
-    "index block (and partitions)", "compressed with the file's CCtx (compression_ctxs[0])",
-    "deflateInit2 per index block", "BBTB BlockBasedTableBuilder::WriteBlock(..., kIndex)",
-    kReplayed};
+    "Zlib_Compress, LZ4_Compress, LZ4HC_Compress",
+    kReplayed,
+    "LZ4: LZ4_createStream per block; LZ4HC: LZ4_createStreamHC + LZ4_resetStreamHC per block"};
+constexpr PatternEvent kDataBlockWorkingArea = {
+    "data block",
+    "compressed with the file's data context",
+    "deflateInit2 + deflateEnd per block",
+    "BBTB CompressAndVerifyBlock; util/compression.cc BuiltinZlibCompressorV2::CompressBlock "
+    "(10.6+), BuiltinLZ4CompressorV2NoDict::CompressBlock (LZ4_compress_fast), "
+    "BuiltinLZ4HCCompressorV2::CompressBlock (LZ4_resetStreamHC_fast on the area)",
+    kReplayed,
+    "LZ4HC: the data area, LZ4_resetStreamHC_fast per block; LZ4: LZ4_compress_fast, no stream "
+    "(with a dictionary: the data area, LZ4_loadDict per block)"};
+constexpr PatternEvent kIndexBlockShared = {"index block (and partitions)",
+                                            "compressed with the file's CCtx (compression_ctxs[0])",
+                                            "deflateInit2 per index block",
+                                            "BBTB BlockBasedTableBuilder::WriteBlock(..., kIndex)",
+                                            kReplayed,
+                                            "a new stream per index block, as for data blocks"};
 constexpr PatternEvent kIndexBlockSeparate = {
-    "index block (and partitions)", "compressed with the file's index working area",
-    "deflateInit2 per index block", "BBTB WriteBlock / WriteMaybeCompressedBlock (kIndex)",
-    kReplayed};
+    "index block (and partitions)",
+    "compressed with the file's index working area",
+    "deflateInit2 per index block",
+    "BBTB WriteBlock / WriteMaybeCompressedBlock (kIndex)",
+    kReplayed,
+    "LZ4HC: the index area; LZ4: LZ4_compress_fast, no stream"};
 constexpr PatternEvent kVerify = {
     "verify_compression (default off)",
     "an UncompressionContext per file: the per-core cached DCtx", "inflateInit2 per verified block",
@@ -108,15 +140,20 @@ constexpr PatternEvent kParallel11 = {
     "user-defined index (not detected)",
     kReplayed};
 constexpr PatternEvent kBlobPerBlob = {
-    "blob written", "a CompressionContext (ZSTD_CCtx) per blob", "deflateInit2 per blob",
-    "db/blob/blob_file_builder.cc BlobFileBuilder::CompressBlobIfNeeded", kReplayed};
+    "blob written",
+    "a CompressionContext (ZSTD_CCtx) per blob",
+    "deflateInit2 per blob",
+    "db/blob/blob_file_builder.cc BlobFileBuilder::CompressBlobIfNeeded (OLD_CompressData)",
+    kReplayed,
+    "LZ4_createStream, or LZ4_createStreamHC + LZ4_resetStreamHC, per blob"};
 constexpr PatternEvent kBlobPerBuilder = {
     "blob written",
     "1 ZSTD_CCtx per BlobFileBuilder (a flush or compaction job), shared by its blob files",
     "deflateInit2 per blob (no working area)",
     "db/blob/blob_file_builder.cc BlobFileBuilder::BlobFileBuilder (blob_compressor_wa_ = "
     "ObtainWorkingArea()), CompressBlobIfNeeded",
-    kReplayed};
+    kReplayed,
+    "LZ4HC: 1 LZ4_streamHC_t per BlobFileBuilder; LZ4: none (LZ4_compress_fast)"};
 constexpr PatternEvent kSecondaryNone = {
     "compressed secondary cache entry", "none: 6.29.5 has no compressed secondary cache", "none",
     "include/rocksdb/secondary_cache.h (the interface only)", kDocumentedOnly};
@@ -145,6 +182,7 @@ StockPattern CompressionContextPattern(const char* key, const char* versions, co
           .separate_index_context = false,
           .zstd_context_per_blob = true,
           .parallel = ParallelModel::kContextPerThread,
+          .lz4 = Lz4Model::kStreamPerBlock,
           .events = {kSstFileShared, kDataBlock, kIndexBlockShared, kDictionary, kVerify,
                      kSampleOld, kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, secondary}};
 }
@@ -167,8 +205,10 @@ const std::vector<StockPattern>* MakePatterns() {
        .separate_index_context = true,
        .zstd_context_per_blob = true,
        .parallel = ParallelModel::kNotReplayed,
-       .events = {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify,
-                  kSampleOld, kParallel10, kBlobPerBlob, kBlobRead, kBlockRead, kSecondaryNew}},
+       .lz4 = Lz4Model::kWorkingAreas,
+       .events = {kSstFileSeparate, kDataBlockWorkingArea, kIndexBlockSeparate, kDictionary,
+                  kVerify, kSampleOld, kParallel10, kBlobPerBlob, kBlobRead, kBlockRead,
+                  kSecondaryNew}},
       // Also a working area per BlobFileBuilder.
       {.key = "11",
        .versions = "11.x",
@@ -176,8 +216,10 @@ const std::vector<StockPattern>* MakePatterns() {
        .separate_index_context = true,
        .zstd_context_per_blob = false,
        .parallel = ParallelModel::kDataAreaPlusWorkers,
-       .events = {kSstFileSeparate, kDataBlock, kIndexBlockSeparate, kDictionary, kVerify,
-                  kSample11, kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead, kSecondaryNew}},
+       .lz4 = Lz4Model::kWorkingAreas,
+       .events = {kSstFileSeparate, kDataBlockWorkingArea, kIndexBlockSeparate, kDictionary,
+                  kVerify, kSample11, kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead,
+                  kSecondaryNew}},
   };
 }
 
@@ -263,6 +305,23 @@ std::string SstStockNote(const StockPattern& p, bool parallel) {
           : " plus parallel compression's (the notes above)",
       ", a deflate stream per data and index block and an inflate stream per block read, and "
       "reuses one zstd DCtx (the per-core cache), all through the counting allocator");
+}
+
+std::string Lz4StockNote(const StockPattern& p) {
+  if (p.lz4 == Lz4Model::kStreamPerBlock) {
+    return "LZ4: stock creates an LZ4_stream_t (16 KiB) per LZ4 block or blob written and an "
+           "LZ4_streamHC_t (256 KiB) per LZ4HC one (util/compression.h LZ4_Compress, "
+           "LZ4HC_Compress), through the counting allocator; both strategies create an "
+           "LZ4_streamDecode_t (32 B) per LZ4 block or blob read, which rockpool does not pool";
+  }
+  return absl::StrCat(
+      "LZ4: stock keeps an LZ4_streamHC_t per working area (a table builder's data and index "
+      "areas",
+      p.zstd_context_per_blob ? "; a new one per LZ4HC blob" : ", one per blob file",
+      "), an LZ4_stream_t per data area only with a dictionary, and compresses other LZ4 blocks "
+      "with LZ4_compress_fast (no stream: nothing to pool, pooled does the same",
+      p.zstd_context_per_blob ? "; LZ4 blobs: a new LZ4_stream_t per blob" : "",
+      "); an LZ4_streamDecode_t (32 B) per block or blob read, in both strategies");
 }
 
 std::string BlobStockNote(const StockPattern& p) {

@@ -20,11 +20,12 @@ namespace rockpool::replay {
 
 // One event of a pattern: what stock RocksDB creates or obtains for it.
 struct PatternEvent {
-  const char* event;   // "SST file (table builder)", "data block", ...
-  const char* zstd;    // contexts created, zstd
-  const char* zlib;    // contexts created, zlib
-  const char* source;  // file and function in the release's source
-  bool replayed;       // blocks mode replays it
+  const char* event;     // "SST file (table builder)", "data block", ...
+  const char* zstd;      // contexts created, zstd
+  const char* zlib;      // contexts created, zlib
+  const char* source;    // file and function in the release's source
+  bool replayed;         // blocks mode replays it
+  const char* lz4 = "";  // contexts created, LZ4 and LZ4HC ("" where they have none)
 };
 
 // How a pattern's table builder obtains zstd data-block contexts when
@@ -42,6 +43,20 @@ enum class ParallelModel {
   kNotReplayed,
 };
 
+// How a pattern's RocksDB obtains LZ4 and LZ4HC streams (lz4_replay.h).
+enum class Lz4Model {
+  // util/compression.h LZ4_Compress / LZ4HC_Compress: LZ4_createStream, or
+  // LZ4_createStreamHC + LZ4_resetStreamHC, per block and per blob written
+  // (6.x to 10.5; 10.4-10.5 through BuiltinCompressorV2 / OLD_CompressData).
+  kStreamPerBlock,
+  // util/compression.cc (10.7+): the compressors' working areas. LZ4HC one
+  // stream per area (table builder: data and index; 11.x also one per
+  // BlobFileBuilder); LZ4 none without a dictionary (LZ4_compress_fast) and
+  // one per data area with one. 10.6 kept an LZ4 stream per area without a
+  // dictionary too (not replayed: the 10.4 pattern is 10.x's newest).
+  kWorkingAreas,
+};
+
 struct StockPattern {
   const char* key;        // "6.29", "7.8", "8", "10.4", "11": --rocksdb_version values
   const char* versions;   // releases it holds for, e.g. "8.0-10.3"
@@ -52,9 +67,11 @@ struct StockPattern {
   // CompressionContext (compression_ctxs[0]).
   bool separate_index_context;
   // zstd blobs: a CompressionContext per blob (true), or one working area
-  // per BlobFileBuilder (false, 11.x; blocks mode: one per blob file).
+  // per BlobFileBuilder (false, 11.x; blocks mode: one per blob file). The
+  // same for LZ4HC blobs (LZ4 blobs: no stream at all then).
   bool zstd_context_per_blob;
   ParallelModel parallel;
+  Lz4Model lz4;
   std::vector<PatternEvent> events;
 };
 
@@ -82,6 +99,8 @@ std::string DescribePattern(const StockPattern& p, std::string_view version);
 // `parallel`: some files' column families set parallel_threads > 1.
 std::string SstStockNote(const StockPattern& p, bool parallel = false);
 std::string BlobStockNote(const StockPattern& p);
+// What stock creates for LZ4 and LZ4HC files (blocks mode), when some are replayed.
+std::string Lz4StockNote(const StockPattern& p);
 
 }  // namespace rockpool::replay
 

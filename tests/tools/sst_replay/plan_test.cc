@@ -3,6 +3,7 @@
 // test-hook rules (alternating_runner.h, driven by a scripted ModeRuns).
 #include "tools/sst_replay/plan.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,14 +65,14 @@ TEST(PlanTest, BlobFilesFollowTheSstsWithRocksDbsDefaultOptions) {
   const std::vector<InputFile> ssts = {File("a.sst", compression_type::kZSTD, 1)};
   const std::vector<BlobInput> blobs = {
       Blob("1.blob", compression_type::kZlib, 40), Blob("2.blob", compression_type::kNone, 10),
-      Blob("3.blob", compression_type::kLZ4, 10), Blob("4.blob", compression_type::kZSTD, 0),
+      Blob("3.blob", compression_type::kBZip2, 10), Blob("4.blob", compression_type::kZSTD, 0),
       Blob("5.blob", compression_type::kZSTD, 7)};
   BlocksPlan plan = PlanBlocks(ssts, blobs, s);
   ASSERT_EQ(plan.input_status.size(), 6u);
   EXPECT_EQ(plan.input_status[0], "replayed");
   EXPECT_EQ(plan.input_status[1], "replayed");
   EXPECT_NE(plan.input_status[2].find("uncompressed blobs"), std::string::npos);
-  EXPECT_NE(plan.input_status[3].find("lz4"), std::string::npos);
+  EXPECT_NE(plan.input_status[3].find("bzip2"), std::string::npos);
   EXPECT_EQ(plan.input_status[4], "skipped: no blobs");
   EXPECT_EQ(plan.input_status[5], "replayed");
   EXPECT_EQ(plan.skipped, 3);
@@ -105,6 +106,46 @@ TEST(PlanTest, DbCopyTakesTheFirstBlobDbAndSkipsTheRest) {
   EXPECT_NE(plan.input_status[3].find("skipped"), std::string::npos);
   EXPECT_EQ(plan.skipped, 2);
   EXPECT_TRUE(PlanDbCopy(paths, {}).db.empty());
+}
+
+TEST(PlanTest, Lz4AndLz4HcAreReplayedWithTheirOptionsSnappyIsOneNote) {
+  ReplaySettings s;
+  std::vector<InputFile> ssts = {
+      File("a.sst", compression_type::kLZ4HC, 1), File("b.sst", compression_type::kSnappy, 2),
+      File("c.sst", compression_type::kLZ4, 3), File("d.sst", compression_type::kSnappy, 4)};
+  ssts[0].codec.level = 12;
+  ssts[0].has_dictionary = true;
+  const std::vector<BlobInput> blobs = {Blob("1.blob", compression_type::kLZ4HC, 5),
+                                        Blob("2.blob", compression_type::kSnappy, 5)};
+  const BlocksPlan plan = PlanBlocks(ssts, blobs, s);
+  EXPECT_EQ(plan.input_status,
+            (std::vector<std::string>{"replayed", SnappySkipReason(), "replayed",
+                                      SnappySkipReason(), "replayed", SnappySkipReason()}));
+  ASSERT_EQ(plan.job.files.size(), 2u);
+  EXPECT_EQ(plan.job.files[0].codec.type, compression_type::kLZ4HC);
+  EXPECT_EQ(plan.job.files[0].codec.level, 12);
+  EXPECT_TRUE(plan.job.files[0].use_dictionary);
+  EXPECT_EQ(plan.per_codec.at("lz4"), 1);
+  EXPECT_EQ(plan.blob_per_codec.at("lz4hc"), 1);
+  // Three snappy inputs, one line, no per-file notes.
+  EXPECT_EQ(plan.skipped, 3);
+  EXPECT_EQ(plan.snappy_files, 3);
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_THAT(plan.notes[0], ::testing::StartsWith("3 snappy inputs not replayed: snappy has no "
+                                                   "context to pool"));
+  const CompactionPlan compaction = PlanCompaction(ssts, s);
+  ASSERT_EQ(compaction.groups.size(), 2u);  // lz4 (4) before lz4hc (5)
+  EXPECT_EQ(compaction.groups[0].group.name, "lz4");
+  EXPECT_EQ(compaction.groups[1].group.name, "lz4hc");
+  EXPECT_EQ(compaction.groups[1].group.codec.level, 12);
+  ASSERT_EQ(compaction.notes.size(), 1u);
+  EXPECT_THAT(compaction.notes[0], ::testing::StartsWith("2 snappy inputs not replayed"));
+  // --codec=lz4hc recompresses zstd/zlib/uncompressed files; snappy stays out.
+  s.codec = compression_type::kLZ4HC;
+  const Target t = TargetFor(File("z.sst", compression_type::kZlib, 1), s);
+  ASSERT_TRUE(t.codec.has_value());
+  EXPECT_EQ(t.codec->type, compression_type::kLZ4HC);
+  EXPECT_FALSE(TargetFor(File("s.sst", compression_type::kSnappy, 1), s).codec.has_value());
 }
 
 TEST(PlanTest, SkipReasons) {
@@ -205,6 +246,14 @@ TEST(CommandLineTest, ModeCodecAndLevel) {
   EXPECT_EQ(s->replay.level, -3);
 }
 
+TEST(CommandLineTest, CodecTakesLz4AndLz4Hc) {
+  FlagValues f;
+  f.codec = "lz4";
+  EXPECT_EQ(SettingsFromFlags(f)->replay.codec, compression_type::kLZ4);
+  f.codec = "lz4hc";
+  EXPECT_EQ(SettingsFromFlags(f)->replay.codec, compression_type::kLZ4HC);
+}
+
 TEST(CommandLineTest, BadValuesNameTheFlag) {
   auto bad = [](auto mutate, const std::string& flag) {
     FlagValues f;
@@ -215,7 +264,7 @@ TEST(CommandLineTest, BadValuesNameTheFlag) {
     EXPECT_NE(s.status().message().find(flag), absl::string_view::npos) << s.status();
   };
   bad([](FlagValues& f) { f.mode = "both!"; }, "--mode");
-  bad([](FlagValues& f) { f.codec = "lz4"; }, "--codec");
+  bad([](FlagValues& f) { f.codec = "snappy"; }, "--codec");
   bad([](FlagValues& f) { f.level = "x"; }, "--level");
   bad([](FlagValues& f) { f.level = "40000"; }, "--level");
   bad([](FlagValues& f) { f.block_size = 10; }, "--block_size");

@@ -301,6 +301,14 @@ TEST(ReportTest, SavingLineSaysNearZeroPlainly) {
   EXPECT_THAT(negative, HasSubstr("rockpool saves no bytes (pooled allocates 6.62 KiB more, +0.7% "
                                   "of the process's allocated bytes)"));
   EXPECT_THAT(negative, Not(HasSubstr("saves -")));
+  // No context counted in either strategy: the codec's calls never reached
+  // rockpool (LZ4 before the legacy face interposes liblz4), not a pattern
+  // that already keeps its contexts.
+  ModeReport none = mode(1'000'000, 1'000'000, 0);
+  none.pooled[0].metrics["contexts_created"] = 0;
+  const std::string unreached = SavingLine(none, true);
+  EXPECT_THAT(unreached, HasSubstr("no codec context counted in either strategy (see the notes)"));
+  EXPECT_THAT(unreached, Not(HasSubstr("already keeps")));
 }
 
 }  // namespace

@@ -183,7 +183,7 @@ TEST(SstReplayUsageTest, UsageErrorsExitTwoAndHelpExitsZero) {
        std::vector<std::vector<std::string>>{{"--bogus"},
                                              {"--mode=fast"},
                                              {"--repeat=0"},
-                                             {"--codec=lz4"},
+                                             {"--codec=snappy"},
                                              {"--level=high"},
                                              {"--repeat"}}) {
     Outcome o = Replay(args);

@@ -79,7 +79,7 @@ TEST_F(SstReplayTest, CompactionModeCopiesABlobDbAndRewritesItsBlobs) {
 TEST_F(SstReplayTest, CompactionModeSkipsABlobFileWithoutItsDb) {
   Outcome o = Replay({"--mode=compaction", "--repeat=1", zstd_blobs_->blob_files[0]});
   EXPECT_EQ(o.code, 0) << o.err;
-  EXPECT_THAT(o.err, HasSubstr("no file with zstd or zlib data to compact"));
+  EXPECT_THAT(o.err, HasSubstr("no file with zstd, zlib or LZ4 data to compact"));
   EXPECT_THAT(o.out, HasSubstr("a blob file is compacted with its DB (pass the DB directory)"));
 }
 

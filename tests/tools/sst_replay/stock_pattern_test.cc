@@ -71,6 +71,28 @@ TEST(StockPatternsTest, EveryPatternAnswersEveryEventWithASource) {
   EXPECT_FALSE(all[4].zstd_context_per_blob);  // 11: one per BlobFileBuilder
 }
 
+// LZ4: a new stream per block through 10.5 (util/compression.h), the
+// compressors' working areas from 10.7 (util/compression.cc); every pattern
+// says what it creates per data block, block read and blob written.
+TEST(StockPatternsTest, Lz4StreamsPerBlockThenWorkingAreas) {
+  const std::vector<StockPattern>& all = AllPatterns();
+  for (const StockPattern& p : all) {
+    const bool old = std::string(p.key) != "10.4" && std::string(p.key) != "11";
+    EXPECT_EQ(p.lz4, old ? Lz4Model::kStreamPerBlock : Lz4Model::kWorkingAreas) << p.key;
+    for (const PatternEvent& e : p.events) {
+      const std::string event = e.event;
+      if (event == "data block" || event == "block read" || event == "blob written") {
+        EXPECT_NE(std::string(e.lz4), "") << p.key << " " << event;
+      }
+      if (event == "data block") {
+        EXPECT_THAT(e.lz4, HasSubstr(old ? "LZ4_createStream per block" : "LZ4_compress_fast"))
+            << p.key;
+      }
+    }
+    EXPECT_THAT(Lz4StockNote(p), HasSubstr(old ? "per LZ4 block" : "per working area")) << p.key;
+  }
+}
+
 TEST(RocksDbVersionTest, OptionsTextGivesVersionAndCompressionManager) {
   const OptionsFileInfo info = ParseOptionsText(
       "OPTIONS-000007",

@@ -1,0 +1,110 @@
+// blocks mode's LZ4 and LZ4HC side: which streams the stock pattern's
+// RocksDB creates for an SST file, a blob file, a block and a blob
+// (stock_patterns.h, Lz4Model), replayed with streams leased from the pools.
+// Stock's pools keep nothing (max_idle_per_key = 0), so each lease there is
+// an LZ4_createStream[HC] and a free, byte for byte through the counting
+// allocator; pooled leases the same streams from pools that keep them.
+//
+//   kStreamPerBlock (6.x-10.5)  a new LZ4_stream_t per LZ4 block or blob,
+//                  a new LZ4_streamHC_t per LZ4HC block or blob: the string
+//                  form of Lz4BlockCodec, which leases per call.
+//   kWorkingAreas (10.7+)       LZ4HC: one stream per working area (the
+//                  table builder's data area, and its index area when index
+//                  blocks are compressed; 11.x: one per blob file), reset
+//                  with LZ4_resetStreamHC_fast before each block, as
+//                  RocksDB's BuiltinLZ4HCCompressorV2::CompressBlock does.
+//                  LZ4: no stream at all without a dictionary
+//                  (LZ4_compress_fast, its state on the stack), one per data
+//                  area with one (LZ4_loadDict resets it fully each block).
+//                  Blobs before 11.x still take a new stream per blob.
+//
+// Every output is RocksDB's block format (varint32 size | LZ4 block).
+// Reading: RocksDB creates an LZ4_streamDecode_t (32 bytes, calloc) per LZ4
+// block and blob it reads, in every release; Lz4ReadStream replays that in
+// both strategies: rockpool does not pool it (32 bytes: no pool beats
+// calloc), so a pooled RocksDB makes the same call.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_LZ4_REPLAY_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_LZ4_REPLAY_H_
+
+#include <lz4.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "compression/block_codecs.h"
+#include "compression/compression_pools.h"
+#include "compression/lz4_block_codec.h"
+#include "tools/sst/sst_file.h"
+#include "tools/sst_replay/job.h"
+#include "tools/sst_replay/stock_patterns.h"
+
+namespace rockpool::replay {
+
+inline bool IsLz4Type(uint8_t type) { return type == 0x4 || type == 0x5; }
+
+// One LZ4 file (SST or blob) at a time, as the pattern's RocksDB writes it.
+class Lz4FileReplay {
+ public:
+  // `pools` must outlive this object.
+  Lz4FileReplay(CompressionPools* pools, const StockPattern& pattern)
+      : pools_(pools),
+        pattern_(pattern),
+        codec_(&pools->lz4(), &pools->lz4hc(), kDefaultMaxUncompressedSize) {}
+
+  // An SST file begins (its table builder): `dictionary` is the file's own,
+  // or empty; the working areas the pattern obtains for it are leased.
+  absl::Status StartSst(const CodecSettings& codec, std::string_view dictionary,
+                        bool index_compressed);
+  // A blob file begins (blocks mode: one BlobFileBuilder per blob file).
+  absl::Status StartBlobFile(const CodecSettings& codec);
+  // A data block, an index block (no dictionary), a blob. A block that does
+  // not fit LZ4_compressBound cannot happen; errors are Internal-worthy.
+  absl::Status CompressData(std::string_view block, std::string* out);
+  absl::Status CompressIndex(std::string_view block, std::string* out);
+  absl::Status CompressBlob(std::string_view value, std::string* out);
+  // The file is done: its working areas go back (stock: freed).
+  void Finish();
+
+ private:
+  enum class Area { kData, kIndex };
+  absl::Status Compress(Area area, std::string_view input, std::string_view dictionary,
+                        std::string* out);
+
+  CompressionPools* const pools_;
+  const StockPattern& pattern_;
+  const Lz4BlockCodec codec_;  // per-block streams: its string form leases one per call
+  bool hc_ = false;
+  int level_ = kRocksDbDefaultLevel;  // RocksDB's CompressionOptions::level
+  std::string_view dictionary_;
+  bool per_block_ = true;  // this file's blocks each take a new stream
+  Lz4Pool::Lease data_lz4_;
+  Lz4HcPool::Lease data_hc_;
+  Lz4HcPool::Lease index_hc_;
+};
+
+// RocksDB's LZ4_createStreamDecode ... LZ4_freeStreamDecode around one LZ4
+// block or blob read; nothing for other types. The block itself is decoded
+// by rockpool's codec (LZ4_decompress_safe_usingDict), which is what
+// LZ4_setStreamDecode + LZ4_decompress_safe_continue do for one block.
+class Lz4ReadStream {
+ public:
+  explicit Lz4ReadStream(uint8_t type)
+      : stream_(IsLz4Type(type) ? LZ4_createStreamDecode() : nullptr) {}
+  ~Lz4ReadStream() {
+    if (stream_ != nullptr) LZ4_freeStreamDecode(stream_);
+  }
+  Lz4ReadStream(const Lz4ReadStream&) = delete;
+  Lz4ReadStream& operator=(const Lz4ReadStream&) = delete;
+
+ private:
+  LZ4_streamDecode_t* const stream_;
+};
+
+// `inner` with RocksDB's decode stream around every LZ4 block it decodes.
+sst::BlockDecompressor WithLz4ReadStreams(sst::BlockDecompressor inner);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_LZ4_REPLAY_H_
