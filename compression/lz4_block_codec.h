@@ -2,9 +2,12 @@
 // size | one LZ4 block, compressed on a pooled stream.
 //
 // The one home of how rockpool compresses and decompresses an LZ4 block.
-// Byte-identical to RocksDB (7.x-11.x, format_version 2):
+// Byte-identical to RocksDB's per-block streams (7.x through 10.5, and
+// LZ4HC and LZ4 with a dictionary in later releases, format_version 2):
 //   LZ4:   a new stream, LZ4_loadDict if there is a dictionary, then
-//          LZ4_compress_fast_continue with acceleration 1;
+//          LZ4_compress_fast_continue with acceleration 1 (7.x ignores the
+//          level for LZ4; 10.6+ turns a negative level into an
+//          acceleration, which this codec does not);
 //   LZ4HC: a new stream, LZ4_resetStreamHC(level) (RocksDB's default level
 //          becomes 0, which lz4hc reads as its default 9), LZ4_loadDictHC if
 //          there is a dictionary, then LZ4_compress_HC_continue.
@@ -14,6 +17,10 @@
 // Decoding: LZ4_decompress_safe_usingDict, which is what RocksDB's
 // LZ4_setStreamDecode + LZ4_decompress_safe_continue do for one block, and
 // the output must be exactly the size prefix's bytes.
+// Not RocksDB 10.7+'s LZ4 without a dictionary: it calls LZ4_compress_fast,
+// with no stream, whose bytes differ from a stream's (tools/sst_replay/
+// lz4_replay.h); there is nothing to pool there, and the native face keeps
+// the built-in compressor.
 // An output that does not fit the caller's buffer is FailedPrecondition
 // (RocksDB then stores the block uncompressed); the string forms size it
 // with LZ4_compressBound, as RocksDB 7.x does, so it always fits.
