@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "compression/block_codecs.h"
+#include "compression/block_format.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace rockpool::fuzz {
@@ -59,6 +60,27 @@ void CheckZlibProbes(CodecFuzzState& state);
 // bytes a new stream made (a pooled stream must be as new).
 void CheckLz4Probes(CodecFuzzState& state);
 void CheckStreamProbe(CodecFuzzState& state);
+
+// What every block target checks for one input and one dictionary: the
+// block either decodes to the size its prefix says or fails as an input
+// error, and a decoded block up to kMaxRoundTripSize round-trips through
+// compress(plain, &block) and decode(block, &plain) on the pooled contexts.
+template <typename Decode, typename Compress>
+void CheckBlockRoundTrip(std::string_view block, Decode decode, Compress compress) {
+  std::string out;
+  const absl::Status s = decode(block, &out);
+  if (!s.ok()) {
+    FUZZ_CHECK_MSG(IsInputError(s), s.ToString());
+    return;
+  }
+  absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, kMaxUncompressedSize);
+  FUZZ_CHECK(prefix.ok() && prefix->uncompressed_size == out.size());
+  if (out.size() > kMaxRoundTripSize) return;
+  std::string again, back;
+  FUZZ_CHECK(compress(out, &again).ok());
+  FUZZ_CHECK(decode(again, &back).ok());
+  FUZZ_CHECK(back == out);
+}
 
 inline std::string_view AsView(const uint8_t* data, size_t size) {
   return std::string_view(reinterpret_cast<const char*>(data), size);

@@ -18,20 +18,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view block = AsView(data, size);
   for (const ZstdDictionary* dict :
        {static_cast<const ZstdDictionary*>(nullptr), state.dictionary.get()}) {
-    std::string out;
-    const absl::Status s = state.codecs.zstd().Decompress(block, dict, &out);
-    if (!s.ok()) {
-      FUZZ_CHECK_MSG(IsInputError(s), s.ToString());
-      continue;
-    }
-    absl::StatusOr<BlockPrefix> prefix = ParseBlockPrefix(block, kMaxUncompressedSize);
-    FUZZ_CHECK(prefix.ok() && prefix->uncompressed_size == out.size());
-    if (out.size() <= kMaxRoundTripSize) {
-      std::string again, back;
-      FUZZ_CHECK(state.codecs.zstd().Compress(out, 1, dict, &again).ok());
-      FUZZ_CHECK(state.codecs.zstd().Decompress(again, dict, &back).ok());
-      FUZZ_CHECK(back == out);
-    }
+    CheckBlockRoundTrip(
+        block,
+        [&](std::string_view b, std::string* out) {
+          return state.codecs.zstd().Decompress(b, dict, out);
+        },
+        [&](std::string_view plain, std::string* out) {
+          return state.codecs.zstd().Compress(plain, 1, dict, out);
+        });
   }
   CheckZstdProbes(state);
   CheckPoolInvariants(state.pools);
