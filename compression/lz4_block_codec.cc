@@ -20,6 +20,15 @@ absl::StatusOr<size_t> Finish(int written, size_t capacity) {
   return absl::FailedPreconditionError(absl::StrCat("lz4: block output over ", capacity, " bytes"));
 }
 
+// `compress` on a stream leased from `pool` (returned, and so re-initialised,
+// when it is done).
+template <typename Pool, typename Compress>
+absl::StatusOr<size_t> OnPooledStream(Pool* pool, Compress compress) {
+  absl::StatusOr<typename Pool::Lease> lease = pool->Acquire(Lz4Key{});
+  if (!lease.ok()) return lease.status();
+  return compress((*lease)->get());
+}
+
 }  // namespace
 
 absl::StatusOr<size_t> Lz4BlockCodec::CompressInto(LZ4_stream_t* stream, std::string_view input,
@@ -76,23 +85,16 @@ absl::Status Lz4BlockCodec::Compress(std::string_view input, const Lz4BlockOptio
     out->clear();
     return absl::InvalidArgumentError("lz4: block over 4 GiB");
   }
-  absl::StatusOr<size_t> n;
-  if (options.high_compression) {
-    absl::StatusOr<Lz4HcPool::Lease> lease = lz4hc_pool_->Acquire(Lz4Key{});
-    if (!lease.ok()) {
-      out->clear();
-      return lease.status();
-    }
-    n = CompressHcInto((*lease)->get(), HcLevel(options.level), input, options.dictionary,
-                       area->data, area->capacity);
-  } else {
-    absl::StatusOr<Lz4Pool::Lease> lease = lz4_pool_->Acquire(Lz4Key{});
-    if (!lease.ok()) {
-      out->clear();
-      return lease.status();
-    }
-    n = CompressInto((*lease)->get(), input, options.dictionary, area->data, area->capacity);
-  }
+  const absl::StatusOr<size_t> n =
+      options.high_compression
+          ? OnPooledStream(lz4hc_pool_,
+                           [&](LZ4_streamHC_t* stream) {
+                             return CompressHcInto(stream, HcLevel(options.level), input,
+                                                   options.dictionary, area->data, area->capacity);
+                           })
+          : OnPooledStream(lz4_pool_, [&](LZ4_stream_t* stream) {
+              return CompressInto(stream, input, options.dictionary, area->data, area->capacity);
+            });
   if (!n.ok()) {
     out->clear();
     return n.status();
