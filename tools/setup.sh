@@ -16,7 +16,10 @@
 #              tools (db_bench/ldb/sst_dump: preload_tools_test), zstd, zlib,
 #              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3 and
 #              python-is-python3 (Bazel 4.2.3's Python stub runs `env python`:
-#              py_test/py_binary, e.g. //tests:doc_paths_test, need it)
+#              py_test/py_binary, e.g. //tests:doc_paths_test, need it), and
+#              the allocators users run RocksDB under (libjemalloc2 5.3.0,
+#              libtcmalloc-minimal4): sst_replay's --allocator and its
+#              end-to-end test preload them
 #   db_stress  tests/db_stress/build.sh: librocksdb-dev and the codec -dev
 #              packages it links, dpkg-dev (`apt-get source`), plus a deb-src
 #              entry in a sources file of its own
@@ -32,6 +35,9 @@
 #              (dpkg-shlibdeps), lintian, man-db and groff-base (`man -l` of
 #              the pages), rocksdb-tools (db_bench through the installed package)
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
+#   bench      bench/felt_cost.py (bench/README.md): the allocators above,
+#              python3-matplotlib (its heatmap and RSS pictures), and
+#              rocksdb-tools (Debian's db_bench); not used by CI
 #   upstream   building RocksDB >= 10.4 from source for the native face
 #              (rocksdb_plugin/README.md): its optional codecs and gflags,
 #              liburing, jemalloc; not used by CI
@@ -49,7 +55,9 @@ declare -A STAGE_PACKAGES=(
           librocksdb-dev rocksdb-tools
           libzstd-dev zlib1g-dev liblz4-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          python3 python-is-python3"
+          python3 python-is-python3
+          libjemalloc2 libtcmalloc-minimal4"
+  [bench]="rocksdb-tools libjemalloc2 libtcmalloc-minimal4 python3 python3-matplotlib"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
                libzstd-dev zlib1g-dev dpkg-dev"
   [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"
@@ -59,7 +67,7 @@ declare -A STAGE_PACKAGES=(
   [upstream]="g++ make pkg-config libabsl-dev libzstd-dev zlib1g-dev
               libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
-STAGE_ORDER=(base db_stress myrocks private_codecs package clang upstream)
+STAGE_ORDER=(base db_stress myrocks private_codecs package clang bench upstream)
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
