@@ -99,13 +99,17 @@ template <typename Copy>
 bool CodecRoutes<Copy>::BindFromCaller(const Copy* copy) noexcept {
   if (!pooling_wanted_.load(std::memory_order_relaxed) ||
       state_.load(std::memory_order_acquire) != static_cast<int>(CodecState::kUnused) ||
-      copy->object.link_map == nullptr || copy->private_copy || !copy->complete || t_binding) {
+      t_binding) {
     return false;
   }
   // Binding runs the loader (dlsym) and the copy: a thread that finds
   // another binding forwards this call instead of waiting (see Resolve).
   if (!bind_mu_.TryLock()) return false;
-  if (state_.load(std::memory_order_relaxed) == static_cast<int>(CodecState::kUnused)) {
+  // The global scope's copy first, as every startup caller reaches it; a
+  // caller's own shared copy only where the global scope has none.
+  if (!global_tried_) BindGlobal();
+  if (state_.load(std::memory_order_relaxed) == static_cast<int>(CodecState::kUnused) &&
+      copy->object.link_map != nullptr && !copy->private_copy && copy->complete) {
     Bind(const_cast<Copy*>(copy));
   }
   bind_mu_.Unlock();
@@ -113,7 +117,7 @@ bool CodecRoutes<Copy>::BindFromCaller(const Copy* copy) noexcept {
 }
 
 template <typename Copy>
-void CodecRoutes<Copy>::BindGlobal(LayoutCheck check_layout) noexcept {
+void CodecRoutes<Copy>::Arm(LayoutCheck check_layout) noexcept {
   AnnotatedMutexLock bind_lock(&bind_mu_);
   check_layout_ = check_layout;
   if (state_.load(std::memory_order_relaxed) != static_cast<int>(CodecState::kUnused)) return;
@@ -127,10 +131,16 @@ void CodecRoutes<Copy>::BindGlobal(LayoutCheck check_layout) noexcept {
     return StandDown(absl::StrCat(ObjectAt(first, &other) ? DisplayName(other) : "another object",
                                   " defines ", name, " itself"));
   }
+}
+
+template <typename Copy>
+void CodecRoutes<Copy>::BindGlobal() {
+  global_tried_ = true;
   Copy resolved;
   std::string why;
-  if (!ResolveCopy(self, /*allow_fallback=*/false, &resolved, &why) || !resolved.global) {
-    return;  // no copy in the global scope yet: bound on first use
+  if (!ResolveCopy(RockpoolObject(), /*allow_fallback=*/false, &resolved, &why) ||
+      !resolved.global) {
+    return;  // no copy in the global scope: the caller's own, if shared
   }
   Copy* copy;
   {

@@ -9,15 +9,19 @@
 // and their addresses reused) are looked up by their link map, range and
 // path under a reader lock on every call.
 //
-// The pools run on one copy per codec, bound once and never changed:
-//   - at Configure() with pooling on, from the global scope: if an object
-//     ahead of rockpool (the executable) defines the codec's entry points,
-//     or the copy behind rockpool cannot run coherently (an exported
-//     function of it binds elsewhere), or its private layout fails the
-//     check, the codec stands down: forwarded untouched, for the rest of the
-//     process;
-//   - else, if the global scope has no copy yet, at the first call from a
-//     caller that reaches a shared copy through its local scope (a plugin's
+// The pools run on one copy per codec, bound once and never changed, at the
+// codec's first call with pooling on (a process that never calls a codec
+// pays nothing for it: no layout check, no context, no pinned object):
+//   - at Configure() with pooling on (Arm), only the cheap check: if an
+//     object ahead of rockpool (the executable) defines the codec's entry
+//     points, the codec stands down at once (rockpool would never see its
+//     calls, so it would never bind);
+//   - at the first call, the global scope's copy: if the copy behind
+//     rockpool cannot run coherently (an exported function of it binds
+//     elsewhere), or its private layout fails the check, the codec stands
+//     down: forwarded untouched, for the rest of the process;
+//   - else, if the global scope has no copy, the copy of that first caller,
+//     if it reaches a shared one through its local scope (a plugin's
 //     libzstd.so.1), which is then pinned (never unloaded).
 // A caller whose copy lives in its own object and is found only there (a
 // module that bundles the codec) is never pooled: its calls are forwarded to
@@ -83,11 +87,12 @@ class CodecRoutes {
   // (DisplayName, loaded_objects.h).
   std::string forwarded_callers() const;
 
-  // Binds the pools to the global scope's copy, or stands the codec down
-  // (Configure() with pooling on). `check_layout(copy, &why)` runs the
-  // codec's private-layout check on a copy proven coherent. Idempotent.
+  // Pooling is wanted (Configure() with pooling on): remembers the codec's
+  // private-layout check, `check_layout(copy, &why)`, run on a copy proven
+  // coherent when the codec is bound at its first call, and stands the codec
+  // down now if the executable defines its entry points. Idempotent.
   using LayoutCheck = bool (*)(Copy& copy, std::string* why);
-  void BindGlobal(LayoutCheck check_layout) noexcept;
+  void Arm(LayoutCheck check_layout) noexcept;
   void set_pooling_wanted(bool wanted) { pooling_wanted_.store(wanted); }
 
  private:
@@ -126,6 +131,9 @@ class CodecRoutes {
   // empty copy when the registry is full.
   Copy* Register(Copy&& resolved) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   bool BindFromCaller(const Copy* copy) noexcept;
+  // Binds the global scope's copy, if it has one, or stands the codec down;
+  // under bind_mu_, once.
+  void BindGlobal() ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
   // Runs the checks and binds, or stands down; under bind_mu_.
   void Bind(Copy* copy) ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
   void StandDown(std::string why) ABSL_EXCLUSIVE_LOCKS_REQUIRED(bind_mu_);
@@ -145,6 +153,7 @@ class CodecRoutes {
   int copy_count_ ABSL_GUARDED_BY(mu_) = 0;
 
   mutable absl::Mutex bind_mu_{absl::kConstInit};
+  bool global_tried_ ABSL_GUARDED_BY(bind_mu_) = false;
   std::string reason_ ABSL_GUARDED_BY(bind_mu_);
   std::string forwarded_ ABSL_GUARDED_BY(bind_mu_);
 };

@@ -128,7 +128,7 @@ std::string SetUpStatsFile() {
 struct LoadTimeConfiguration {
   LoadTimeConfiguration() noexcept {
     try {
-      const EnvironmentMessages messages = ConfigureFromEnvironment();
+      const EnvironmentMessages messages = ConfigureFromEnvironment(VerboseEnabled());
       if (!messages.errors.empty()) std::fputs(messages.errors.c_str(), stderr);
       if (!messages.activation.empty()) SayVerbose(messages.activation);
     } catch (...) {
@@ -153,7 +153,7 @@ absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const
   return std::optional<RockpoolOptions>(*parsed);
 }
 
-EnvironmentMessages ConfigureFromEnvironment() {
+EnvironmentMessages ConfigureFromEnvironment(bool describe) {
   EnvironmentMessages out;
   out.errors = SetUpStatsFile();
   if (const std::string& refusal = Refusal(); !refusal.empty()) {
@@ -169,6 +169,7 @@ EnvironmentMessages ConfigureFromEnvironment() {
   }
   if (!options->has_value()) return out;
   Configure(**options, ConfigSource::kEnvironment);
+  if (!describe) return out;
   out.activation =
       absl::StrCat("active from ", kOptionsVariable, ": ", (*options)->ToString(),
                    " mode=", ModeName(CurrentMode()), "; ", CheckInterposition().ToString());

@@ -60,8 +60,10 @@ struct EnvironmentMessages {
 
 // Reads ROCKPOOL_OPTIONS / ROCKPOOL_STATS* and applies them as described
 // above. Done once at load, which then prints the messages; exposed for
-// tests (it prints nothing itself).
-EnvironmentMessages ConfigureFromEnvironment();
+// tests (it prints nothing itself). `describe`: also write the activation
+// line (it looks up every interposed name: the load does so only when
+// ROCKPOOL_VERBOSE asks for the line).
+EnvironmentMessages ConfigureFromEnvironment(bool describe = true);
 
 // Rewrites the ROCKPOOL_STATS file now, if one is set up (no-op otherwise).
 // `event`: "exit", "period", "flush", "compaction".

@@ -31,14 +31,12 @@ bool BoundHere(const char* name, std::string* detail) {
   return true;
 }
 
-// `unused_ok`: a codec whose library is not loaded yet binds at its first
-// call (codec_routes.h), so "unused" is not a failure (lz4: a process may
-// load liblz4 late or never).
+// A codec binds at its first call (codec_routes.h), so "unused" is not a
+// failure: asking must not bind (nor create a context in a process that
+// may never compress).
 template <typename Copy>
-void AddState(const CodecRoutes<Copy>& routes, bool* pooled, std::string* detail,
-              bool unused_ok = false) {
-  *pooled =
-      routes.state() == CodecState::kPooled || (unused_ok && routes.state() == CodecState::kUnused);
+void AddState(const CodecRoutes<Copy>& routes, bool* pooled, std::string* detail) {
+  *pooled = routes.state() != CodecState::kForwarded;
   if (!*pooled) {
     absl::StrAppend(detail, Copy::kCodec, " ", CodecStateName(routes.state()),
                     routes.reason().empty() ? "" : ": ", routes.reason(), "; ");
@@ -78,10 +76,9 @@ Interposition CheckInterposition() {
   for (const char* name : Lz4Copy::kRequiredEntryPoints) {
     out.lz4 = BoundHere(name, &out.detail) && out.lz4;
   }
-  internal::BindCodecs();
   AddState(ZlibRoutes(), &out.zlib_layout, &out.detail);
   AddState(ZstdRoutes(), &out.zstd_layout, &out.detail);
-  AddState(Lz4Routes(), &out.lz4_pooled, &out.detail, /*unused_ok=*/true);
+  AddState(Lz4Routes(), &out.lz4_pooled, &out.detail);
   return out;
 }
 

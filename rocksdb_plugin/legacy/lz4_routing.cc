@@ -64,9 +64,13 @@ auto Runtime::LeaseLz4From(Pool& pool, uintptr_t kind) noexcept {
   return state;
 }
 
-LZ4_stream_t* Runtime::LeaseLz4() noexcept { return LeaseLz4From(pools_.lz4(), kLz4); }
+LZ4_stream_t* Runtime::LeaseLz4() noexcept {
+  return EnsurePools() ? LeaseLz4From(pools().lz4(), kLz4) : nullptr;
+}
 
-LZ4_streamHC_t* Runtime::LeaseLz4Hc() noexcept { return LeaseLz4From(pools_.lz4hc(), kLz4Hc); }
+LZ4_streamHC_t* Runtime::LeaseLz4Hc() noexcept {
+  return EnsurePools() ? LeaseLz4From(pools().lz4hc(), kLz4Hc) : nullptr;
+}
 
 bool Runtime::ReturnLz4(const void* state) noexcept {
   void* value = lz4_handles_.Remove(state);
@@ -74,9 +78,9 @@ bool Runtime::ReturnLz4(const void* state) noexcept {
   const uintptr_t tagged = reinterpret_cast<uintptr_t>(value);
   void* context = reinterpret_cast<void*>(tagged & ~uintptr_t{1});
   if ((tagged & 1) == kLz4Hc) {
-    Finish(pools_.lz4hc(), pools_.lz4hc().Unpark(static_cast<Lz4HcStreamContext*>(context)));
+    Finish(pools().lz4hc(), pools().lz4hc().Unpark(static_cast<Lz4HcStreamContext*>(context)));
   } else {
-    Finish(pools_.lz4(), pools_.lz4().Unpark(static_cast<Lz4StreamContext*>(context)));
+    Finish(pools().lz4(), pools().lz4().Unpark(static_cast<Lz4StreamContext*>(context)));
   }
   return true;
 }

@@ -45,11 +45,11 @@ bool CheckLz4(Lz4Copy& copy, std::string* why) { return CheckLz4Copy(copy, why);
 
 }  // namespace
 
-void BindCodecs() {
+void ArmCodecs() {
   InsideRockpool inside;
-  ZstdRoutes().BindGlobal(&CheckZstdCopy);
-  ZlibRoutes().BindGlobal(&CheckZlibCopy);
-  Lz4Routes().BindGlobal(&CheckLz4);
+  ZstdRoutes().Arm(&CheckZstdCopy);
+  ZlibRoutes().Arm(&CheckZlibCopy);
+  Lz4Routes().Arm(&CheckLz4);
 }
 
 Runtime& Runtime::GetOrCreate() {
@@ -63,18 +63,37 @@ Runtime& Runtime::GetOrCreate() {
   return *rt;
 }
 
+Runtime::Runtime() : options_(DisabledOptions()) {}
+
 // The pools run on the copies codec_routes.h binds them to (their tables
-// stay null, and the pools unused, until then).
-Runtime::Runtime()
-    : pools_(DisabledOptions().ToPoolOptions(),
-             CodecLibraries{ZstdRoutes().pool_library(), ZlibRoutes().pool_library(),
-                            Lz4Routes().pool_library()}),
-      options_(DisabledOptions()) {}
+// are filled before a codec's first lease, which is what creates the pools).
+bool Runtime::CreatePools() noexcept {
+  InsideRockpool inside;
+  AnnotatedMutexLock lock(&config_mu_);
+  if (pools_.load(std::memory_order_relaxed) != nullptr) return true;
+  try {
+    auto* pools = new CompressionPools(
+        options_.ToPoolOptions(), CodecLibraries{ZstdRoutes().pool_library(),
+                                                 ZlibRoutes().pool_library(),
+                                                 Lz4Routes().pool_library()});
+    pools_.store(pools, std::memory_order_release);
+    return true;
+  } catch (...) {
+    return false;  // out of memory: this call forwards, a later one tries again
+  }
+}
 
 void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   // Refused (refusal.h): pooling stays off, whoever asks.
   if (!Refusal().empty()) return;
   InsideRockpool inside;
+  // Pooling needs a copy of each codec to run the pools on: each is bound
+  // at the codec's first call (codec_routes.h), so a process that never
+  // calls one pays nothing for it. Armed before config_mu_ is taken: arming
+  // runs the loader (dlsym), and a first lease, perhaps inside a dlopen
+  // holding the loader's lock, takes config_mu_ to create the pools.
+  const bool pooling = options.mode() != RockpoolOptions::Mode::kForward;
+  if (pooling) ArmCodecs();
   AnnotatedMutexLock lock(&config_mu_);
   // RocksDB re-creates a DB's listeners from the OPTIONS file it has just
   // written (to verify it): the observer of an environment-configured
@@ -82,15 +101,13 @@ void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   // take the configuration over. Only a change of options changes hands.
   if (!(options == options_ && source_ == ConfigSource::kEnvironment)) source_ = source;
   options_ = options;
-  // Pooling needs a copy of each codec to run the pools on: bind them now
-  // (or stand a codec down) from the global scope, before any lease.
-  const bool pooling = options.mode() != RockpoolOptions::Mode::kForward;
-  if (pooling) BindCodecs();
   ZstdRoutes().set_pooling_wanted(pooling);
   ZlibRoutes().set_pooling_wanted(pooling);
   Lz4Routes().set_pooling_wanted(pooling);
   // Capacity 0 unless pooling: shrinking frees every idle context now.
-  pools_.SetOptions(options.ToPoolOptions());
+  if (CompressionPools* pools = pools_.load(std::memory_order_relaxed)) {
+    pools->SetOptions(options.ToPoolOptions());
+  }
   g_mode.store(static_cast<int>(options.mode()), std::memory_order_relaxed);
 }
 
@@ -107,7 +124,8 @@ ConfigSource Runtime::source() const {
 // Only the interposers lease from these six pools (routed calls use
 // zstd_compress_blocks), so what they have handed out is what is in use.
 OutstandingLeases Runtime::outstanding() const {
-  const CompressionPoolsStats stats = pools_.stats();
+  const CompressionPools* pools = created_pools();
+  const CompressionPoolsStats stats = pools != nullptr ? pools->stats() : CompressionPoolsStats{};
   OutstandingLeases o;
   o.zstd_compress = static_cast<int64_t>(stats.zstd_compress.in_use);
   o.zstd_decompress = static_cast<int64_t>(stats.zstd_decompress.in_use);
@@ -165,8 +183,9 @@ RockpoolOptions::Mode CurrentMode() {
 }
 
 CompressionPoolsStats Stats() {
-  if (Runtime* rt = Runtime::Get()) return rt->pools().stats();
-  return CompressionPoolsStats{};
+  Runtime* rt = Runtime::Get();
+  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  return pools != nullptr ? pools->stats() : CompressionPoolsStats{};
 }
 
 OutstandingLeases Outstanding() {
@@ -187,16 +206,18 @@ uint64_t DiscardedContexts() {
 
 size_t ReleaseExpired() {
   Runtime* rt = Runtime::Get();
-  if (rt == nullptr) return 0;
+  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  if (pools == nullptr) return 0;
   internal::InsideRockpool inside;
-  return rt->pools().ReleaseExpired();
+  return pools->ReleaseExpired();
 }
 
 size_t TrimIdle() {
   Runtime* rt = Runtime::Get();
-  if (rt == nullptr) return 0;
+  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  if (pools == nullptr) return 0;
   internal::InsideRockpool inside;
-  return rt->pools().Trim();
+  return pools->Trim();
 }
 
 }  // namespace rockpool::legacy

@@ -102,16 +102,18 @@ inline AllocationCounts SiteAllocations(AllocationSite site) {
 size_t ReleaseExpired();
 size_t TrimIdle();
 
-// Whether the process's symbols resolve to rockpool, and whether zlib's
-// internal state has the layout the zlib transplant relies on (checked once,
-// on real streams, by the first Configure()).
+// Whether the process's symbols resolve to rockpool, and whether each codec
+// is still to be pooled. Asking binds nothing: a codec's copy and its
+// private layout are checked, on real contexts, at the codec's first call
+// (codec_routes.h); until then a codec counts as poolable unless it stood
+// down already.
 struct Interposition {
   bool zstd = false;         // ZSTD_createCCtx & co. bind to rockpool
   bool zlib = false;         // deflateInit2_ & co. bind to rockpool
-  bool zlib_layout = false;  // zlib streams can be pooled (else forwarded)
-  bool zstd_layout = false;  // zstd contexts can be pooled (else forwarded)
+  bool zlib_layout = false;  // zlib streams pooled or to be (not forwarded)
+  bool zstd_layout = false;  // zstd contexts pooled or to be (not forwarded)
   bool lz4 = false;          // LZ4_createStream[HC] & co. bind to rockpool
-  bool lz4_pooled = false;   // lz4 streams can be pooled (else forwarded)
+  bool lz4_pooled = false;   // lz4 streams pooled or to be (not forwarded)
   std::string detail;        // why not, if something is false
   std::string ToString() const;
 };

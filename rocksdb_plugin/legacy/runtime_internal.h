@@ -12,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/base/optimization.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
@@ -62,9 +63,10 @@ class InsideDictionaryTraining {
 extern std::atomic<int> g_mode;
 extern std::atomic<bool> g_zstd_size_classes;
 
-// Binds each codec's pools to the global scope's copy, or stands the codec
-// down (codec_routes.h); idempotent. Configure() runs it when pooling.
-void BindCodecs();
+// Arms each codec for binding at its first call, or stands it down where
+// the executable defines its entry points (codec_routes.h); idempotent.
+// Configure() runs it when pooling.
+void ArmCodecs();
 // The check an lz4 copy passes before the pools are bound to it
 // (lz4_routing.cc): its streams fit the memory rockpool gives them.
 bool CheckLz4Copy(Lz4Copy& copy, std::string* why);
@@ -98,7 +100,18 @@ class Runtime {
   void Configure(const RockpoolOptions& options, ConfigSource source);
   RockpoolOptions options() const;
   ConfigSource source() const;
-  CompressionPools& pools() { return pools_; }
+  // The pools are created at the first lease: their per-thread counters
+  // alone are 120 KB of zeroed pages, which a process that never compresses
+  // need not pay. Every Lease* starts with EnsurePools() (false: out of
+  // memory, forward the call); pools() is for what only a lease can reach.
+  bool EnsurePools() noexcept {
+    return ABSL_PREDICT_TRUE(pools_.load(std::memory_order_acquire) != nullptr) || CreatePools();
+  }
+  CompressionPools& pools() noexcept { return *pools_.load(std::memory_order_acquire); }
+  // The pools if a lease created them, else null (statistics, trimming).
+  CompressionPools* created_pools() const noexcept {
+    return pools_.load(std::memory_order_acquire);
+  }
   OutstandingLeases outstanding() const;
   uint64_t discarded() const { return discarded_.load(std::memory_order_relaxed); }
 
@@ -151,6 +164,7 @@ class Runtime {
 
  private:
   Runtime();
+  bool CreatePools() noexcept;
 
   // Runs `call(ZSTD_CCtx*)` on a context of class `key`, sized first with
   // `size` (the call's function on other arguments) if the context is new;
@@ -165,7 +179,9 @@ class Runtime {
   auto LeaseLz4From(Pool& pool, uintptr_t kind) noexcept;
 
   static std::atomic<Runtime*> instance_;
-  CompressionPools pools_;
+  // Never freed once created (see GetOrCreate). Written under config_mu_,
+  // so a new pool set starts from the options in force.
+  std::atomic<CompressionPools*> pools_{nullptr};
   mutable absl::Mutex config_mu_;
   RockpoolOptions options_ ABSL_GUARDED_BY(config_mu_);
   ConfigSource source_ ABSL_GUARDED_BY(config_mu_) = ConfigSource::kNone;

@@ -60,8 +60,9 @@ bool EndResult(InflateContext*, const void*, int* rc) {
 
 template <typename Side>
 bool Runtime::LeaseZlib(z_streamp strm, const typename Side::Key& key) noexcept {
+  if (!EnsurePools()) return false;
   InsideRockpool inside;
-  auto& pool = Side::pool(pools_);
+  auto& pool = Side::pool(pools());
   auto lease = pool.Acquire(key);
   if (!lease.ok()) return false;
   // The context was created or reset: exactly a fresh stream.
@@ -88,7 +89,7 @@ bool Runtime::EndZlib(z_streamp strm, int* rc) noexcept {
   if (context == nullptr) return false;
   void* state = strm->state;
   if (!EndResult(context, state, rc)) return false;
-  auto& pool = Side::pool(pools_);
+  auto& pool = Side::pool(pools());
   auto lease = pool.Unpark(context);
   if (lease == nullptr) return false;  // another pool's context
   z_stream* own = context->get();

@@ -18,6 +18,7 @@ namespace rockpool::legacy::internal {
 // ---------------------------------------------------------------- leases and returns
 
 ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
+  if (!EnsurePools()) return nullptr;
   InsideRockpool inside;
   ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
   // Measured (zstd_churn_test, size classes off): the contexts of
@@ -30,9 +31,9 @@ ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
   if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
     key.kind = ZstdKey::kTraining;
   }
-  absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(key);
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress().Acquire(key);
   if (!lease.ok()) return nullptr;
-  return pools_.zstd_compress().Park(*std::move(lease))->get();
+  return pools().zstd_compress().Park(*std::move(lease))->get();
 }
 
 ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
@@ -44,7 +45,7 @@ ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
 bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
   ZstdCompressContext* context = LeasedCCtx(copy, cctx);
   if (context == nullptr) return false;
-  ZstdCompressPool::Lease lease = pools_.zstd_compress().Unpark(context);
+  ZstdCompressPool::Lease lease = pools().zstd_compress().Unpark(context);
   if (lease == nullptr) return false;  // another pool's context
   // Workers set through some other API (e.g. CCtx params): never pool a
   // context that may own a worker pool.
@@ -54,7 +55,7 @@ bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
     lease->set_discard_when_unparked();
   }
   ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
-  Finish(pools_.zstd_compress(), std::move(lease));
+  Finish(pools().zstd_compress(), std::move(lease));
   return true;
 }
 
@@ -63,10 +64,11 @@ void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
 }
 
 ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
+  if (!EnsurePools()) return nullptr;
   InsideRockpool inside;
-  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools_.zstd_decompress().Acquire(ZstdKey{});
+  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools().zstd_decompress().Acquire(ZstdKey{});
   if (!lease.ok()) return nullptr;
-  return pools_.zstd_decompress().Park(*std::move(lease))->get();
+  return pools().zstd_decompress().Park(*std::move(lease))->get();
 }
 
 bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
@@ -74,9 +76,9 @@ bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
   ZstdDecompressContext* context =
       ParkedContextBehind<ZstdDecompressContext>(dctx, copy.custom_mem.dctx);
   if (context == nullptr) return false;
-  ZstdDecompressPool::Lease lease = pools_.zstd_decompress().Unpark(context);
+  ZstdDecompressPool::Lease lease = pools().zstd_decompress().Unpark(context);
   if (lease == nullptr) return false;
-  Finish(pools_.zstd_decompress(), std::move(lease));
+  Finish(pools().zstd_decompress(), std::move(lease));
   return true;
 }
 
@@ -164,9 +166,10 @@ template <typename Size, typename Call>
 bool Runtime::RouteCompress(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& key, Size&& size,
                             Call&& call, size_t* result) noexcept {
   if (LeasedCCtx(z, cctx) == nullptr) return false;
+  if (!EnsurePools()) return false;
   InsideRockpool inside;
   try {
-    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress_blocks().Acquire(key);
+    absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress_blocks().Acquire(key);
     if (!lease.ok()) return false;
     ZstdCompressContext& context = **lease;
     if (!context.sized()) {

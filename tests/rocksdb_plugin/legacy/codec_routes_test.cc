@@ -116,8 +116,38 @@ TEST(CodecCopiesTest, ResolvesACompleteCoherentCopyOfEachCodec) {
   EXPECT_TRUE(CheckCoherent(zlib, &why)) << why;
 }
 
+// The first test to switch pooling on in this process (gtest runs a file's
+// tests in order): configuring binds nothing and creates no pool; a codec's
+// first call binds it to the global scope's copy.
+TEST(CodecRoutesTest, BindsEachCodecAtItsFirstCallNotAtConfigure) {
+  Configure(On());
+  EXPECT_EQ(ZstdRoutes().state(), CodecState::kUnused) << ZstdRoutes().reason();
+  EXPECT_EQ(ZlibRoutes().state(), CodecState::kUnused) << ZlibRoutes().reason();
+  EXPECT_EQ(Lz4Routes().state(), CodecState::kUnused) << Lz4Routes().reason();
+  EXPECT_EQ(ZstdRoutes().bound_copy(), nullptr);
+  EXPECT_EQ(Stats().Total().created, 0u);
+  // Asking how the process is served binds nothing either.
+  EXPECT_TRUE(CheckInterposition().zstd_layout);
+  EXPECT_EQ(ZstdRoutes().state(), CodecState::kUnused);
+
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();  // interposed: this executable holds rockpool
+  ASSERT_NE(cctx, nullptr);
+  EXPECT_EQ(ZstdRoutes().state(), CodecState::kPooled) << ZstdRoutes().reason();
+  EXPECT_EQ(Stats().zstd_compress.created, 1u);
+  ZSTD_freeCCtx(cctx);
+  // zlib is still unbound: only zstd was called.
+  EXPECT_EQ(ZlibRoutes().state(), CodecState::kUnused);
+  z_stream strm{};
+  ASSERT_EQ(deflateInit2(&strm, 6, Z_DEFLATED, -14, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  EXPECT_EQ(ZlibRoutes().state(), CodecState::kPooled) << ZlibRoutes().reason();
+  EXPECT_EQ(deflateEnd(&strm), Z_OK);
+}
+
 TEST(CodecRoutesTest, PoolsTheGlobalCopyAndRoutesEveryCallerToIt) {
   Configure(On());
+  // Bound by the calls of the test above, or here by the first route.
+  ZstdRoutes().For(reinterpret_cast<const void*>(&InLibrary));
+  ZlibRoutes().For(reinterpret_cast<const void*>(&InLibrary));
   ASSERT_EQ(ZstdRoutes().state(), CodecState::kPooled) << ZstdRoutes().reason();
   ASSERT_EQ(ZlibRoutes().state(), CodecState::kPooled) << ZlibRoutes().reason();
   const ZstdCopy* bound = ZstdRoutes().bound_copy();

@@ -185,6 +185,34 @@ TEST(PreloadEnvironmentTest, FlagsOnlyDbBenchPoolsAndLogs) {
                 "lz4 interposed\n");
 }
 
+// A guest costs nothing until it serves: with pooling on but no codec ever
+// called (an uncompressed DB, written by db_bench and read by ldb), no codec
+// is bound (no layout check ran, no library was pinned) and no context or
+// pool exists; the LOG still says how the process would be served.
+TEST(PreloadEnvironmentTest, UncompressedProcessesBindAndCreateNothing) {
+  if (kAsan) GTEST_SKIP() << "built with ASan";
+  const std::string dir = plugin_test::NewTempDir("preload_env_none");
+  const std::string db = dir + "/db";
+  const std::string env = "ROCKPOOL_OPTIONS='max_idle_per_key=8' ROCKPOOL_STATS=" + dir + "/";
+  const Result bench = Sh(env + "bench.txt " + WithPlugin() +
+                          "/usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000"
+                          " --compression_type=none --db=" + db);
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  const Result scan = Sh(env + "ldb.txt " + WithPlugin() + "/usr/bin/ldb --db=" + db + " scan");
+  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  for (const char* name : {"bench.txt", "ldb.txt"}) {
+    const std::string line = plugin_test::ReadFile(dir + "/" + name);
+    ASSERT_NE(line.find("rockpool report: event="), std::string::npos) << name << ": " << line;
+    EXPECT_NE(line.find(" mode=pool "), std::string::npos) << line;
+    EXPECT_EQ(Field(line, "| total:", "created"), 0u) << line;
+    EXPECT_NE(line.find(" zstd=unused zlib=unused lz4=unused"), std::string::npos) << line;
+  }
+  const auto at_open = plugin_test::LogLines(db, "rockpool active at open:");
+  ASSERT_FALSE(at_open.empty());
+  EXPECT_NE(at_open[0].find("zstd interposed, zlib interposed, lz4 interposed"), std::string::npos)
+      << at_open[0];
+}
+
 TEST(PreloadEnvironmentTest, BadValueLeavesPoolingOffWithOneLine) {
   if (kAsan) GTEST_SKIP() << "built with ASan";
   const std::string dir = plugin_test::NewTempDir("preload_env_bad");
