@@ -83,6 +83,19 @@ def _allocators(text):
     return list(dict.fromkeys(names))
 
 
+PATH_FLAGS = ("md", "json", "heatmap", "soak_png", "report", "preload", "upstream", "tmpdir",
+              "db_bench")
+
+
+def _absolute_paths(a, cwd):
+    """`bazel run` starts the program in its runfiles: relative paths are
+    meant from where the user typed the command (BUILD_WORKING_DIRECTORY)."""
+    for flag in PATH_FLAGS:
+        path = getattr(a, flag)
+        if path and cwd and not os.path.isabs(path):
+            setattr(a, flag, os.path.join(cwd, path))
+
+
 def _check_paths(a):
     for flag in ("md", "json", "heatmap", "soak_png"):
         path = getattr(a, flag)
@@ -96,9 +109,11 @@ def _check_paths(a):
         raise UsageError(f"--soak_codec={a.soak_codec}: expected zlib, zstd, lz4, lz4hc or none")
 
 
-def parse(argv):
-    """Flags -> a validated namespace (defaults filled in); UsageError otherwise."""
+def parse(argv, cwd=None):
+    """Flags -> a validated namespace (defaults filled in); UsageError otherwise.
+    cwd: where relative paths start (default: BUILD_WORKING_DIRECTORY if set)."""
     a = parser().parse_args(argv)
+    _absolute_paths(a, cwd or os.environ.get("BUILD_WORKING_DIRECTORY"))
     _check_paths(a)
     if a.report:
         return a

@@ -30,6 +30,12 @@ class CliTest(unittest.TestCase):
         a = cli.parse(["--soak=90"])
         self.assertEqual((a.soak, a.allocators, a.workloads), (90, ["glibc", "jemalloc"], []))
 
+    def test_paths_relative_to_where_bazel_run_was_typed(self):
+        a = cli.parse(["--md=tmp/x.md", "--json=/tmp/x.json", "--preload=x.so"], cwd="/")
+        self.assertEqual((a.md, a.json, a.preload, a.db_bench),
+                         ("/tmp/x.md", "/tmp/x.json", "/x.so", "/usr/bin/db_bench"))
+        self.assertEqual(cli.parse(["--md=x.md"], cwd="/tmp").md, "/tmp/x.md")
+
     def test_bad_input(self):
         for argv, message in (
                 (["--workloads=sst_snappy"], "unknown workload 'sst_snappy'"),
