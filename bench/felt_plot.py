@@ -86,7 +86,6 @@ def write_heatmap(cells, path, title):
     im = ax.imshow(data, cmap=cmap, norm=norm, aspect="auto")
     ax.set_xticks(range(len(cols)), labels=cols)
     ax.set_yticks(range(len(rows)), labels=rows)
-    ax.xaxis.tick_top()
     for r in range(len(rows)):
         for k in range(len(cols)):
             v = ratio[r][k]
