@@ -1,0 +1,142 @@
+"""Command line of the felt-cost benchmark (bench/felt_cost.py): flags,
+their validation, and the one-line errors (exit 2) for bad input.
+"""
+
+import argparse
+import os
+import sys
+
+from bench import felt_dbbench as dbb
+
+QUICK_SCALE = 0.05
+QUICK_WORKLOADS = "sst_zstd,read_zlib"
+QUICK_ALLOCATORS = "glibc,jemalloc"
+SOAK_SECONDS, QUICK_SOAK_SECONDS = 600, 20
+
+
+class UsageError(Exception):
+    """Bad input; the message is one line, the exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def parser():
+    p = _Parser(prog="felt_cost", description=(
+        "What users feel (wall, CPU, page faults, RSS, throughput) of stock vs pooled "
+        "RocksDB, allocator by allocator, over db_bench. bench/README.md, "
+        "\"What users feel (felt_cost.py)\"."))
+    p.add_argument("--workloads", help="comma-separated names or groups: "
+                   f"{', '.join(dbb.WORKLOAD_NAMES)}; groups {', '.join(dbb.GROUPS)}, all "
+                   "(default all; --quick: " + QUICK_WORKLOADS + ")")
+    p.add_argument("--allocators", help=f"comma-separated: {', '.join(dbb.ALLOCATORS)} "
+                   "(default all; soak: glibc,jemalloc; --quick: " + QUICK_ALLOCATORS + ")")
+    p.add_argument("--pairs", help="stock/pooled pairs per cell (default 5; --quick: 1)")
+    p.add_argument("--scale", help="multiplies every workload's keys and reads "
+                   f"(default 1; --quick: {QUICK_SCALE})")
+    p.add_argument("--quick", action="store_true", help="smoke run: tiny sizes, 1 pair, "
+                   "2 workloads, 2 allocators (each overridable)")
+    p.add_argument("--soak", nargs="?", const="default", metavar="SECONDS",
+                   help=f"soak mode instead of the matrix (default {SOAK_SECONDS} s, "
+                   f"--quick {QUICK_SOAK_SECONDS} s)")
+    p.add_argument("--soak_codec", default="zlib", help="the soak DB's codec (default zlib)")
+    p.add_argument("--md", help="write the Markdown tables here")
+    p.add_argument("--json", help="write every run's figures, medians, ratios, p-values here")
+    p.add_argument("--heatmap", help="PNG: pooled/stock median wall, workload x allocator")
+    p.add_argument("--soak_png", help="PNG: RSS over time per side and allocator (soak)")
+    p.add_argument("--report", metavar="FILE.json",
+                   help="run nothing: render --md/--heatmap/--soak_png from this JSON")
+    p.add_argument("--preload", help="the rockpool object pooled preloads (default: bazel "
+                   "builds librockpool_preload.so, or with --upstream the object "
+                   "--upstream_object names)")
+    p.add_argument("--upstream", metavar="PREFIX", help="an upstream RocksDB >= 10.4 "
+                   "install: PREFIX/bin/db_bench, PREFIX/lib/librocksdb.so")
+    p.add_argument("--upstream_object", default="interpose", help="interpose (LD_PRELOAD "
+                   "librockpool_interpose.so) or native (compression_manager=rockpool)")
+    p.add_argument("--db_bench", default="/usr/bin/db_bench",
+                   help="Debian's db_bench (RocksDB 7.8.3); ignored with --upstream")
+    p.add_argument("--tmpdir", help="where the temporary DBs go (default: $TMPDIR or /tmp)")
+    p.add_argument("--sample_ms", default="50", help="VmRSS sampling period, 50-100 ms "
+                   "(soak: every second)")
+    return p
+
+
+def _number(text, name, kind, lo, hi):
+    try:
+        v = kind(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"--{name}={text}: not a number") from None
+    if not lo <= v <= hi:
+        raise UsageError(f"--{name}={text}: expected {lo} to {hi}")
+    return v
+
+
+def _allocators(text):
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    for n in names:
+        if n not in dbb.ALLOCATORS:
+            raise UsageError(f"unknown allocator {n!r} (known: {', '.join(dbb.ALLOCATORS)})")
+    if not names:
+        raise UsageError("--allocators: none selected")
+    return list(dict.fromkeys(names))
+
+
+PATH_FLAGS = ("md", "json", "heatmap", "soak_png", "report", "preload", "upstream", "tmpdir",
+              "db_bench")
+
+
+def _absolute_paths(a, cwd):
+    """`bazel run` starts the program in its runfiles: relative paths are
+    meant from where the user typed the command (BUILD_WORKING_DIRECTORY)."""
+    for flag in PATH_FLAGS:
+        path = getattr(a, flag)
+        if path and cwd and not os.path.isabs(path):
+            setattr(a, flag, os.path.join(cwd, path))
+
+
+def _check_paths(a):
+    for flag in ("md", "json", "heatmap", "soak_png"):
+        path = getattr(a, flag)
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise UsageError(f"--{flag}={path}: no such directory")
+    if a.tmpdir and not os.path.isdir(a.tmpdir):
+        raise UsageError(f"--tmpdir={a.tmpdir}: no such directory")
+    if a.upstream_object not in ("interpose", "native"):
+        raise UsageError(f"--upstream_object={a.upstream_object}: expected interpose or native")
+    if a.soak_codec not in ("none", "zlib", "zstd", "lz4", "lz4hc"):
+        raise UsageError(f"--soak_codec={a.soak_codec}: expected zlib, zstd, lz4, lz4hc or none")
+
+
+def parse(argv, cwd=None):
+    """Flags -> a validated namespace (defaults filled in); UsageError otherwise.
+    cwd: where relative paths start (default: BUILD_WORKING_DIRECTORY if set)."""
+    a = parser().parse_args(argv)
+    _absolute_paths(a, cwd or os.environ.get("BUILD_WORKING_DIRECTORY"))
+    _check_paths(a)
+    if a.report:
+        return a
+    a.scale = _number(a.scale or (QUICK_SCALE if a.quick else 1), "scale", float, 0.001, 100)
+    a.pairs = _number(a.pairs or (1 if a.quick else 5), "pairs", int, 1, 1000)
+    a.sample_ms = _number(a.sample_ms, "sample_ms", int, 10, 1000)
+    if a.soak is not None:
+        default = QUICK_SOAK_SECONDS if a.quick else SOAK_SECONDS
+        a.soak = default if a.soak == "default" else _number(a.soak, "soak", int, 1, 7 * 86400)
+        a.allocators = _allocators(a.allocators or "glibc,jemalloc")
+        a.workloads = []
+    else:
+        a.allocators = _allocators(a.allocators or (
+            QUICK_ALLOCATORS if a.quick else ",".join(dbb.ALLOCATORS)))
+        try:
+            a.workloads = dbb.parse_workloads(a.workloads or (
+                QUICK_WORKLOADS if a.quick else "all"))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    return a
+
+
+def fail(message, status=2):
+    """One line on stderr, then exit."""
+    print(f"felt_cost: {message}", file=sys.stderr)
+    sys.exit(status)

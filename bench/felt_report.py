@@ -1,0 +1,189 @@
+"""Output of the felt-cost benchmark (bench/felt_cost.py): the JSON document
+(every run's raw figures plus medians, ratios and p-values) and the
+Markdown tables rendered from it. Rendering recomputes the summaries from
+the raw runs, so `felt_cost --report=FILE.json` redraws exactly what the
+measuring run printed.
+
+The document:
+  {"tool": "felt_cost", "format": 1, "context": {...},
+   "cells": [{"workload", "allocator", "main_phase", "runs": [run, ...],
+              "summary": {"metrics", "phases", "verdict"}}],
+   "soak": {...}}                      (soak mode only)
+A run: {"side": "stock"|"pooled", "pair", "seq", "wall_s", "user_s", "sys_s",
+"cpu_s", "minflt", "majflt", "maxrss_kb", "rss_exit_kb", "phases": {...}}.
+"""
+
+import json
+
+from bench import felt_stats as st
+
+FORMAT = 1
+
+
+def fmt(v, unit):
+    """A figure in the tables' units ("-" when missing)."""
+    if v is None:
+        return "-"
+    if unit == "s":
+        return f"{v:.2f} s" if v < 100 else f"{v:.0f} s"
+    if unit == "KiB":
+        return f"{v / 1024:.1f} MiB"
+    if unit == "us":
+        return f"{v:.1f} us" if v < 1000 else f"{v / 1000:.2f} ms"
+    if unit in ("count", "ops/s"):
+        for div, suffix in ((1e6, "M"), (1e3, "k")):
+            if abs(v) >= div:
+                return f"{v / div:.2f}{suffix}" if abs(v) < 10 * div else f"{v / div:.1f}{suffix}"
+        return f"{v:.0f}"
+    return f"{v:.3g}"
+
+
+def fmt_ratio(c):
+    """pooled/stock, with benchstat's "~" when the difference is not significant."""
+    if c.get("ratio") is None:
+        return "-"
+    return f"{c['ratio']:.2f}" + ("" if st.significant(c) else " ~")
+
+
+def fmt_p(c):
+    return "-" if c.get("p") is None else f"{c['p']:.3f}"
+
+
+def _row(cells):
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(header, rows):
+    return [_row(header), _row(["---"] * len(header))] + [_row(r) for r in rows]
+
+
+def cell_rows(doc):
+    rows = []
+    for cell in doc.get("cells", []):
+        s = cell["summary"]
+        row = [cell["workload"], cell["allocator"]]
+        for key, _, unit, *_ in st.METRICS:
+            c = s["metrics"][key]
+            row += [fmt(c["stock_median"], unit), fmt(c["pooled_median"], unit), fmt_ratio(c),
+                    fmt_p(c)]
+        rows.append(row + [s["verdict"]])
+    return rows
+
+
+def phase_rows(doc):
+    rows = []
+    for cell in doc.get("cells", []):
+        for name, figs in cell["summary"]["phases"].items():
+            ops, p99 = figs["ops"], figs["p99_us"]
+            rows.append([cell["workload"], cell["allocator"], name,
+                         fmt(ops["stock_median"], "ops/s"), fmt(ops["pooled_median"], "ops/s"),
+                         fmt_ratio(ops), fmt_p(ops),
+                         fmt(p99["stock_median"], "us"), fmt(p99["pooled_median"], "us"),
+                         fmt_ratio(p99), fmt_p(p99)])
+    return rows
+
+
+def context_lines(ctx):
+    out = []
+    for key, label in (("date", "date"), ("host", "host"), ("cpus", "CPUs"),
+                       ("loadavg_start", "load average at start"),
+                       ("loadavg_end", "load average at end"), ("db_bench", "db_bench"),
+                       ("rocksdb", "RocksDB"), ("face", "rockpool face"),
+                       ("object", "rockpool object"), ("pool_options", "pooled environment"),
+                       ("pairs", "pairs per cell"), ("scale", "scale"),
+                       ("order", "order")):
+        if ctx.get(key) not in (None, ""):
+            out.append(f"- {label}: {ctx[key]}")
+    for name, about in ctx.get("allocators", {}).items():
+        out.append(f"- allocator {name}: {about}")
+    return out
+
+
+LEGEND = (
+    "Medians over the runs of each side; ratio = pooled / stock; p = two-sided "
+    "Mann-Whitney U test (exact for small samples, as sst_replay's); \"~\" = not "
+    f"significant (p > {st.ALPHA}). Verdict: a figure counts as felt when p <= "
+    f"{st.ALPHA} and the difference is at least 3% of stock (wall, CPU, ops/s; and "
+    "10 ms) or 5% and 1 MiB (peak RSS, RSS at exit); \"worse\" when any felt figure "
+    "is worse pooled, even if others improved. Minor faults are shown, not judged "
+    "(their cost is in CPU and wall). RSS at exit is the last VmRSS sample "
+    "(/proc/PID/status) before the process exited; peak RSS is ru_maxrss.")
+
+
+def render_cells(doc):
+    header = ["workload", "allocator"]
+    for _, label, *_ in st.METRICS:
+        header += [f"{label} stock", f"{label} pooled", "ratio", "p"]
+    header.append("verdict")
+    lines = ["## Stock vs pooled, per workload and allocator", ""]
+    lines += _table(header, cell_rows(doc))
+    lines += ["", "## Per benchmark phase (db_bench's own figures)", ""]
+    lines += _table(["workload", "allocator", "phase", "ops/s stock", "ops/s pooled", "ratio",
+                     "p", "p99 stock", "p99 pooled", "ratio", "p"], phase_rows(doc))
+    return lines + ["", LEGEND]
+
+
+def soak_rows(soak):
+    rows = []
+    for alloc, sides in soak.get("allocators", {}).items():
+        for side in ("stock", "pooled"):
+            r = sides.get(side)
+            if not r:
+                continue
+            f = st.soak_figures([tuple(s) for s in r.get("samples", [])])
+            ph = r.get("phases", {}).get("readwhilewriting", {})
+            rows.append([alloc, side, fmt(f["rss_1min_kb"], "KiB"), fmt(f["rss_5min_kb"], "KiB"),
+                         fmt(f["rss_end_kb"], "KiB"), fmt(f["rss_peak_kb"], "KiB"),
+                         fmt(r.get("maxrss_kb"), "KiB"), fmt(r.get("cpu_s"), "s"),
+                         fmt(ph.get("ops"), "ops/s"), fmt(ph.get("p99_us"), "us")])
+    return rows
+
+
+def render_soak(soak):
+    lines = [f"## Soak: readwhilewriting, {soak['seconds']} s, codec {soak['codec']}", "",
+             soak.get("note", ""), ""]
+    if soak.get("command"):
+        lines += [f"Each side: `{soak['command']}`", ""]
+    lines += _table(["allocator", "side", "RSS 1 min", "RSS 5 min", "RSS end",
+                     "peak RSS (sampled)", "ru_maxrss", "CPU user+sys", "ops/s", "p99"],
+                    soak_rows(soak))
+    return lines + ["", "RSS sampled every second from /proc/PID/status (VmRSS); \"-\" "
+                        "where the run was shorter than that time."]
+
+
+def render_markdown(doc):
+    ctx = doc.get("context", {})
+    lines = [f"# What users feel: stock vs pooled RocksDB ({ctx.get('mode', 'matrix')})", ""]
+    lines += context_lines(ctx) + [""]
+    if doc.get("cells"):
+        lines += render_cells(doc)
+    if doc.get("soak"):
+        lines += ([""] if doc.get("cells") else []) + render_soak(doc["soak"])
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def summarize(doc):
+    """(Re)computes every cell's summary from its raw runs."""
+    for cell in doc.get("cells", []):
+        cell["summary"] = st.summarize_cell(cell["runs"], cell["main_phase"])
+    return doc
+
+
+def save_json(doc, path):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+def load_json(path):
+    """A document written by save_json; ValueError (one line) if it is not one."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: {e}") from None
+    if not isinstance(doc, dict) or doc.get("tool") != "felt_cost":
+        raise ValueError(f"{path}: not a felt_cost JSON document")
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"{path}: format {doc.get('format')}, expected {FORMAT}")
+    return summarize(doc)

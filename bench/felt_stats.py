@@ -1,0 +1,191 @@
+"""Statistics of the felt-cost benchmark (bench/felt_cost.py): medians, the
+two-sided Mann-Whitney U test, per-cell summaries and the verdict.
+
+The U test is a port of sst_replay's `MannWhitneyP` (tools/sst_replay/report.cc):
+the same statistic, the same exact distribution up to 40 values, the same
+normal approximation beyond, ties counted half, so both tools call the same
+samples significant. A difference is treated as benchstat treats it: "~"
+(no difference shown) unless p <= 0.05.
+"""
+
+import math
+
+ALPHA = 0.05
+
+# The figures of one run that the tables compare, in table order:
+# (key, label, unit, lower is better, felt fraction of stock, felt absolute
+# floor, part of the verdict). A significant difference counts as felt only
+# when it is at least that fraction of stock and at least the floor: a
+# 0.3 MiB RSS change is significant over 5 quiet pairs but nobody feels it.
+# Minor faults are the mechanism behind sys time, not something a user
+# feels by itself: shown, but left to CPU and wall in the verdict.
+METRICS = (
+    ("wall_s", "wall", "s", True, 0.03, 0.01, True),
+    ("cpu_s", "CPU user+sys", "s", True, 0.03, 0.01, True),
+    ("minflt", "minor faults", "count", True, 0.10, 100, False),
+    ("maxrss_kb", "peak RSS", "KiB", True, 0.05, 1024, True),
+    ("rss_exit_kb", "RSS at exit", "KiB", True, 0.05, 1024, True),
+    ("ops", "ops/s", "ops/s", False, 0.03, 1, True),
+)
+METRIC_KEYS = tuple(m[0] for m in METRICS)
+PHASE_FIGURES = ("ops", "p99_us")
+
+
+def median(values):
+    """The median; the mean of the two middle values for an even count."""
+    s = sorted(values)
+    n = len(s)
+    if n == 0:
+        return None
+    return s[n // 2] if n % 2 == 1 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def _exact_counts(n, m):
+    """ways[v] = arrangements of n a's and m b's whose U (pairs an a beats) is v."""
+    nm = n * m
+    # prev[j][v]: arrangements of k a's and j b's with statistic v, rolling over k.
+    prev = [[0.0] * (nm + 1) for _ in range(m + 1)]
+    for j in range(m + 1):
+        prev[j][0] = 1.0  # k = 0
+    for _ in range(n):
+        cur = []
+        for j in range(m + 1):
+            row = [0.0] * (nm + 1)
+            for v in range(nm + 1):
+                # The last element is an a (it beats all j b's) or a b.
+                w = prev[j][v - j] if v >= j else 0.0
+                if j > 0:
+                    w += cur[j - 1][v]
+                row[v] = w
+            cur.append(row)
+        prev = cur
+    return prev[m]
+
+
+def mann_whitney_p(a, b):
+    """Two-sided p-value of the Mann-Whitney U test (as benchstat uses):
+    exact for up to 40 values, normal approximation beyond."""
+    n, m = len(a), len(b)
+    if n == 0 or m == 0:
+        return 1.0
+    # U counts the pairs where a wins (ties count half); work in halves.
+    u2 = 0
+    for x in a:
+        for y in b:
+            u2 += 2 if x > y else (1 if x == y else 0)
+    nm = n * m
+    u = min(u2, 2 * nm - u2) / 2.0
+    if n + m <= 40:
+        ways = _exact_counts(n, m)
+        total = sum(ways)
+        tail = sum(w for v, w in enumerate(ways) if v <= u + 1e-9)
+        return min(1.0, 2.0 * tail / total)
+    mean = nm / 2.0
+    sd = math.sqrt(nm * (n + m + 1) / 12.0)
+    z = (u - mean + 0.5) / sd
+    return min(1.0, math.erfc(-z / math.sqrt(2.0)))
+
+
+def compare(stock, pooled):
+    """Medians, pooled/stock ratio and p of two samples (None where empty)."""
+    sm, pm = median(stock), median(pooled)
+    ratio = pm / sm if sm not in (None, 0) and pm is not None else None
+    p = mann_whitney_p(stock, pooled) if stock and pooled else None
+    return {"stock": list(stock), "pooled": list(pooled), "stock_median": sm,
+            "pooled_median": pm, "ratio": ratio, "p": p}
+
+
+def significant(c):
+    return c.get("p") is not None and c["p"] <= ALPHA
+
+
+def _values(runs, side, get):
+    out = []
+    for r in runs:
+        if r["side"] == side:
+            v = get(r)
+            if v is not None:
+                out.append(v)
+    return out
+
+
+def main_phase_ops(run, phase):
+    ph = run.get("phases", {}).get(phase)
+    return ph.get("ops") if ph else None
+
+
+def summarize_cell(runs, main_phase):
+    """Every metric and every phase figure of one cell, stock vs pooled."""
+    metrics = {}
+    for key in METRIC_KEYS:
+        if key == "ops":
+            get = lambda r: main_phase_ops(r, main_phase)  # noqa: E731
+        else:
+            get = lambda r, key=key: r.get(key)  # noqa: E731
+        metrics[key] = compare(_values(runs, "stock", get), _values(runs, "pooled", get))
+    phases = {}
+    names = []
+    for r in runs:
+        for name in r.get("phases", {}):
+            if name not in names:
+                names.append(name)
+    for name in names:
+        phases[name] = {}
+        for fig in PHASE_FIGURES:
+            get = lambda r, name=name, fig=fig: r.get("phases", {}).get(name, {}).get(fig)  # noqa: E731
+            phases[name][fig] = compare(_values(runs, "stock", get), _values(runs, "pooled", get))
+    return {"metrics": metrics, "phases": phases, "verdict": verdict(metrics)}
+
+
+def felt_change(key, c):
+    """+1 pooled felt worse, -1 felt better, 0 no felt difference."""
+    spec = next(m for m in METRICS if m[0] == key)
+    _, _, _, lower_better, frac, floor, _ = spec
+    if not significant(c) or c["stock_median"] in (None, 0):
+        return 0
+    diff = c["pooled_median"] - c["stock_median"]
+    if abs(diff) < floor or abs(diff) < frac * abs(c["stock_median"]):
+        return 0
+    worse = diff > 0 if lower_better else diff < 0
+    return 1 if worse else -1
+
+
+def _pct(c):
+    return f"{(c['ratio'] - 1) * 100:+.0f}%"
+
+
+def verdict(metrics):
+    """"worse (...)" when any felt figure is significantly worse pooled, even
+    if others improved (a regression is never shown as a saving); "better
+    (...)" when some are better and none worse; else "no felt difference"."""
+    worse, better = [], []
+    for key, label, _, _, _, _, in_verdict in METRICS:
+        c = metrics.get(key)
+        if not in_verdict or not c:
+            continue
+        change = felt_change(key, c)
+        if change > 0:
+            worse.append(f"{label} {_pct(c)}")
+        elif change < 0:
+            better.append(f"{label} {_pct(c)}")
+    if worse:
+        tail = f"; better: {', '.join(better)}" if better else ""
+        return f"worse ({', '.join(worse)}{tail})"
+    if better:
+        return f"better ({', '.join(better)})"
+    return "no felt difference"
+
+
+def value_at(samples, t):
+    """The first RSS sample at or after t seconds, None if the run was shorter."""
+    for st, kb in samples:
+        if st >= t:
+            return kb
+    return None
+
+
+def soak_figures(samples):
+    """RSS at 1 min, 5 min, the end and its sampled peak (KiB)."""
+    kbs = [kb for _, kb in samples]
+    return {"rss_1min_kb": value_at(samples, 60), "rss_5min_kb": value_at(samples, 300),
+            "rss_end_kb": kbs[-1] if kbs else None, "rss_peak_kb": max(kbs) if kbs else None}

@@ -1,0 +1,134 @@
+"""bench/felt_report.py and felt_plot.heatmap_grid: the Markdown tables, the
+JSON round trip (a re-render from the file is identical), and the heatmap's
+grid. No matplotlib needed."""
+
+import json
+import os
+import tempfile
+import unittest
+
+from bench import felt_plot
+from bench import felt_report as rep
+from bench import felt_stats as st
+
+
+def run(side, pair, wall, rss_kb, ops):
+    return {"side": side, "pair": pair, "seq": 0, "wall_s": wall, "user_s": wall * 0.6,
+            "sys_s": wall * 0.2, "cpu_s": wall * 0.8, "minflt": int(wall * 1000),
+            "majflt": 0, "maxrss_kb": rss_kb, "rss_exit_kb": rss_kb - 1024,
+            "phases": {"fillrandom": {"ops": ops, "p99_us": 20.0 + pair},
+                       "compact": {"ops": 3}}}
+
+
+def cell(workload, allocator, stock_wall, pooled_wall, pairs=5):
+    runs = []
+    for p in range(pairs):
+        runs.append(run("stock", p, stock_wall + 0.01 * p, 65536, 100000 - p))
+        runs.append(run("pooled", p, pooled_wall + 0.01 * p, 65536 + 4 * p, 100000 + p))
+    c = {"workload": workload, "allocator": allocator, "main_phase": "fillrandom", "runs": runs}
+    c["summary"] = st.summarize_cell(runs, "fillrandom")
+    return c
+
+
+def doc():
+    return {"tool": "felt_cost", "format": rep.FORMAT,
+            "context": {"mode": "matrix", "host": "test", "pairs": 5, "scale": 1,
+                        "allocators": {"glibc": "glibc's malloc"}},
+            "cells": [cell("sst_lz4hc", "jemalloc", 16.0, 3.0),
+                      cell("sst_zstd", "glibc", 2.0, 2.0),
+                      cell("sst_zstd", "jemalloc", 2.0, 2.5)]}
+
+
+class MarkdownTest(unittest.TestCase):
+    def test_table(self):
+        md = rep.render_markdown(doc())
+        lines = md.splitlines()
+        self.assertEqual(lines[0], "# What users feel: stock vs pooled RocksDB (matrix)")
+        self.assertIn("- allocator glibc: glibc's malloc", lines)
+        header = next(s for s in lines if s.startswith("| workload | allocator | wall stock"))
+        self.assertEqual(header.count("|"), 28)  # 2 + 6 metrics x 4 + verdict
+        lz4hc = next(s for s in lines if s.startswith("| sst_lz4hc | jemalloc |"))
+        cells = [c.strip() for c in lz4hc.strip("|").split("|")]
+        self.assertEqual(cells[2:6], ["16.02 s", "3.02 s", "0.19", "0.008"])
+        self.assertEqual(cells[14:16], ["64.0 MiB", "64.0 MiB"])
+        self.assertEqual(cells[-1], "better (wall -81%, CPU user+sys -81%)")
+        same = next(s for s in lines if s.startswith("| sst_zstd | glibc |"))
+        self.assertIn("| 1.00 ~ | 1.000 |", same)
+        self.assertTrue(same.endswith("| no felt difference |"))
+        worse = next(s for s in lines if s.startswith("| sst_zstd | jemalloc |"))
+        self.assertIn("worse (wall +25%, CPU user+sys +25%)", worse)
+        self.assertIn("| sst_lz4hc | jemalloc | compact | 3 | 3 | 1.00 ~ | 1.000 | - | - | - | - |",
+                      lines)
+
+    def test_formats(self):
+        self.assertEqual(rep.fmt(None, "s"), "-")
+        self.assertEqual(rep.fmt(1536, "KiB"), "1.5 MiB")
+        self.assertEqual(rep.fmt(1450000, "count"), "1.45M")
+        self.assertEqual(rep.fmt(69151, "ops/s"), "69.2k")
+        self.assertEqual(rep.fmt(999, "count"), "999")
+        self.assertEqual(rep.fmt(3043.11, "us"), "3.04 ms")
+        self.assertEqual(rep.fmt_ratio({"ratio": 0.5, "p": 0.2}), "0.50 ~")
+        self.assertEqual(rep.fmt_ratio({"ratio": 0.5, "p": 0.05}), "0.50")
+
+    def test_soak(self):
+        d = {"tool": "felt_cost", "format": rep.FORMAT, "context": {"mode": "soak"},
+             "cells": [], "soak": {"seconds": 400, "codec": "zlib", "note": "concurrently",
+                                   "allocators": {"glibc": {
+                                       "stock": {"samples": [[0, 1024], [60, 2048], [300, 4096],
+                                                             [400, 3072]],
+                                                 "maxrss_kb": 4100, "cpu_s": 12.5,
+                                                 "phases": {"readwhilewriting": {
+                                                     "ops": 5000, "p99_us": 9.5}}}}}}}
+        md = rep.render_markdown(d)
+        self.assertIn("| glibc | stock | 2.0 MiB | 4.0 MiB | 3.0 MiB | 4.0 MiB | 4.0 MiB | "
+                      "12.50 s | 5.00k | 9.5 us |", md)
+        self.assertIn("concurrently", md)
+        self.assertNotIn("Stock vs pooled, per workload", md)
+
+
+class JsonTest(unittest.TestCase):
+    def test_round_trip(self):
+        d = doc()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "felt.json")
+            rep.save_json(d, path)
+            with open(path, encoding="utf-8") as f:
+                raw = json.load(f)
+            self.assertEqual(len(raw["cells"][0]["runs"]), 10)
+            wall = raw["cells"][0]["summary"]["metrics"]["wall_s"]
+            self.assertAlmostEqual(wall["ratio"], 3.02 / 16.02)
+            self.assertAlmostEqual(wall["p"], 2 / 252)
+            # Summaries are recomputed from the runs on load: edit one, it is redone.
+            raw["cells"][0]["summary"] = {}
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(raw, f)
+            again = rep.load_json(path)
+        self.assertEqual(rep.render_markdown(again), rep.render_markdown(d))
+
+    def test_not_ours(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "x.json")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write('{"benchmarks": []}')
+            with self.assertRaisesRegex(ValueError, "not a felt_cost JSON document"):
+                rep.load_json(path)
+            with self.assertRaisesRegex(ValueError, "missing.json"):
+                rep.load_json(os.path.join(tmp, "missing.json"))
+
+
+class HeatmapGridTest(unittest.TestCase):
+    def test_grid(self):
+        rows, cols, ratio, sig = felt_plot.heatmap_grid(doc()["cells"])
+        self.assertEqual(rows, ["sst_lz4hc", "sst_zstd"])
+        self.assertEqual(cols, ["jemalloc", "glibc"])
+        self.assertAlmostEqual(ratio[0][0], 3.02 / 16.02)
+        self.assertIsNone(ratio[0][1])  # sst_lz4hc was not run under glibc
+        self.assertEqual(sig, [[True, False], [True, False]])
+        lo, hi = felt_plot.color_limits(ratio)
+        self.assertAlmostEqual(hi, 16.02 / 3.02)
+        self.assertAlmostEqual(lo * hi, 1.0)
+        self.assertEqual(felt_plot.color_limits([[1.0, None]]), (1 / 1.1, 1.1))
+
+
+if __name__ == "__main__":
+    unittest.main()

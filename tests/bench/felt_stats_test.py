@@ -1,0 +1,118 @@
+"""bench/felt_stats.py: medians, the Mann-Whitney U test (the values
+tests/tools/sst_replay/replay_lib_test.cc checks for sst_replay's C++
+`MannWhitneyP`), per-cell summaries and the verdict."""
+
+import unittest
+
+from bench import felt_stats as st
+
+
+def runs(stock, pooled, key="wall_s"):
+    out = [{"side": "stock", key: v, "phases": {}} for v in stock]
+    return out + [{"side": "pooled", key: v, "phases": {}} for v in pooled]
+
+
+class MannWhitneyTest(unittest.TestCase):
+    def test_matches_sst_replay(self):
+        # Fully separated samples: the smallest p-values benchstat can print.
+        self.assertAlmostEqual(st.mann_whitney_p([1, 2, 3], [4, 5, 6]), 0.100, delta=1e-9)
+        self.assertAlmostEqual(st.mann_whitney_p([6, 5, 4], [1, 2, 3]), 0.100, delta=1e-9)
+        self.assertAlmostEqual(st.mann_whitney_p([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]), 2.0 / 252,
+                               delta=1e-9)
+        self.assertAlmostEqual(st.mann_whitney_p([1, 3, 5], [2, 4, 6]), 0.7, delta=1e-9)
+        self.assertEqual(st.mann_whitney_p([1], []), 1.0)
+        a = list(range(30))
+        b = [i + 100 for i in range(30)]
+        self.assertLess(st.mann_whitney_p(a, b), 1e-6)  # normal approximation
+
+    def test_ties_and_symmetry(self):
+        # All equal: U is half the pairs, the whole distribution is in the tail.
+        self.assertEqual(st.mann_whitney_p([2, 2, 2], [2, 2, 2]), 1.0)
+        a, b = [1.0, 2.0, 2.0, 5.0, 7.0], [2.0, 3.0, 8.0, 9.0, 9.0]
+        self.assertAlmostEqual(st.mann_whitney_p(a, b), st.mann_whitney_p(b, a), delta=1e-12)
+        self.assertLessEqual(st.mann_whitney_p(a, b), 1.0)
+        # One pair each can never be significant.
+        self.assertEqual(st.mann_whitney_p([1], [2]), 1.0)
+
+    def test_exact_distribution_sums_to_all_arrangements(self):
+        ways = st._exact_counts(5, 5)
+        self.assertEqual(sum(ways), 252)  # 10 choose 5
+        self.assertEqual(len(ways), 26)
+        self.assertEqual(ways, ways[::-1])  # U is symmetric
+
+
+class MedianTest(unittest.TestCase):
+    def test_median(self):
+        self.assertEqual(st.median([3, 1, 2]), 2)
+        self.assertEqual(st.median([4, 1, 3, 2]), 2.5)
+        self.assertIsNone(st.median([]))
+
+    def test_compare(self):
+        c = st.compare([2.0, 2.2, 2.1], [1.0, 1.1, 1.05])
+        self.assertEqual(c["stock_median"], 2.1)
+        self.assertEqual(c["pooled_median"], 1.05)
+        self.assertAlmostEqual(c["ratio"], 0.5)
+        self.assertAlmostEqual(c["p"], 0.1)
+        self.assertIsNone(st.compare([], [1.0])["ratio"])
+
+
+class VerdictTest(unittest.TestCase):
+    def summary(self, stock, pooled, key="wall_s"):
+        return st.summarize_cell(runs(stock, pooled, key), "fillrandom")
+
+    def test_better(self):
+        s = self.summary([10, 11, 12, 13, 14], [2, 3, 3, 2, 3])
+        self.assertTrue(s["verdict"].startswith("better (wall -"), s["verdict"])
+
+    def test_worse(self):
+        s = self.summary([2, 3, 3, 2, 3], [10, 11, 12, 13, 14])
+        self.assertTrue(s["verdict"].startswith("worse (wall +"), s["verdict"])
+
+    def test_not_significant_is_no_difference(self):
+        s = self.summary([1, 5, 2, 4, 3], [2, 4, 3, 5, 1])
+        self.assertEqual(s["verdict"], "no felt difference")
+        # A single pair is never significant, however far apart.
+        self.assertEqual(self.summary([10], [1])["verdict"], "no felt difference")
+
+    def test_significant_but_too_small_to_feel(self):
+        # 1% slower in all 5 pairs: significant, below the 3% threshold.
+        s = self.summary([1.000, 1.001, 1.002, 1.003, 1.004], [1.010, 1.011, 1.012, 1.013, 1.014])
+        self.assertLessEqual(s["metrics"]["wall_s"]["p"], 0.05)
+        self.assertEqual(s["verdict"], "no felt difference")
+        # RSS: +5% but only 0.5 MiB is below the 1 MiB floor.
+        s = self.summary([10000] * 5, [10500, 10510, 10520, 10530, 10540], "maxrss_kb")
+        self.assertEqual(s["verdict"], "no felt difference")
+
+    def test_regression_is_never_a_saving(self):
+        r = runs([10, 11, 12, 13, 14], [2, 3, 3, 2, 3])
+        for i, x in enumerate(r):
+            x["maxrss_kb"] = 20000 if x["side"] == "stock" else 30000 + i
+        v = st.summarize_cell(r, "fillrandom")["verdict"]
+        self.assertTrue(v.startswith("worse (peak RSS +"), v)
+        self.assertIn("better: wall", v)
+
+    def test_ops_higher_is_better_and_faults_are_not_judged(self):
+        r = []
+        for side, ops, flt in (("stock", 100, 1000), ("pooled", 200, 9000)):
+            for i in range(5):
+                r.append({"side": side, "minflt": flt + i,
+                          "phases": {"fillrandom": {"ops": ops + i, "p99_us": 5.0}}})
+        s = st.summarize_cell(r, "fillrandom")
+        self.assertEqual(s["verdict"], "better (ops/s +98%)")
+        self.assertEqual(s["phases"]["fillrandom"]["ops"]["stock_median"], 102)
+        self.assertEqual(s["phases"]["fillrandom"]["p99_us"]["ratio"], 1.0)
+
+
+class SoakTest(unittest.TestCase):
+    def test_figures(self):
+        samples = [(0.0, 1000), (59.5, 2000), (60.4, 3000), (300.2, 5000), (400.0, 4000)]
+        f = st.soak_figures(samples)
+        self.assertEqual(f, {"rss_1min_kb": 3000, "rss_5min_kb": 5000, "rss_end_kb": 4000,
+                             "rss_peak_kb": 5000})
+        short = st.soak_figures([(0.0, 10), (1.0, 20)])
+        self.assertIsNone(short["rss_1min_kb"])
+        self.assertEqual(short["rss_end_kb"], 20)
+
+
+if __name__ == "__main__":
+    unittest.main()
