@@ -15,6 +15,7 @@
 
 #include <zdict.h>
 
+#include <cstddef>
 #include <string>
 
 #include "compression/codec_library.h"
@@ -53,7 +54,8 @@ namespace rockpool::legacy {
   X(LZ4_createStream)                        \
   X(LZ4_freeStream)                          \
   X(LZ4_createStreamHC)                      \
-  X(LZ4_freeStreamHC)
+  X(LZ4_freeStreamHC)                        \
+  X(LZ4_resetStreamHC)
 
 #define ROCKPOOL_CODEC_COPY_MEMBER(name) decltype(&::name) name = nullptr;
 #define ROCKPOOL_CODEC_ENTRY_POINT_NAME(name) #name,
@@ -104,6 +106,13 @@ struct ZlibCopy : ZlibLibrary, CopyOrigin {
 
 struct Lz4Copy : Lz4Library, CopyOrigin {
   ROCKPOOL_LZ4_INTERPOSER_FUNCTIONS(ROCKPOOL_CODEC_COPY_MEMBER)
+  // What the copy's LZ4_initStreamHC leaves after an LZ4_streamHC_t's
+  // tables (its "header"), recorded by the layout check (lz4_routing.cc):
+  // how a pooled stream nobody has used yet is told apart.
+  static constexpr size_t kHcHeaderOffset = offsetof(LZ4HC_CCtx_internal, end);
+  static constexpr size_t kHcHeaderBytes = sizeof(LZ4HC_CCtx_internal) - kHcHeaderOffset;
+  unsigned char fresh_hc_header[kHcHeaderBytes] = {};
+  bool fresh_hc_header_known = false;
   using Library = Lz4Library;
   static constexpr const char* kCodec = "lz4";
   static constexpr const char* kAnchor = "LZ4_createStream";

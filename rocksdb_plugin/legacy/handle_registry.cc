@@ -44,6 +44,18 @@ bool HandleRegistry::Add(const void* handle, void* value) noexcept {
   return true;
 }
 
+void* HandleRegistry::Find(const void* handle) const noexcept {
+  if (handle == nullptr) return nullptr;
+  const uint64_t hash = Hash(handle);
+  const Shard& shard = shards_[hash >> 60 & (kShards - 1)];
+  ShardLockHolder lock(&shard.mu);
+  if (shard.slots == nullptr) return nullptr;
+  for (size_t i = hash & shard.mask; shard.slots[i].key != nullptr; i = (i + 1) & shard.mask) {
+    if (shard.slots[i].key == handle) return shard.slots[i].value;
+  }
+  return nullptr;
+}
+
 void* HandleRegistry::Remove(const void* handle) noexcept {
   if (handle == nullptr) return nullptr;
   const uint64_t hash = Hash(handle);

@@ -67,6 +67,8 @@ class HandleRegistry {
   bool Add(const void* handle, void* value) noexcept;
   // The value recorded for `handle`, and forgets it; null if not recorded.
   void* Remove(const void* handle) noexcept;
+  // The value recorded for `handle`, kept; null if not recorded.
+  void* Find(const void* handle) const noexcept;
   // Handles recorded now.
   size_t size() const noexcept;
 

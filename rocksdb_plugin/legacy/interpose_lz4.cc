@@ -77,4 +77,17 @@ int LZ4_freeStreamHC(LZ4_streamHC_t* stream) {
   return FreeStream(__builtin_return_address(0), &Lz4Copy::LZ4_freeStreamHC, stream);
 }
 
+// RocksDB (7.x through 10.5) resets every stream LZ4_createStreamHC gave it:
+// on a pooled stream nobody has used yet, that second 256 KiB clear is
+// skipped (Runtime::ResetFreshLz4Hc); every other stream gets liblz4's own.
+void LZ4_resetStreamHC(LZ4_streamHC_t* stream, int level) {
+  const auto route = Lz4Routes().For(__builtin_return_address(0));
+  if (route.pooled && stream != nullptr && !InsideRockpool::active()) {
+    if (Runtime* rt = Runtime::Get(); rt != nullptr && rt->ResetFreshLz4Hc(*route.copy, stream, level)) {
+      return;
+    }
+  }
+  if (route.copy->LZ4_resetStreamHC != nullptr) route.copy->LZ4_resetStreamHC(stream, level);
+}
+
 }  // extern "C"

@@ -6,6 +6,7 @@
 // (handle_registry.h: an LZ4 stream has no field that could lead back to
 // its context), tagged with its kind, so either free call finds it.
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -37,6 +38,21 @@ bool InitFits(int size, Init init, const char* what, std::string* why) {
   return true;
 }
 
+// The header LZ4_initStreamHC leaves, for FreshLz4HcStream; only for a copy
+// whose stream is the size this build's lz4hc.h describes.
+void RecordFreshHcHeader(Lz4Copy& copy) {
+  if (copy.LZ4_sizeofStateHC() != static_cast<int>(sizeof(LZ4_streamHC_t))) return;
+  std::unique_ptr<void, decltype(&std::free)> memory(std::malloc(sizeof(LZ4_streamHC_t)),
+                                                     &std::free);
+  if (memory == nullptr || copy.LZ4_initStreamHC(memory.get(), sizeof(LZ4_streamHC_t)) == nullptr) {
+    return;
+  }
+  std::memcpy(copy.fresh_hc_header,
+              static_cast<const unsigned char*>(memory.get()) + Lz4Copy::kHcHeaderOffset,
+              Lz4Copy::kHcHeaderBytes);
+  copy.fresh_hc_header_known = true;
+}
+
 }  // namespace
 
 bool CheckLz4Copy(Lz4Copy& copy, std::string* why) {
@@ -44,8 +60,35 @@ bool CheckLz4Copy(Lz4Copy& copy, std::string* why) {
     *why = absl::StrCat("lz4 ", copy.LZ4_versionNumber(), " predates LZ4_initStream (1.9.0)");
     return false;
   }
-  return InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t", why) &&
-         InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t", why);
+  if (!InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t", why) ||
+      !InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t", why)) {
+    return false;
+  }
+  RecordFreshHcHeader(copy);
+  return true;
+}
+
+// Where every use of an LZ4HC stream leaves its trace. liblz4 (1.9.0
+// through 1.10, whose layout of LZ4HC_CCtx_internal lz4hc.h gives) writes
+// the hash and chain tables only after LZ4HC_init_internal has set
+// dictLimit and nextToUpdate to 64 KiB or more, and only a full
+// LZ4_initStreamHC, which clears the tables, sets them to 0 again. So a
+// stream rockpool handed out (initialised by its pool) whose header is still
+// byte for byte what LZ4_initStreamHC leaves has zeroed tables: resetting it
+// needs no second clear. A copy of another size never takes this path.
+bool Runtime::FreshLz4HcStream(const Lz4Copy& copy,
+                               const LZ4_streamHC_t* stream) const noexcept {
+  if (!copy.fresh_hc_header_known) return false;
+  const uintptr_t tagged = reinterpret_cast<uintptr_t>(lz4_handles_.Find(stream));
+  if (tagged == 0 || (tagged & 1) != kLz4Hc) return false;
+  return std::memcmp(reinterpret_cast<const unsigned char*>(stream) + Lz4Copy::kHcHeaderOffset,
+                     copy.fresh_hc_header, Lz4Copy::kHcHeaderBytes) == 0;
+}
+
+bool Runtime::ResetFreshLz4Hc(const Lz4Copy& copy, LZ4_streamHC_t* stream, int level) noexcept {
+  if (copy.LZ4_resetStreamHC_fast == nullptr || !FreshLz4HcStream(copy, stream)) return false;
+  copy.LZ4_resetStreamHC_fast(stream, level);
+  return true;
 }
 
 template <typename Pool>

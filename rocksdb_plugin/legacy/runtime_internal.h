@@ -2,6 +2,7 @@
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_INTERNAL_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_RUNTIME_INTERNAL_H_
 
+#include <lz4hc.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -145,6 +146,13 @@ class Runtime {
   LZ4_stream_t* LeaseLz4() noexcept;
   LZ4_streamHC_t* LeaseLz4Hc() noexcept;
   bool ReturnLz4(const void* state) noexcept;
+  // LZ4_resetStreamHC(stream, level) on a stream this runtime handed out
+  // that nobody has used since (FreshLz4HcStream): only the level is set,
+  // as LZ4_resetStreamHC_fast does, which leaves exactly the state the full
+  // reset would, without clearing its zeroed 256 KiB again. false: not
+  // such a stream, forward.
+  bool ResetFreshLz4Hc(const Lz4Copy& copy, LZ4_streamHC_t* stream, int level) noexcept;
+  bool FreshLz4HcStream(const Lz4Copy& copy, const LZ4_streamHC_t* stream) const noexcept;
 
   // zlib (Side: DeflateSide or InflateSide; zlib_transplant.cc), for
   // callers of the bound copy.

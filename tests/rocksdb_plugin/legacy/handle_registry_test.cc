@@ -26,15 +26,21 @@ TEST(HandleRegistryTest, AddRemoveThroughGrowthInRandomOrder) {
   EXPECT_EQ(registry.size(), kCount);
   EXPECT_EQ(registry.Remove(Handle(kCount + 7)), nullptr);  // never added
   EXPECT_EQ(registry.Remove(nullptr), nullptr);
+  EXPECT_EQ(registry.Find(Handle(kCount + 7)), nullptr);
+  EXPECT_EQ(registry.Find(nullptr), nullptr);
   std::vector<uintptr_t> order(kCount);
   for (uintptr_t i = 0; i < kCount; ++i) order[i] = i;
   std::shuffle(order.begin(), order.end(), std::mt19937_64(42));
   for (size_t n = 0; n < order.size(); ++n) {
     ASSERT_EQ(registry.Remove(Handle(order[n])), Value(order[n])) << n;
     ASSERT_EQ(registry.Remove(Handle(order[n])), nullptr) << n;  // only once
+    ASSERT_EQ(registry.Find(Handle(order[n])), nullptr) << n;
     if (n % 500 == 0) {
-      // Everything not yet removed is still found (then put back).
+      // Everything not yet removed is still found, kept by Find (then
+      // removed and put back).
       for (size_t m = n + 1; m < order.size(); m += 97) {
+        ASSERT_EQ(registry.Find(Handle(order[m])), Value(order[m]));
+        ASSERT_EQ(registry.Find(Handle(order[m])), Value(order[m]));
         ASSERT_EQ(registry.Remove(Handle(order[m])), Value(order[m]));
         ASSERT_TRUE(registry.Add(Handle(order[m]), Value(order[m])));
       }

@@ -11,7 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/runtime.h"
+#include "rocksdb_plugin/legacy/runtime_internal.h"
 #include "tests/compression/test_data.h"
 #include "tests/rocksdb_plugin/legacy/interpose_test_util.h"
 
@@ -108,6 +110,47 @@ TEST_F(InterposeTest, APooledStreamIsAsNewAsLiblz4s) {
   EXPECT_EQ(Outstanding().lz4hc, 0);
   EXPECT_EQ(LZ4_freeStream(nullptr), 0);
   EXPECT_EQ(LZ4_freeStreamHC(nullptr), 0);
+}
+
+// RocksDB resets each new LZ4HC stream to its level: on a pooled stream
+// nobody has used, rockpool only sets the level (no second 256 KiB clear).
+// Whichever path runs, the stream ends exactly as liblz4's own reset leaves
+// liblz4's own new stream.
+TEST_F(InterposeTest, ResettingAPooledHcStreamLeavesLiblz4sState) {
+  const std::string in = SemiCompressible(50000, 4);
+  const std::string dict = SemiCompressible(4096, 5);
+  for (int level : {-3, 0, 1, 4, 9, 12, 20}) {
+    Configure(Off());
+    LZ4_streamHC_t* want = LZ4_createStreamHC();
+    LZ4_resetStreamHC(want, level);
+    Configure(On());
+    // Fresh from the pool; then used (a dictionary loaded) before the reset.
+    for (bool used : {false, true}) {
+      LZ4_streamHC_t* pooled = LZ4_createStreamHC();
+      const Lz4Copy& copy = *Lz4Routes().bound_copy();
+      EXPECT_TRUE(internal::Runtime::Get()->FreshLz4HcStream(copy, pooled));
+      if (used) {
+        LZ4_loadDictHC(pooled, dict.data(), static_cast<int>(dict.size()));
+        EXPECT_FALSE(internal::Runtime::Get()->FreshLz4HcStream(copy, pooled));
+      }
+      LZ4_resetStreamHC(pooled, level);
+      EXPECT_EQ(std::memcmp(&pooled->internal_donotuse, &want->internal_donotuse,
+                            sizeof(want->internal_donotuse)),
+                0)
+          << "level " << level << (used ? ", used" : ", fresh");
+      EXPECT_EQ(LZ4_freeStreamHC(pooled), 0);
+    }
+    // liblz4's own stream is never taken for a pooled one.
+    EXPECT_FALSE(internal::Runtime::Get()->FreshLz4HcStream(*Lz4Routes().bound_copy(), want));
+    EXPECT_EQ(LZ4_freeStreamHC(want), 0);
+  }
+  EXPECT_EQ(Outstanding().lz4hc, 0);
+  // And compressed blocks stay identical (Lz4BlocksAreIdenticalAndStreamsReused
+  // covers every level with and without a dictionary).
+  Configure(Off());
+  const std::string stock = Lz4HcRocksDBStyle(in, 9, dict);
+  Configure(On());
+  EXPECT_TRUE(Same(Lz4HcRocksDBStyle(in, 9, dict), stock));
 }
 
 TEST_F(InterposeTest, Lz4StreamsLeasedBeforePoolingStopsComeBackAfter) {
