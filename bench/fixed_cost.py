@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""What loading rockpool costs a process it never serves.
+
+A preloaded object is a guest: in a process that never calls a codec it
+pools it should cost (almost) nothing. This runs Debian's RocksDB 7.8.3 tools
+on an uncompressed DB, each side by side with and without
+librockpool_preload.so (loaded as `rockpool run` loads it: LD_PRELOAD and
+ROCKPOOL_OPTIONS=max_idle_per_key=8), alternating, and prints the medians of
+peak RSS and minor page faults and what the object adds:
+
+  db_bench   fillrandom,compact, 50k x 200 B, --compression_type=none
+  ldb        scan of that DB (made once, unmeasured)
+  sst_dump   --command=check of that DB's SST files
+
+  bazel run //bench:fixed_cost -- [--pairs=9] [--allocators=glibc,jemalloc]
+      [--preload=PATH] [--md=FILE]
+
+The figures are the kernel's own (os.wait4's rusage), the child started as
+felt_cost.py starts it (bench/felt_run.py: ru_maxrss is the child's alone).
+The target the project holds itself to: at most +256 KiB and +64 faults.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import felt_cost
+import felt_dbbench as dbb
+import felt_run
+import felt_stats as st
+
+TOOLS = ("db_bench", "ldb", "sst_dump")
+RSS_TARGET_KB, FAULT_TARGET = 256, 64
+
+
+def tool_argv(tool, db):
+    if tool == "db_bench":
+        return ["/usr/bin/db_bench", "--benchmarks=fillrandom,compact", "--num=50000",
+                "--value_size=200", "--compression_type=none", "--seed=1", f"--db={db}"]
+    if tool == "ldb":
+        return ["/usr/bin/ldb", f"--db={db}", "scan"]
+    return ["/usr/bin/sst_dump", f"--file={db}", "--command=check"]
+
+
+def measure(tool, allocator, side, face, work, shared_db):
+    """One run; db_bench writes a DB of its own each time."""
+    db = os.path.join(work, "bench_db") if tool == "db_bench" else shared_db
+    shutil.rmtree(os.path.join(work, "bench_db"), ignore_errors=True)
+    env = dbb.side_env(os.environ, allocator, side, face)
+    r = felt_run.run(tool_argv(tool, db), env, os.path.join(work, "out"),
+                     os.path.join(work, "err"))
+    if r["exit_code"] != 0:
+        with open(os.path.join(work, "err"), encoding="utf-8", errors="replace") as f:
+            tail = (f.read().strip().splitlines() or [""])[-1]
+        raise dbb.SetupError(f"{tool} ({allocator}, {side}) exited {r['exit_code']}: {tail}")
+    return r
+
+
+def row(tool, allocator, runs):
+    cells = [tool, allocator]
+    verdicts = []
+    for key, target in (("maxrss_kb", RSS_TARGET_KB), ("minflt", FAULT_TARGET)):
+        stock = [r[key] for r in runs["stock"]]
+        pooled = [r[key] for r in runs["pooled"]]
+        added = st.median(pooled) - st.median(stock)
+        p = st.mann_whitney_p(stock, pooled)
+        cells += [f"{st.median(stock):,.0f}", f"{st.median(pooled):,.0f}", f"{added:+,.0f}",
+                  f"{p:.3f}"]
+        verdicts.append(added <= target)
+    cells.append("within target" if all(verdicts) else "OVER target")
+    return "| " + " | ".join(cells) + " |"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=9)
+    ap.add_argument("--allocators", default="glibc")
+    ap.add_argument("--preload", default="")
+    ap.add_argument("--md", default="")
+    a = ap.parse_args(argv)
+    try:
+        if a.pairs < 1:
+            raise dbb.SetupError("--pairs must be at least 1")
+        allocators = [s for s in a.allocators.split(",") if s]
+        dbb.check_allocators(allocators)
+        obj = a.preload or felt_cost.build_object("//rocksdb_plugin:librockpool_preload.so")
+        face = dbb.Face("preload", "/usr/bin/db_bench", obj)
+        felt_run.become_subreaper()
+        work = tempfile.mkdtemp(prefix="fixed_cost.")
+        try:
+            shared_db = os.path.join(work, "db")
+            subprocess.run(tool_argv("db_bench", shared_db), check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            lines = ["| process | allocator | peak RSS KiB stock | with rockpool | added | p "
+                     "| minor faults stock | with rockpool | added | p | verdict |",
+                     "| --- " * 11 + "|"]
+            for allocator in allocators:
+                for tool in TOOLS:
+                    runs = {"stock": [], "pooled": []}
+                    for i in range(a.pairs):
+                        for side in (("stock", "pooled") if i % 2 == 0 else ("pooled", "stock")):
+                            runs[side].append(measure(tool, allocator, side, face, work, shared_db))
+                    lines.append(row(tool, allocator, runs))
+                    print(lines[-1], flush=True)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    except (dbb.SetupError, subprocess.CalledProcessError) as e:
+        print(f"fixed_cost: {e}", file=sys.stderr)
+        return 2
+    text = "\n".join([f"Object: {obj}; {a.pairs} alternating pairs, medians; "
+                      f"target +{RSS_TARGET_KB} KiB, +{FAULT_TARGET} faults.", ""] + lines) + "\n"
+    print("\n" + text)
+    if a.md:
+        # Relative to where `bazel run` was typed.
+        md = os.path.join(os.environ.get("BUILD_WORKING_DIRECTORY", ""), a.md)
+        with open(md, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
