@@ -24,13 +24,17 @@ void ProgressSink::Report(double fraction) {
 
 namespace {
 bool g_peak_rss_reset = false;
+int64_t g_peak_rss_before_window = -1;
 }  // namespace
 
 ProcessSnapshot OpenWindow() {
+  g_peak_rss_before_window = std::max(g_peak_rss_before_window, PeakRssBytes());
   g_peak_rss_reset = ResetPeakRss();
   ResetMallocPeak();
   return TakeSnapshot();
 }
+
+int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, PeakRssBytes()); }
 
 void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result) {
   auto& m = result->metrics;

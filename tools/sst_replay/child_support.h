@@ -29,6 +29,12 @@ class ProgressSink {
 // snapshot.
 ProcessSnapshot OpenWindow();
 
+// Peak RSS of this child's whole process image, from exec to now
+// (/proc/self/status VmHWM, taken before OpenWindow resets it and again
+// now). The parent cannot use wait4's ru_maxrss for it: a posix_spawn
+// child shares the parent's memory until exec and inherits its peak.
+int64_t ImagePeakRssBytes();
+
 // Adds the whole-process figures of the window [start, end] to `result`;
 // call right after taking `end`.
 void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result);

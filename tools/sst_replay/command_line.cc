@@ -85,6 +85,7 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
     }
   }
   s.rocksdb_version = f.rocksdb_version;
+  s.allocator = f.allocator;
   r.verify_checksums = f.verify_checksums;
   s.json = f.json;
   s.svg = f.svg;

@@ -32,6 +32,7 @@ struct FlagValues {
   bool verify_checksums = true;
   bool progress = true;
   std::string rocksdb_version = "auto";
+  std::string allocator = "glibc";
   bool corrupt_pooled_output = false;  // --testonly_corrupt_pooled_output
 };
 
@@ -45,6 +46,9 @@ struct Settings {
   bool keep_tmp = false;
   bool progress = true;
   std::string rocksdb_version = "auto";  // "auto" or a version PatternForVersion knows
+  // --allocator as given: checked by the session (allocator.h's
+  // SelectAllocators), whose errors are one line without "Try --help"
+  std::string allocator = "glibc";
   bool corrupt_pooled_output = false;
 };
 

@@ -183,4 +183,16 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
   return in;
 }
 
+absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options) {
+  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
+  if (!handles.ok()) return handles.status();
+  for (const sst::BlockHandle& h : *handles) {
+    absl::StatusOr<std::string> contents = (*file)->ReadBlockContents(h, sst::BlockKind::kData);
+    if (!contents.ok()) return contents.status();
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace rockpool::replay

@@ -47,6 +47,10 @@ struct InputFile {
 // index) and collects the above. Errors are the reader's one-line messages.
 absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOptions& options);
 
+// Reads and decompresses every data block (checksums verified): bad input
+// fails here, with the reader's message, before RocksDB sees it.
+absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options);
+
 // RocksDB's compression name ("ZSTD", "Zlib", "NoCompression", ...) as a
 // block type byte; 0xff if unknown.
 uint8_t CompressionTypeFromName(std::string_view name);

@@ -75,6 +75,10 @@ std::string SerializeJob(const Job& job) {
   absl::StrAppend(&out, "total_blocks ", job.total_blocks, "\n");
   absl::StrAppend(&out, "total_stored_bytes ", job.total_stored_bytes, "\n");
   absl::StrAppend(&out, "output ", job.output, "\n");
+  absl::StrAppend(&out, "allocator ", job.allocator, "\n");
+  if (!job.allocator_preload.empty()) {
+    absl::StrAppend(&out, "allocator_preload ", job.allocator_preload, "\n");
+  }
   for (const BlocksFile& f : job.files) {
     // file <codec words> <use_dict> <path>
     absl::StrAppend(&out, "file ", CodecText(f.codec), " ", f.use_dictionary ? 1 : 0, " ", f.path,
@@ -116,6 +120,10 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
       ok = ParseInt(value, &job.total_stored_bytes);
     } else if (key == "output") {
       job.output = std::string(value);
+    } else if (key == "allocator") {
+      job.allocator = std::string(value);
+    } else if (key == "allocator_preload") {
+      job.allocator_preload = std::string(value);
     } else if (key == "file") {
       std::vector<std::string_view> w = Words(value, kCodecWords + 2);
       BlocksFile f;
@@ -179,6 +187,7 @@ std::string SerializeResult(const RunResult& r) {
   for (const auto& [group, path] : r.outputs)
     absl::StrAppend(&out, "output ", group, " ", path, "\n");
   for (const std::string& note : r.notes) absl::StrAppend(&out, "note ", note, "\n");
+  for (const auto& [key, value] : r.facts) absl::StrAppend(&out, "fact ", key, " ", value, "\n");
   if (r.error_code != 0) absl::StrAppend(&out, "error ", r.error_code, " ", r.error, "\n");
   return out;
 }
@@ -206,6 +215,10 @@ absl::StatusOr<RunResult> ParseResult(std::string_view text) {
       if (ok) r.outputs.emplace_back(std::string(w[0]), std::string(w[1]));
     } else if (key == "note") {
       r.notes.emplace_back(value);
+    } else if (key == "fact") {
+      std::vector<std::string_view> w = Words(value, 2);
+      ok = !w[0].empty();
+      if (ok) r.facts[std::string(w[0])] = w.size() == 2 ? std::string(w[1]) : "";
     } else if (key == "error") {
       std::vector<std::string_view> w = Words(value, 2);
       ok = w.size() == 2 && ParseInt(w[0], &r.error_code);

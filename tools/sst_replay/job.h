@@ -69,6 +69,10 @@ struct Job {
   std::string output;
   // compaction mode
   std::vector<CompactionGroup> groups;
+  // --allocator: the name the child checks its malloc against, and the
+  // object the parent preloads into it (empty: nothing preloaded)
+  std::string allocator = "glibc";
+  std::string allocator_preload;
   // compaction mode, a DB with blob files: copied whole to `output` (outside
   // the measured window) and compacted there, rewriting its blobs; `groups`
   // is then empty
@@ -91,6 +95,9 @@ struct RunResult {
   // blob files as ("blob:<column family>", path), in file number order
   std::vector<std::pair<std::string, std::string>> outputs;
   std::vector<std::string> notes;
+  // Text facts, one line each: which allocator served the child
+  // (active_allocator.h's AddAllocatorFacts).
+  std::map<std::string, std::string> facts;
   // Set on failure: 2 bad input, 3 internal error.
   int error_code = 0;
   std::string error;

@@ -22,6 +22,21 @@ void rockpool_malloc_reset_peak(void);
 /* 1 if the process's malloc is the counter's and counts calls. */
 int rockpool_malloc_counter_active(void);
 
+/* Where the counter forwards: the functions of the allocator that really
+ * serves the process (all NULL when the counter is off). */
+struct rockpool_malloc_forward {
+  const void* malloc;
+  const void* free;
+  const void* calloc;
+  const void* realloc;
+  const void* memalign;
+  const void* usable_size;   /* malloc_usable_size; NULL if that allocator has none */
+  const void* operator_new;  /* the operator new(size_t) the executable's forwards to */
+  int operator_new_counted;  /* 1: the allocator's own, counted by the executable's */
+  uint64_t bootstrap_bytes;  /* served from the static buffer while looking them up */
+};
+void rockpool_malloc_forward_read(struct rockpool_malloc_forward* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@ extern "C" {
 void rockpool_malloc_counts_read(struct rockpool_malloc_counts* out) __attribute__((weak));
 void rockpool_malloc_reset_peak(void) __attribute__((weak));
 int rockpool_malloc_counter_active(void) __attribute__((weak));
+void rockpool_malloc_forward_read(struct rockpool_malloc_forward* out) __attribute__((weak));
 }
 
 namespace rockpool::replay {
@@ -33,6 +34,23 @@ MallocCounts ReadMallocCounts() {
   c.live = raw.live;
   c.peak = raw.peak;
   return c;
+}
+
+MallocForward ReadMallocForward() {
+  MallocForward f;
+  if (rockpool_malloc_forward_read == nullptr) return f;
+  rockpool_malloc_forward raw{};
+  rockpool_malloc_forward_read(&raw);
+  f.malloc = raw.malloc;
+  f.free = raw.free;
+  f.calloc = raw.calloc;
+  f.realloc = raw.realloc;
+  f.memalign = raw.memalign;
+  f.usable_size = raw.usable_size;
+  f.operator_new = raw.operator_new;
+  f.operator_new_counted = raw.operator_new_counted != 0;
+  f.bootstrap_bytes = raw.bootstrap_bytes;
+  return f;
 }
 
 void ResetMallocPeak() {

@@ -22,6 +22,21 @@ MallocCounts ReadMallocCounts();
 // Restarts the high-water mark of heap bytes in use from the current level.
 void ResetMallocPeak();
 
+// Where the malloc counter forwards: the functions of the allocator that
+// serves the process. All null without the counter (sanitizer builds, tests).
+struct MallocForward {
+  const void* malloc = nullptr;
+  const void* free = nullptr;
+  const void* calloc = nullptr;
+  const void* realloc = nullptr;
+  const void* memalign = nullptr;
+  const void* usable_size = nullptr;
+  const void* operator_new = nullptr;
+  bool operator_new_counted = false;  // the allocator's own operator new
+  uint64_t bootstrap_bytes = 0;
+};
+MallocForward ReadMallocForward();
+
 struct ProcessSnapshot {
   int64_t wall_ns = 0;  // steady clock
   int64_t cpu_ns = 0;   // user + system, all threads

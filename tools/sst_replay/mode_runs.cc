@@ -26,7 +26,8 @@ absl::StatusOr<RunResult> ChildRuns::RunJob(Strategy strategy, int rep, std::str
   job_.strategy = strategy;
   job_.output = std::move(output);
   const std::string label =
-      absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1, "/", context_.repeat);
+      absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1, "/", context_.repeat,
+                   job_.allocator_preload.empty() ? "" : absl::StrCat(" under ", job_.allocator));
   const std::string base = context_.scratch->Path(absl::StrCat("run", (*context_.runs)++));
   absl::StatusOr<ChildRun> run = RunChild(context_.self, job_, base + ".job", base + ".result",
                                           context_.bar, *context_.units_done, label);

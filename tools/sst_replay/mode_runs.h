@@ -47,17 +47,27 @@ class ChildRuns : public ModeRuns {
  public:
   ChildRuns(const ChildContext& context, Job job, std::string mode)
       : context_(context), job_(std::move(job)), mode_(std::move(mode)) {}
+  // The job names the allocator each child checks and the parent preloads.
+  void UseAllocator(size_t index, const AllocatorChoice& allocator) override {
+    allocator_index_ = index;
+    job_.allocator = allocator.name;
+    job_.allocator_preload = allocator.preload;
+  }
 
  protected:
   absl::StatusOr<RunResult> RunJob(Strategy strategy, int rep, std::string output);
+  // Outputs of later allocators get the allocator's name: the first run's
+  // output stays the reference.
   std::string OutputPath(Strategy strategy, int rep, std::string_view suffix) const {
+    const std::string under = allocator_index_ > 0 ? absl::StrCat("-", job_.allocator) : "";
     return context_.scratch->Path(
-        absl::StrCat(mode_, "-", StrategyName(strategy), "-", rep, std::string(suffix)));
+        absl::StrCat(mode_, under, "-", StrategyName(strategy), "-", rep, std::string(suffix)));
   }
 
   const ChildContext context_;
   Job job_;
   const std::string mode_;
+  size_t allocator_index_ = 0;
 };
 
 // blocks mode: framed files of compressed blocks, compared record by record.

@@ -9,17 +9,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/json/json_string.h"
+#include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
 namespace {
 
 using json::JsonString;
-
-std::string JsonNumber(double v) {
-  if (!std::isfinite(v)) return "null";
-  if (v == std::floor(v) && std::fabs(v) < 9e15) return absl::StrFormat("%.0f", v);
-  return absl::StrFormat("%.6g", v);
-}
 
 const char* UnitName(Unit u) {
   switch (u) {
@@ -76,7 +71,15 @@ std::string Delta(const Summary& a, const Summary& b, bool noisy) {
   return s + test;
 }
 
-std::string Cell(const Summary& s, Unit unit) {
+}  // namespace
+
+std::string JsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return absl::StrFormat("%.0f", v);
+  return absl::StrFormat("%.6g", v);
+}
+
+std::string FormatCell(const Summary& s, Unit unit) {
   std::string out = FormatValue(s.median, unit);
   if (s.runs.size() > 1) {
     const double dev = std::max(s.max - s.median, s.median - s.min);
@@ -86,15 +89,13 @@ std::string Cell(const Summary& s, Unit unit) {
   return out;
 }
 
-std::string Pad(std::string s, size_t width) {
+std::string PadColumns(std::string s, size_t width) {
   // ± is two bytes in UTF-8 but one column.
   size_t columns = 0;
   for (char c : s) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   if (columns < width) s.append(width - columns, ' ');
   return s;
 }
-
-}  // namespace
 
 const std::vector<MetricDef>& TableMetrics() {
   static const std::vector<MetricDef> metrics = {
@@ -267,6 +268,45 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
                          FormatCount(created_stock - created_pooled), FormatCount(created_stock));
 }
 
+namespace {
+
+// "runs: 5 stock + 5 pooled[ under each of glibc, jemalloc and tcmalloc], ..."
+std::string RunsLine(const ModeReport& m) {
+  std::string under;
+  if (m.allocators.size() > 1) {
+    std::vector<std::string> names;
+    for (const AllocatorRuns& a : m.allocators) names.push_back(a.name);
+    const std::string last = names.back();
+    names.pop_back();
+    under = absl::StrCat(" under each of ", absl::StrJoin(names, ", "), " and ", last,
+                         " (one allocator after the other)");
+  }
+  return absl::StrCat("runs: ", m.stock.size(), " stock + ", m.pooled.size(), " pooled", under,
+                      ", alternating, each in its own process; median ±max deviation\n");
+}
+
+// The replay window's figures (allocation first) of the first allocator.
+std::string WindowTable(const ModeReport& m) {
+  std::string out =
+      m.allocators.size() > 1
+          ? absl::StrCat("replay window only (the measured part of each child), under ",
+                         m.allocators.front().name, "; the other allocators' are in --json:\n")
+          : "replay window only (the measured part of each child):\n";
+  constexpr size_t kLabel = 28, kValue = 22;
+  absl::StrAppend(&out, PadColumns("", kLabel), PadColumns("stock", kValue),
+                  PadColumns("pooled", kValue), "delta\n");
+  for (const MetricDef& def : TableMetrics()) {
+    const Summary s = Summarize(m.stock, def.key);
+    const Summary p = Summarize(m.pooled, def.key);
+    absl::StrAppend(&out, PadColumns(def.label, kLabel),
+                    PadColumns(FormatCell(s, def.unit), kValue),
+                    PadColumns(FormatCell(p, def.unit), kValue), Delta(s, p, def.noisy), "\n");
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string FormatTable(const Report& report) {
   std::string out;
   if (report.default_workload) {
@@ -276,10 +316,9 @@ std::string FormatTable(const Report& report) {
     absl::StrAppend(&out, report.pattern.header, "\n");
     for (const std::string& n : report.pattern.notes) absl::StrAppend(&out, "note: ", n, "\n");
   }
+  for (const std::string& n : report.allocator_notes) absl::StrAppend(&out, "note: ", n, "\n");
   for (const ModeReport& m : report.modes) {
-    absl::StrAppend(&out, "\n", m.mode, " mode: ", m.description, "\n");
-    absl::StrAppend(&out, "runs: ", m.stock.size(), " stock + ", m.pooled.size(),
-                    " pooled, alternating, each in its own process; median ±max deviation\n");
+    absl::StrAppend(&out, "\n", m.mode, " mode: ", m.description, "\n", RunsLine(m));
     if (m.identical) {
       absl::StrAppend(
           &out, "outputs: identical (", FormatCount(static_cast<double>(m.compared_blocks)),
@@ -290,15 +329,7 @@ std::string FormatTable(const Report& report) {
     } else {
       absl::StrAppend(&out, "outputs: DIFFERENT: ", m.difference, "\n");
     }
-    absl::StrAppend(&out, "\n");
-    constexpr size_t kLabel = 28, kValue = 22;
-    absl::StrAppend(&out, Pad("", kLabel), Pad("stock", kValue), Pad("pooled", kValue), "delta\n");
-    for (const MetricDef& def : TableMetrics()) {
-      const Summary s = Summarize(m.stock, def.key);
-      const Summary p = Summarize(m.pooled, def.key);
-      absl::StrAppend(&out, Pad(def.label, kLabel), Pad(Cell(s, def.unit), kValue),
-                      Pad(Cell(p, def.unit), kValue), Delta(s, p, def.noisy), "\n");
-    }
+    absl::StrAppend(&out, "\n", FormatFeltTable(m), "\n", WindowTable(m));
     absl::StrAppend(&out, SavingLine(m, report.malloc_counter_active), "\n");
     for (const std::string& note : m.notes) absl::StrAppend(&out, "note: ", note, "\n");
   }
@@ -310,6 +341,59 @@ std::string FormatTable(const Report& report) {
   return out;
 }
 
+std::string SummaryJson(const Summary& x) {
+  std::string runs;
+  for (size_t j = 0; j < x.runs.size(); ++j)
+    absl::StrAppend(&runs, j ? ", " : "", JsonNumber(x.runs[j]));
+  return absl::StrCat("{\"median\": ", JsonNumber(x.median), ", \"min\": ", JsonNumber(x.min),
+                      ", \"max\": ", JsonNumber(x.max), ", \"runs\": [", runs, "]}");
+}
+
+std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
+                        const std::string& indent) {
+  // The table's metrics first, then every other metric the runs reported.
+  std::vector<std::pair<std::string, MetricDef>> keys;
+  std::set<std::string> seen;
+  for (const MetricDef& d : TableMetrics()) {
+    keys.emplace_back(d.key, d);
+    seen.insert(d.key);
+  }
+  for (const auto* runs : {&stock, &pooled}) {
+    for (const RunResult& r : *runs) {
+      for (const auto& [k, v] : r.metrics) {
+        if (seen.insert(k).second) keys.emplace_back(k, MetricDef{"", "", GuessUnit(k), false});
+      }
+    }
+  }
+  std::string o = "{";
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const auto& [key, def] = keys[i];
+    const Summary s = Summarize(stock, key);
+    const Summary p = Summarize(pooled, key);
+    const double delta =
+        s.median != 0 ? (p.median - s.median) / s.median * 100.0 : (p.median == 0 ? 0.0 : NAN);
+    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", indent, JsonString(key),
+                    ": {\"unit\": ", JsonString(UnitName(def.unit)));
+    if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
+    absl::StrAppend(&o, ", \"stock\": ", SummaryJson(s), ", \"pooled\": ", SummaryJson(p),
+                    ", \"delta_percent\": ", JsonNumber(delta), "}");
+  }
+  absl::StrAppend(&o, "\n", indent.substr(0, indent.size() >= 2 ? indent.size() - 2 : 0), "}");
+  return o;
+}
+
+std::string PatternJson(const PatternReport& p) {
+  std::vector<std::string> managers;
+  for (const std::string& m : p.compression_managers) managers.push_back(JsonString(m));
+  std::vector<std::string> notes;
+  for (const std::string& n : p.notes) notes.push_back(JsonString(n));
+  return absl::StrCat("{\"header\": ", JsonString(p.header), ", \"pattern\": ", JsonString(p.key),
+                      ", \"rocksdb_version\": ", JsonString(p.version),
+                      ", \"source\": ", JsonString(p.source), ", \"compression_managers\": [",
+                      absl::StrJoin(managers, ", "), "], \"notes\": [", absl::StrJoin(notes, ", "),
+                      "]}");
+}
+
 std::string FormatJson(const Report& report) {
   std::string o = "{\n";
   absl::StrAppend(&o, "  \"tool\": \"sst_replay\",\n");
@@ -318,17 +402,12 @@ std::string FormatJson(const Report& report) {
   absl::StrAppend(&o, "  \"workload\": ", JsonString(report.workload_description), ",\n");
   absl::StrAppend(&o, "  \"repeat\": ", report.repeat, ",\n");
   {
-    const PatternReport& p = report.pattern;
-    std::vector<std::string> managers;
-    for (const std::string& m : p.compression_managers) managers.push_back(JsonString(m));
     std::vector<std::string> notes;
-    for (const std::string& n : p.notes) notes.push_back(JsonString(n));
-    absl::StrAppend(
-        &o, "  \"stock_pattern\": {\"header\": ", JsonString(p.header),
-        ", \"pattern\": ", JsonString(p.key), ", \"rocksdb_version\": ", JsonString(p.version),
-        ", \"source\": ", JsonString(p.source), ", \"compression_managers\": [",
-        absl::StrJoin(managers, ", "), "], \"notes\": [", absl::StrJoin(notes, ", "), "]},\n");
+    for (const std::string& n : report.allocator_notes) notes.push_back(JsonString(n));
+    absl::StrAppend(&o, "  \"allocator\": ", JsonString(report.allocator_flag),
+                    ",\n  \"allocator_notes\": [", absl::StrJoin(notes, ", "), "],\n");
   }
+  absl::StrAppend(&o, "  \"stock_pattern\": ", PatternJson(report.pattern), ",\n");
   absl::StrAppend(&o, "  \"process_malloc_counter\": ",
                   JsonString(report.malloc_counter_active
                                  ? "malloc/calloc/realloc/memalign/... interposed in the executable"
@@ -366,41 +445,9 @@ std::string FormatJson(const Report& report) {
     for (size_t i = 0; i < m.notes.size(); ++i) {
       absl::StrAppend(&o, i == 0 ? "" : ", ", JsonString(m.notes[i]));
     }
-    absl::StrAppend(&o, "],\n      \"metrics\": {");
-    // The table's metrics first, then every other metric the runs reported.
-    std::vector<std::pair<std::string, MetricDef>> keys;
-    std::set<std::string> seen;
-    for (const MetricDef& d : TableMetrics()) {
-      keys.emplace_back(d.key, d);
-      seen.insert(d.key);
-    }
-    for (const auto* runs : {&m.stock, &m.pooled}) {
-      for (const RunResult& r : *runs) {
-        for (const auto& [k, v] : r.metrics) {
-          if (seen.insert(k).second) keys.emplace_back(k, MetricDef{"", "", GuessUnit(k), false});
-        }
-      }
-    }
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const auto& [key, def] = keys[i];
-      const Summary s = Summarize(m.stock, key);
-      const Summary p = Summarize(m.pooled, key);
-      auto summary = [](const Summary& x) {
-        std::string runs;
-        for (size_t j = 0; j < x.runs.size(); ++j)
-          absl::StrAppend(&runs, j ? ", " : "", JsonNumber(x.runs[j]));
-        return absl::StrCat("{\"median\": ", JsonNumber(x.median), ", \"min\": ", JsonNumber(x.min),
-                            ", \"max\": ", JsonNumber(x.max), ", \"runs\": [", runs, "]}");
-      };
-      const double delta =
-          s.median != 0 ? (p.median - s.median) / s.median * 100.0 : (p.median == 0 ? 0.0 : NAN);
-      absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "        ", JsonString(key),
-                      ": {\"unit\": ", JsonString(UnitName(def.unit)));
-      if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
-      absl::StrAppend(&o, ", \"stock\": ", summary(s), ", \"pooled\": ", summary(p),
-                      ", \"delta_percent\": ", JsonNumber(delta), "}");
-    }
-    absl::StrAppend(&o, "\n      },\n");
+    absl::StrAppend(&o, "],\n      \"metrics\": ", MetricsJson(m.stock, m.pooled, "        "),
+                    ",\n");
+    absl::StrAppend(&o, "      \"allocators\": ", AllocatorsJson(m, "        "), ",\n");
     absl::StrAppend(&o, "      \"series\": {\"x\": ", JsonString(m.x_label),
                     ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
     for (const auto& [name, runs] :

@@ -39,12 +39,23 @@ double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b);
 double MetricValue(const RunResult& run, const std::string& key);
 Summary Summarize(const std::vector<RunResult>& runs, const std::string& key);
 
+// One allocator's runs of a mode (--allocator; one entry unless `all`).
+struct AllocatorRuns {
+  std::string name;     // allocator.h's AllocatorChoice::name
+  std::string preload;  // what LD_PRELOAD named; empty for glibc
+  std::vector<RunResult> stock;
+  std::vector<RunResult> pooled;
+};
+
 struct ModeReport {
   std::string mode;         // "blocks" or "compaction"
   std::string description;  // what was replayed, one line
   std::string x_label;      // the series' x axis
+  // The first allocator's runs (all the allocation figures and the chart
+  // are theirs); `allocators` has every allocator's, these included.
   std::vector<RunResult> stock;
   std::vector<RunResult> pooled;
+  std::vector<AllocatorRuns> allocators;
   bool identical = true;
   uint64_t compared_blocks = 0;  // per run
   int compared_runs = 0;
@@ -86,6 +97,8 @@ struct Report {
   std::string workload_description;
   int repeat = 1;
   bool malloc_counter_active = false;
+  std::string allocator_flag = "glibc";      // --allocator as given
+  std::vector<std::string> allocator_notes;  // named allocators `all` left out
   std::vector<InputReport> inputs;
   std::vector<ModeReport> modes;
   int exit_code = 0;
@@ -98,6 +111,19 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active);
 
 std::string FormatTable(const Report& report);
 std::string FormatJson(const Report& report);
+
+// The JSON object of every metric the runs reported (the table's first),
+// stock and pooled summaries each; `indent` starts each member's line.
+std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
+                        const std::string& indent);
+std::string SummaryJson(const Summary& s);
+std::string JsonNumber(double v);
+
+// A table cell: the median and, over several runs, "±" the largest
+// deviation from it in percent.
+std::string FormatCell(const Summary& s, Unit unit);
+// `s` padded with spaces to `width` columns (UTF-8 aware).
+std::string PadColumns(std::string s, size_t width);
 
 // Human-readable numbers.
 std::string FormatBytes(double bytes);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "tools/sst_replay/allocator.h"
 
 extern char** environ;
 
@@ -90,6 +92,78 @@ void ProgressBar::EraseLocked() {
   drawn_ = false;
 }
 
+namespace {
+
+int64_t Nanos(const timeval& tv) {
+  return static_cast<int64_t>(tv.tv_sec) * 1000000000 + static_cast<int64_t>(tv.tv_usec) * 1000;
+}
+
+// What the user feels of a child, measured by the parent over the whole
+// child process: spawn to reaped, and wait4's CPU time and page faults (the
+// child's peak RSS is its own figure, felt_peak_rss_bytes: ru_maxrss would
+// carry the parent's).
+void AddFeltMetrics(const struct rusage& usage, int64_t wall_ns, RunResult* result) {
+  auto& m = result->metrics;
+  m["felt_wall_ns"] = wall_ns;
+  m["felt_cpu_ns"] = Nanos(usage.ru_utime) + Nanos(usage.ru_stime);
+  m["felt_minor_faults"] = usage.ru_minflt;
+  m["felt_major_faults"] = usage.ru_majflt;
+}
+
+// The parent's environment without ROCKPOOL_*: each child configures
+// rockpool itself (stock: measure_stock, pooled: the pool options), so a
+// user's ROCKPOOL_OPTIONS/ROCKPOOL_STATS must not switch a stock child to
+// pooling, nor have children overwrite a statistics file. With an
+// allocator to preload, LD_PRELOAD names it first and keeps the user's
+// objects after it (the child checks that the allocator serves malloc).
+// `storage` holds the LD_PRELOAD entry the result points into.
+std::vector<char*> ChildEnvironment(const std::string& preload, std::string* storage) {
+  std::vector<char*> envp;
+  std::string_view inherited;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    if (entry.substr(0, 9) == "ROCKPOOL_") continue;
+    if (!preload.empty() && entry.substr(0, 11) == "LD_PRELOAD=") {
+      inherited = entry.substr(11);
+      continue;
+    }
+    envp.push_back(*e);
+  }
+  if (!preload.empty()) {
+    *storage = "LD_PRELOAD=" + ChildPreload(preload, inherited);
+    envp.push_back(storage->data());
+  }
+  envp.push_back(nullptr);
+  return envp;
+}
+
+// Progress lines from the child's pipe onto the bar until the child closes
+// it (it exits).
+void FollowProgress(int fd, ProgressBar* bar, double units_done, const std::string& label) {
+  std::string pending;
+  double fraction = 0;
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, 100);
+    if (r < 0 && errno == EINTR) continue;
+    if (r > 0) {
+      char buf[256];
+      const ssize_t n = ::read(fd, buf, sizeof(buf));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pending.append(buf, static_cast<size_t>(n));
+      size_t nl;
+      while ((nl = pending.find('\n')) != std::string::npos) {
+        fraction = std::atoi(pending.substr(0, nl).c_str()) / 1000.0;
+        pending.erase(0, nl + 1);
+      }
+    }
+    bar->Update(units_done + fraction, label);
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::string> SelfExecutable() {
   std::string path(4096, '\0');
   const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
@@ -119,15 +193,9 @@ absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  // Each child configures rockpool itself (stock: measure_stock, pooled:
-  // the pool options): a ROCKPOOL_OPTIONS/ROCKPOOL_STATS of the user's must
-  // not switch a stock child to pooling, nor have children overwrite a
-  // statistics file.
-  std::vector<char*> envp;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::string_view(*e).substr(0, 9) != "ROCKPOOL_") envp.push_back(*e);
-  }
-  envp.push_back(nullptr);
+  std::string preload_entry;
+  std::vector<char*> envp = ChildEnvironment(job.allocator_preload, &preload_entry);
+  const auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
@@ -137,32 +205,16 @@ absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
     return absl::ErrnoToStatus(rc, absl::StrCat("cannot start ", self_exe));
   }
 
-  // Progress lines until the child closes the pipe (it exits).
-  std::string pending;
-  double fraction = 0;
-  while (true) {
-    pollfd p{fds[0], POLLIN, 0};
-    const int r = ::poll(&p, 1, 100);
-    if (r < 0 && errno == EINTR) continue;
-    if (r > 0) {
-      char buf[256];
-      const ssize_t n = ::read(fds[0], buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      pending.append(buf, static_cast<size_t>(n));
-      size_t nl;
-      while ((nl = pending.find('\n')) != std::string::npos) {
-        fraction = std::atoi(pending.substr(0, nl).c_str()) / 1000.0;
-        pending.erase(0, nl + 1);
-      }
-    }
-    bar->Update(units_done + fraction, label);
-  }
+  FollowProgress(fds[0], bar, units_done, label);
   ::close(fds[0]);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return absl::ErrnoToStatus(errno, "waitpid");
+  struct rusage usage {};
+  while (::wait4(pid, &status, 0, &usage) < 0) {
+    if (errno != EINTR) return absl::ErrnoToStatus(errno, "wait4");
   }
+  const int64_t wall_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
   ChildRun run;
   if (WIFSIGNALED(status)) {
     run.exit_code = 128 + WTERMSIG(status);
@@ -182,6 +234,7 @@ absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
   absl::StatusOr<RunResult> result = ParseResult(*text);
   if (!result.ok()) return result.status();
   run.result = *std::move(result);
+  AddFeltMetrics(usage, wall_ns, &run.result);
   if (run.exit_code != 0 && run.result.error_code == 0) {
     run.result.error_code = 3;
     run.result.error = absl::StrCat("child run (", label, ") exited with code ", run.exit_code);

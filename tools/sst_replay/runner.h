@@ -56,8 +56,11 @@ struct ChildRun {
   RunResult result;
 };
 
-// Writes `job` next to `result_path`, runs the child, reads its result.
-// `units_done` is where this run starts on the bar (each run is one unit).
+// Writes `job` next to `result_path`, runs the child (with the job's
+// allocator preloaded), reads its result and adds what the parent measured
+// of the whole child: felt_wall_ns, and wait4's felt_cpu_ns,
+// felt_minor_faults and felt_major_faults. `units_done` is where this run
+// starts on the bar (each run is one unit).
 absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
                                   const std::string& job_path, const std::string& result_path,
                                   ProgressBar* bar, double units_done, const std::string& label);

@@ -16,6 +16,7 @@
 #include "compression/compression_pools.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
+#include "tools/sst_replay/allocator.h"
 #include "tools/sst_replay/alternating_runner.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
@@ -42,20 +43,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Reads and decompresses every data block (checksums verified): bad input
-// fails here, with the reader's message, before RocksDB sees it.
-absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options) {
-  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
-  if (!file.ok()) return file.status();
-  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
-  if (!handles.ok()) return handles.status();
-  for (const sst::BlockHandle& h : *handles) {
-    absl::StatusOr<std::string> contents = (*file)->ReadBlockContents(h, sst::BlockKind::kData);
-    if (!contents.ok()) return contents.status();
-  }
-  return absl::OkStatus();
-}
-
 class Session {
  public:
   Session(const Settings& settings, std::vector<std::string> args)
@@ -69,6 +56,11 @@ class Session {
   }
 
   int Run() {
+    absl::StatusOr<AllocatorSelection> allocators = SelectAllocators(settings_.allocator);
+    if (!allocators.ok()) return Fail(2, allocators.status().message());
+    allocators_ = std::move(allocators->allocators);
+    report_.allocator_flag = settings_.allocator;
+    report_.allocator_notes = std::move(allocators->notes);
     if (absl::Status s = scratch_.Create(settings_.tmpdir, settings_.keep_tmp); !s.ok()) {
       return Fail(2, s.message());
     }
@@ -100,7 +92,7 @@ class Session {
 
     if (int rc = ChooseStockPattern(); rc != 0) return rc;
     const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
-    bar_.SetTotal(2.0 * replay_.repeat * modes);
+    bar_.SetTotal(RunsPerMode() * modes);
     if (replay_.blocks) {
       if (int rc = RunBlocks(); rc != 0) return rc;
     }
@@ -181,7 +173,11 @@ class Session {
   }
 
   AlternatingOptions Alternating() const {
-    return AlternatingOptions{replay_.repeat, scratch_.keep(), settings_.corrupt_pooled_output};
+    return AlternatingOptions{replay_.repeat, scratch_.keep(), settings_.corrupt_pooled_output,
+                              allocators_};
+  }
+  double RunsPerMode() const {
+    return 2.0 * replay_.repeat * static_cast<double>(allocators_.size());
   }
 
   int GenerateWorkload() {
@@ -215,7 +211,7 @@ class Session {
       m.notes.push_back("nothing to replay in blocks mode");
       std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd, zlib or LZ4 data\n");
       notes_only_.push_back(std::move(m));
-      units_done_ += 2.0 * replay_.repeat;
+      units_done_ += RunsPerMode();
       return 0;
     }
     const size_t files = plan.job.files.size();
@@ -279,7 +275,7 @@ class Session {
       std::fprintf(stderr,
                    "sst_replay: compaction mode: no file with zstd, zlib or LZ4 data to compact\n");
       notes_only_.push_back(std::move(m));  // why each input was skipped
-      units_done_ += 2.0 * replay_.repeat;
+      units_done_ += RunsPerMode();
       return 0;
     }
     if (!replay_.blocks) {
@@ -296,7 +292,7 @@ class Session {
     if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
     if (job.groups.empty()) {
       std::fprintf(stderr, "sst_replay: compaction mode: nothing to ingest\n");
-      units_done_ += 2.0 * replay_.repeat;
+      units_done_ += RunsPerMode();
       return 0;
     }
     const size_t groups = job.groups.size();
@@ -485,6 +481,7 @@ class Session {
   Report report_;
   PatternChoice pattern_;
   std::vector<ModeReport> notes_only_;
+  std::vector<AllocatorChoice> allocators_;  // --allocator, in run order
   int runs_ = 0;
   double units_done_ = 0;
 };

@@ -16,6 +16,7 @@
 #include "absl/flags/usage_config.h"
 #include "absl/strings/str_cat.h"
 #include "rockpool_version.h"
+#include "tools/sst_replay/active_allocator.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/command_line.h"
@@ -58,6 +59,11 @@ ABSL_FLAG(std::string, rocksdb_version, "auto",
           "9, 10, 10.4, 11 or a version such as 11.8.1; files without an OPTIONS file beside "
           "them need it (compaction mode always runs the RocksDB sst_replay was built with)");
 ABSL_FLAG(bool, progress, true, "show a progress bar on stderr when it is a terminal");
+ABSL_FLAG(std::string, allocator, "glibc",
+          "the malloc both the stock and the pooled children run under: glibc (nothing "
+          "preloaded), jemalloc (Debian's libjemalloc2), tcmalloc (libtcmalloc-minimal4), the "
+          "path of a shared object to preload, or all (glibc and every named one installed, "
+          "side by side); each child checks that it really runs the allocator asked for");
 
 namespace rockpool::replay {
 namespace {
@@ -87,6 +93,7 @@ FlagValues CurrentFlags() {
   f.verify_checksums = absl::GetFlag(FLAGS_verify_checksums);
   f.progress = absl::GetFlag(FLAGS_progress);
   f.rocksdb_version = absl::GetFlag(FLAGS_rocksdb_version);
+  f.allocator = absl::GetFlag(FLAGS_allocator);
   f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
   return f;
 }
@@ -105,9 +112,16 @@ int ChildMain() {
     if (!job.ok()) {
       status = job.status();
     } else {
+      // First: the run must be under the allocator asked for.
+      ActiveAllocator active = DetectActiveAllocator();
+      status = CheckActiveAllocator(job->allocator, job->allocator_preload, &active);
+      AddAllocatorFacts(active, &result);
       ProgressSink progress(absl::GetFlag(FLAGS_internal_progress_fd));
-      status = job->mode == "blocks" ? RunBlocksReplay(*job, &result, &progress)
-                                     : RunCompactionReplay(*job, &result, &progress);
+      if (status.ok()) {
+        status = job->mode == "blocks" ? RunBlocksReplay(*job, &result, &progress)
+                                       : RunCompactionReplay(*job, &result, &progress);
+      }
+      result.metrics["felt_peak_rss_bytes"] = ImagePeakRssBytes();
     }
   }
   if (!status.ok()) {
@@ -115,6 +129,7 @@ int ChildMain() {
     result.error = OneLine(status.message());
   }
   for (std::string& note : result.notes) note = OneLine(note);
+  for (auto& [key, fact] : result.facts) fact = OneLine(fact);
   if (absl::Status s = WriteTextFile(result_path, SerializeResult(result)); !s.ok()) {
     std::fprintf(stderr, "sst_replay: %s\n", OneLine(s.message()).c_str());
     return 3;

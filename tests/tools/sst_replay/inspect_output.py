@@ -19,6 +19,8 @@ def main():
         print(f"exit_code={doc['exit_code']}")
         print(f"default_workload={str(doc['default_workload']).lower()}")
         print(f"inputs={len(doc['inputs'])}")
+        print(f"allocator={doc['allocator']}")
+        print(f"allocator_notes={len(doc['allocator_notes'])}")
         sp = doc["stock_pattern"]
         for key in ("header", "pattern", "rocksdb_version", "source"):
             print(f"stock_pattern.{key}={sp[key]}")
@@ -46,6 +48,20 @@ def main():
                     print(f"{p}.{strategy}.{name}={s['median']:.17g}")
             for strategy in ("stock", "pooled"):
                 print(f"{p}.{strategy}.series_points={len(m['series'][strategy])}")
+            print(f"{p}.allocators={','.join(a['name'] for a in m['allocators'])}")
+            for a in m["allocators"]:
+                q = f"{p}.allocator.{a['name']}"
+                print(f"{q}.preload={a['preload']}")
+                for key, value in a["active"].items():
+                    print(f"{q}.active.{key}={value}")
+                for name, felt in a["felt"].items():
+                    print(f"{q}.verdict.{name}={felt['verdict']}")
+                    assert felt["verdict"] in ("better", "worse", "no felt difference"), felt
+                for name, metric in a["metrics"].items():
+                    for strategy in ("stock", "pooled"):
+                        s = metric[strategy]
+                        assert s["min"] <= s["median"] <= s["max"], (name, s)
+                        print(f"{q}.{strategy}.{name}={s['median']:.17g}")
         return 0
     if kind == "svg":
         root = ET.parse(path).getroot()

@@ -298,6 +298,9 @@ class ScriptedRuns : public ModeRuns {
   }
   void DropLatest() override { log.push_back("drop"); }
   void DropReference() override { log.push_back("drop reference"); }
+  void UseAllocator(size_t index, const AllocatorChoice& allocator) override {
+    log.push_back(absl::StrCat("allocator ", index, " ", allocator.name));
+  }
 
   std::vector<std::string> log;
   int fail_at = -1;
@@ -307,11 +310,11 @@ class ScriptedRuns : public ModeRuns {
 TEST(AlternatingRunnerTest, OrderReferenceAndCleanUp) {
   ScriptedRuns runs;
   ModeReport m;
-  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, false, false}, &m).ok());
-  EXPECT_EQ(runs.log,
-            (std::vector<std::string>{"run stock 0", "run pooled 0", "compare pooled", "drop",
-                                      "run pooled 1", "compare pooled", "drop", "run stock 1",
-                                      "compare stock", "drop", "drop reference"}));
+  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, false, false, {}}, &m).ok());
+  EXPECT_EQ(runs.log, (std::vector<std::string>{"allocator 0 glibc", "run stock 0", "run pooled 0",
+                                                "compare pooled", "drop", "run pooled 1",
+                                                "compare pooled", "drop", "run stock 1",
+                                                "compare stock", "drop", "drop reference"}));
   EXPECT_EQ(m.stock.size(), 2u);
   EXPECT_EQ(m.pooled.size(), 2u);
   EXPECT_EQ(m.compared_runs, 3);
@@ -322,9 +325,9 @@ TEST(AlternatingRunnerTest, OrderReferenceAndCleanUp) {
 TEST(AlternatingRunnerTest, TestHookCorruptsTheFirstComparedPooledRunOnly) {
   ScriptedRuns runs;
   ModeReport m;
-  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, true, true}, &m).ok());
+  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, true, true, {}}, &m).ok());
   EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "corrupt"), 1);
-  EXPECT_EQ(runs.log[2], "corrupt");
+  EXPECT_EQ(runs.log[3], "corrupt");
   EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "drop"), 0);  // kept
   EXPECT_FALSE(m.identical);
   EXPECT_EQ(m.difference, "x.sst: offset 7: differs");
@@ -332,13 +335,34 @@ TEST(AlternatingRunnerTest, TestHookCorruptsTheFirstComparedPooledRunOnly) {
 
 TEST(AlternatingRunnerTest, StopsAtTheFirstError) {
   ScriptedRuns runs;
-  runs.fail_at = 2;
+  runs.fail_at = 3;  // the second run (after the allocator line)
   ModeReport m;
-  absl::Status s = RunAlternating(runs, AlternatingOptions{3, false, false}, &m);
+  absl::Status s = RunAlternating(runs, AlternatingOptions{3, false, false, {}}, &m);
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
-  EXPECT_EQ(runs.log.size(), 2u);
+  EXPECT_EQ(runs.log.size(), 3u);  // the allocator, then two runs
   EXPECT_EQ(m.stock.size(), 1u);
   EXPECT_TRUE(m.pooled.empty());
+}
+
+// --allocator=all: the whole loop once per allocator, one after the other;
+// every run after the very first is compared with that first run's output.
+TEST(AlternatingRunnerTest, RunsTheLoopOncePerAllocator) {
+  ScriptedRuns runs;
+  ModeReport m;
+  AlternatingOptions options{2, false, false, {{"glibc", ""}, {"jemalloc", "/lib/je.so"}}};
+  ASSERT_TRUE(RunAlternating(runs, options, &m).ok());
+  EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "drop reference"), 1);
+  EXPECT_EQ(runs.log[11], "allocator 1 jemalloc");
+  EXPECT_EQ(runs.log[12], "run stock 0");
+  EXPECT_EQ(runs.log[13], "compare stock");  // against the first allocator's first run
+  EXPECT_EQ(m.compared_runs, 7);
+  ASSERT_EQ(m.allocators.size(), 2u);
+  EXPECT_EQ(m.allocators[1].name, "jemalloc");
+  EXPECT_EQ(m.allocators[1].preload, "/lib/je.so");
+  EXPECT_EQ(m.allocators[0].stock.size(), 2u);
+  EXPECT_EQ(m.allocators[1].pooled.size(), 2u);
+  EXPECT_EQ(m.stock.size(), 2u);  // the first allocator's
+  EXPECT_EQ(m.pooled.size(), 2u);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "tools/sst/block_iterator.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/data_block_builder.h"
+#include "tools/sst_replay/felt_report.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/report.h"
@@ -135,6 +136,17 @@ TEST(JobTest, RoundTripsThroughText) {
   EXPECT_EQ(back->source_db, "/var/lib/my db");
   EXPECT_TRUE(back->files.empty());
 
+  // The allocator the child checks, and the object the parent preloads.
+  Job under;
+  under.mode = "blocks";
+  under.allocator = "jemalloc";
+  under.allocator_preload = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+  back = ParseJob(SerializeJob(under));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->allocator, "jemalloc");
+  EXPECT_EQ(back->allocator_preload, under.allocator_preload);
+  EXPECT_EQ(ParseJob("mode blocks\n")->allocator, "glibc");
+
   EXPECT_FALSE(ParseJob("mode blocks\nfile 7 x\n").ok());
   // parallel_threads is a codec word, never 0.
   EXPECT_FALSE(ParseJob("mode blocks\nfile 7 3 -14 0 0 0 0 /x.sst\n").ok());
@@ -150,6 +162,9 @@ TEST(JobTest, ResultRoundTripsThroughText) {
   r.series.push_back(SeriesPoint{12.25, 1 << 30, 1 << 20});
   r.outputs.emplace_back("zstd", "/tmp/db/000012.sst");
   r.notes.push_back("a note with spaces");
+  r.facts["allocator"] = "jemalloc";
+  r.facts["allocator_evidence"] = "thread.allocated rose by 65536 bytes; maps /x y.so";
+  r.facts["allocator_version"] = "";
   r.error_code = 2;
   r.error = "/x.sst: offset 12: block checksum mismatch";
   absl::StatusOr<RunResult> back = ParseResult(SerializeResult(r));
@@ -160,6 +175,7 @@ TEST(JobTest, ResultRoundTripsThroughText) {
   EXPECT_EQ(back->series[1].process_bytes, 1 << 30);
   EXPECT_EQ(back->outputs, r.outputs);
   EXPECT_EQ(back->notes, r.notes);
+  EXPECT_EQ(back->facts, r.facts);
   EXPECT_EQ(back->error_code, 2);
   EXPECT_EQ(back->error, r.error);
 }
@@ -309,6 +325,71 @@ TEST(ReportTest, SavingLineSaysNearZeroPlainly) {
   const std::string unreached = SavingLine(none, true);
   EXPECT_THAT(unreached, HasSubstr("no codec context counted in either strategy (see the notes)"));
   EXPECT_THAT(unreached, Not(HasSubstr("already keeps")));
+}
+
+std::vector<RunResult> FeltRuns(std::vector<int64_t> wall_ns) {
+  std::vector<RunResult> runs;
+  for (int64_t w : wall_ns) {
+    RunResult r;
+    r.metrics["felt_wall_ns"] = w;
+    runs.push_back(r);
+  }
+  return runs;
+}
+
+// A verdict only where the U test says so; a significant regression reads
+// as one, never as a saving.
+TEST(FeltReportTest, VerdictsFollowTheUTest) {
+  const FeltMetric& wall = FeltMetrics().front();
+  ASSERT_STREQ(wall.key, "felt_wall_ns");
+  const std::vector<RunResult> stock = FeltRuns({98, 99, 100, 101, 102});
+  FeltComparison faster = CompareFelt(stock, FeltRuns({48, 49, 50, 51, 52}), wall);
+  EXPECT_EQ(faster.verdict, FeltVerdict::kBetter);
+  EXPECT_EQ(VerdictText(faster, wall, false), "pooled faster: -50.0% wall (p=0.008)");
+  FeltComparison slower = CompareFelt(stock, FeltRuns({110, 111, 112, 113, 114}), wall);
+  EXPECT_EQ(slower.verdict, FeltVerdict::kWorse);
+  EXPECT_EQ(VerdictText(slower, wall, false), "pooled slower: +12.0% wall (p=0.008)");
+  EXPECT_EQ(VerdictText(slower, wall, true), "pooled slower: +12.0% (p=0.008)");
+  // Overlapping: pooled's median is lower, but that is noise.
+  FeltComparison noise = CompareFelt(stock, FeltRuns({99, 101, 102, 104, 100}), wall);
+  EXPECT_EQ(noise.verdict, FeltVerdict::kNoDifference);
+  EXPECT_THAT(VerdictText(noise, wall, false), HasSubstr("no felt difference (p="));
+  // Too few runs for any verdict, however large the gap.
+  FeltComparison one = CompareFelt(FeltRuns({100}), FeltRuns({10}), wall);
+  EXPECT_EQ(one.verdict, FeltVerdict::kNoDifference);
+  EXPECT_EQ(VerdictText(one, wall, false), "no felt difference (n=1+1: too few runs to test)");
+  FeltComparison three = CompareFelt(FeltRuns({100, 101, 102}), FeltRuns({10, 11, 12}), wall);
+  EXPECT_EQ(three.verdict, FeltVerdict::kNoDifference);
+  EXPECT_THAT(VerdictText(three, wall, false), HasSubstr("--repeat=4 or more can show one"));
+}
+
+TEST(FeltReportTest, OneColumnGroupPerAllocatorFirstInTheTable) {
+  ModeReport m;
+  m.mode = "blocks";
+  m.stock = FeltRuns({100, 100, 100, 100});
+  m.pooled = FeltRuns({50, 50, 50, 50});
+  m.allocators.push_back({"glibc", "", m.stock, m.pooled});
+  m.allocators.push_back(
+      {"jemalloc", "/j.so", FeltRuns({100, 100, 100, 100}), FeltRuns({106, 106, 106, 106})});
+  m.allocators[1].stock[0].facts = {
+      {"allocator", "jemalloc"}, {"allocator_version", "5.3.0"}, {"allocator_object", "/j.so"}};
+  Report report;
+  report.modes.push_back(m);
+  const std::string table = FormatTable(report);
+  EXPECT_THAT(table, HasSubstr("under each of glibc and jemalloc"));
+  const size_t felt = table.find("felt, each child process whole");
+  const size_t window = table.find("replay window only");
+  ASSERT_NE(felt, std::string::npos);
+  EXPECT_LT(felt, window);
+  const size_t names = table.find("glibc", felt);
+  EXPECT_LT(names, table.find("jemalloc", names));
+  EXPECT_THAT(table, HasSubstr("pooled faster: -50.0% (p=0.029)"));
+  EXPECT_THAT(table, HasSubstr("pooled slower: +6.0% (p=0.029)"));
+  EXPECT_THAT(table, HasSubstr("no felt difference (p=1.000)"));  // CPU: none recorded
+  EXPECT_THAT(table, HasSubstr("jemalloc = jemalloc 5.3.0 (/j.so)"));
+  const std::string json = FormatJson(report);
+  EXPECT_THAT(json, HasSubstr("\"allocators\": ["));
+  EXPECT_THAT(json, HasSubstr("\"verdict\": \"worse\", \"text\": \"pooled slower: +6.0% wall"));
 }
 
 }  // namespace

@@ -1,0 +1,44 @@
+// Child side of --allocator (allocator.h): which allocator really serves
+// this process's malloc. The malloc counter forwards to it
+// (malloc_counter_shim.h's rockpool_malloc_forward_read): the object that
+// function lives in is the answer, confirmed by the allocator's own
+// statistics seeing a test allocation made through the process's malloc
+// (jemalloc's thread.allocated, tcmalloc's ownership check, glibc's
+// mallinfo2) and, for a preloaded object, by /proc/self/maps.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_ACTIVE_ALLOCATOR_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_ACTIVE_ALLOCATOR_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "tools/sst_replay/job.h"
+
+namespace rockpool::replay {
+
+// The allocator that serves this process's malloc, and how that was seen.
+struct ActiveAllocator {
+  std::string name;      // "glibc", "jemalloc", "tcmalloc", "sanitizer runtime", or a file name
+  std::string version;   // "2.36", "5.3.0-0-g54eaed1...", "gperftools 2.10"; may be empty
+  std::string object;    // the object its malloc comes from, as the loader names it
+  std::string evidence;  // what showed it (one line)
+  std::string problem;   // non-empty: the check that failed
+};
+ActiveAllocator DetectActiveAllocator();
+
+// InvalidArgument naming --allocator=`requested` if `active` is not the
+// allocator asked for (glibc: glibc's, or the runtime of a sanitizer build;
+// otherwise the object `preload` names), or if its own check failed. Adds
+// where /proc/self/maps shows a preloaded object to the evidence.
+absl::Status CheckActiveAllocator(const std::string& requested, const std::string& preload,
+                                  ActiveAllocator* active);
+
+// The result's facts: allocator, allocator_version, allocator_object,
+// allocator_evidence.
+void AddAllocatorFacts(const ActiveAllocator& active, RunResult* result);
+
+// "jemalloc 5.3.0-0-g54eaed1d (/usr/lib/x86_64-linux-gnu/libjemalloc.so.2)"
+std::string DescribeActive(const ActiveAllocator& active);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_ACTIVE_ALLOCATOR_H_

@@ -1,0 +1,202 @@
+#include "tools/sst_replay/felt_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "tools/json/json_string.h"
+
+namespace rockpool::replay {
+namespace {
+
+using json::JsonString;
+
+constexpr double kSignificant = 0.05;
+
+// A fact every run of an allocator reported (the first run's).
+std::string Fact(const AllocatorRuns& a, const std::string& key) {
+  for (const auto* runs : {&a.stock, &a.pooled}) {
+    for (const RunResult& r : *runs) {
+      auto it = r.facts.find(key);
+      if (it != r.facts.end()) return it->second;
+    }
+  }
+  return "";
+}
+
+std::string ActiveText(const AllocatorRuns& a) {
+  const std::string name = Fact(a, "allocator");
+  if (name.empty()) return a.name;
+  const std::string version = Fact(a, "allocator_version");
+  return absl::StrCat(name, version.empty() ? "" : " ", version, " (", Fact(a, "allocator_object"),
+                      ")");
+}
+
+// Display columns of UTF-8 text ("±" is two bytes, one column).
+size_t Columns(const std::string& s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+int MaxRuns(const ModeReport& m) {
+  size_t n = 0;
+  for (const AllocatorRuns& a : m.allocators) n = std::max({n, a.stock.size(), a.pooled.size()});
+  return static_cast<int>(n);
+}
+
+}  // namespace
+
+const std::vector<FeltMetric>& FeltMetrics() {
+  static const std::vector<FeltMetric> metrics = {
+      {"felt_wall_ns", "wall time", Unit::kNanos, "wall", "pooled faster", "pooled slower"},
+      {"felt_cpu_ns", "CPU time (user+sys)", Unit::kNanos, "CPU", "pooled uses less CPU",
+       "pooled uses more CPU"},
+      {"felt_minor_faults", "minor page faults", Unit::kCount, "minor faults", "pooled faults less",
+       "pooled faults more"},
+      {"felt_peak_rss_bytes", "peak RSS", Unit::kBytes, "peak RSS", "pooled smaller",
+       "pooled larger"},
+  };
+  return metrics;
+}
+
+FeltComparison CompareFelt(const std::vector<RunResult>& stock,
+                           const std::vector<RunResult>& pooled, const FeltMetric& metric) {
+  FeltComparison c;
+  c.stock = Summarize(stock, metric.key);
+  c.pooled = Summarize(pooled, metric.key);
+  c.tested = c.stock.runs.size() > 1 && c.pooled.runs.size() > 1;
+  if (c.tested) c.p = MannWhitneyP(c.stock.runs, c.pooled.runs);
+  if (c.stock.median != 0) {
+    c.delta_percent = (c.pooled.median - c.stock.median) / c.stock.median * 100.0;
+  }
+  if (c.tested && c.p <= kSignificant) {
+    if (c.pooled.median < c.stock.median) c.verdict = FeltVerdict::kBetter;
+    if (c.pooled.median > c.stock.median) c.verdict = FeltVerdict::kWorse;
+  }
+  return c;
+}
+
+const char* VerdictName(FeltVerdict v) {
+  switch (v) {
+    case FeltVerdict::kBetter:
+      return "better";
+    case FeltVerdict::kWorse:
+      return "worse";
+    case FeltVerdict::kNoDifference:
+      break;
+  }
+  return "no felt difference";
+}
+
+std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact) {
+  if (c.verdict == FeltVerdict::kNoDifference) {
+    if (!c.tested) {
+      return absl::StrFormat("no felt difference (n=%d+%d: too few runs to test)",
+                             c.stock.runs.size(), c.pooled.runs.size());
+    }
+    // Below 4 runs a side, the U test cannot reach p <= 0.05 at all.
+    const bool too_few = std::min(c.stock.runs.size(), c.pooled.runs.size()) < 4;
+    return absl::StrFormat("no felt difference (p=%.3f%s)", c.p,
+                           too_few && !compact ? ", --repeat=4 or more can show one" : "");
+  }
+  return absl::StrFormat("%s: %+.1f%%%s%s (p=%.3f)",
+                         c.verdict == FeltVerdict::kBetter ? metric.better : metric.worse,
+                         c.delta_percent, compact ? "" : " ", compact ? "" : metric.noun, c.p);
+}
+
+std::string FormatFeltTable(const ModeReport& m) {
+  if (m.allocators.empty()) return "";
+  const bool several = m.allocators.size() > 1;
+  std::string out = absl::StrCat(
+      "felt, each child process whole (wall: start to exit; CPU and minor faults: wait4; peak "
+      "RSS: its VmHWM); median of ",
+      MaxRuns(m), " runs", several ? " per strategy and allocator" : "",
+      "; a verdict only where the U test says p <= 0.05\n");
+  // Rows of cells: the allocators' names (several only), the column names,
+  // one row per metric; each allocator has a stock, a pooled and a verdict
+  // column.
+  std::vector<std::vector<std::string>> rows;
+  if (several) {
+    rows.emplace_back(1, "");
+    for (const AllocatorRuns& a : m.allocators) {
+      rows.back().insert(rows.back().end(), {a.name, "", ""});
+    }
+  }
+  rows.emplace_back(1, "");
+  for (size_t i = 0; i < m.allocators.size(); ++i) {
+    rows.back().insert(rows.back().end(), {"stock", "pooled", "verdict"});
+  }
+  for (const FeltMetric& metric : FeltMetrics()) {
+    rows.emplace_back(1, metric.label);
+    for (const AllocatorRuns& a : m.allocators) {
+      const FeltComparison c = CompareFelt(a.stock, a.pooled, metric);
+      rows.back().insert(rows.back().end(),
+                         {FormatCell(c.stock, metric.unit), FormatCell(c.pooled, metric.unit),
+                          VerdictText(c, metric, several)});
+    }
+  }
+  // Widths from the cells (the allocator names span their group).
+  const size_t columns = rows.back().size();
+  std::vector<size_t> width(columns, 0);
+  for (size_t r = several ? 1 : 0; r < rows.size(); ++r) {
+    for (size_t c = 0; c < columns; ++c) {
+      width[c] = std::max(width[c], Columns(rows[r][c]) + 3);
+    }
+  }
+  width[0] = std::max<size_t>(width[0], 28);
+  for (size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (size_t c = 0; c < columns; ++c) {
+      const bool name_row = several && r == 0 && c > 0;
+      if (name_row && c % 3 != 1) continue;
+      line += PadColumns(rows[r][c], name_row ? width[c] + width[c + 1] + width[c + 2] : width[c]);
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    absl::StrAppend(&out, line, "\n");
+  }
+  std::vector<std::string> active;
+  for (const AllocatorRuns& a : m.allocators) {
+    active.push_back(several ? absl::StrCat(a.name, " = ", ActiveText(a)) : ActiveText(a));
+  }
+  absl::StrAppend(&out, several ? "allocators: " : "allocator: ", absl::StrJoin(active, "; "),
+                  ", checked in every child\n");
+  return out;
+}
+
+std::string AllocatorsJson(const ModeReport& m, const std::string& indent) {
+  std::string o = "[";
+  for (size_t i = 0; i < m.allocators.size(); ++i) {
+    const AllocatorRuns& a = m.allocators[i];
+    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", indent, "{\"name\": ", JsonString(a.name),
+                    ", \"preload\": ", JsonString(a.preload), ",\n");
+    const std::string in = indent + "  ";
+    absl::StrAppend(&o, in, "\"active\": {\"name\": ", JsonString(Fact(a, "allocator")),
+                    ", \"version\": ", JsonString(Fact(a, "allocator_version")),
+                    ", \"object\": ", JsonString(Fact(a, "allocator_object")),
+                    ", \"evidence\": ", JsonString(Fact(a, "allocator_evidence")), "},\n");
+    absl::StrAppend(&o, in, "\"felt\": {");
+    bool first = true;
+    for (const FeltMetric& metric : FeltMetrics()) {
+      const FeltComparison c = CompareFelt(a.stock, a.pooled, metric);
+      absl::StrAppend(
+          &o, first ? "\n" : ",\n", in, "  ", JsonString(metric.key),
+          ": {\"label\": ", JsonString(metric.label), ", \"stock\": ", SummaryJson(c.stock),
+          ", \"pooled\": ", SummaryJson(c.pooled), ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
+          ", \"delta_percent\": ", JsonNumber(c.delta_percent),
+          ", \"verdict\": ", JsonString(VerdictName(c.verdict)),
+          ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}");
+      first = false;
+    }
+    absl::StrAppend(&o, "\n", in, "},\n", in,
+                    "\"metrics\": ", MetricsJson(a.stock, a.pooled, in + "  "), "\n", indent, "}");
+  }
+  absl::StrAppend(&o,
+                  m.allocators.empty() ? "]" : "\n" + indent.substr(0, indent.size() - 2) + "]");
+  return o;
+}
+
+}  // namespace rockpool::replay

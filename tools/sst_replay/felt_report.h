@@ -1,0 +1,59 @@
+// What users feel, first in each mode's report: wall time, CPU time, minor
+// page faults and peak RSS of each whole child process (the felt_* metrics:
+// the parent's clock and wait4 rusage, the child's own VmHWM), stock against
+// pooled under each --allocator, medians with a verdict from the
+// Mann-Whitney U test. Pooled is called better or worse only when the test
+// says so (p <= 0.05); anything else reads "no felt difference", and a
+// significant regression is shown as one, never as a saving.
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_FELT_REPORT_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_FELT_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "tools/sst_replay/report.h"
+
+namespace rockpool::replay {
+
+struct FeltMetric {
+  const char* key;    // RunResult metric
+  const char* label;  // table row
+  Unit unit;
+  const char* noun;    // "wall"
+  const char* better;  // "pooled faster"
+  const char* worse;   // "pooled slower"
+};
+
+// wall time, CPU time, minor page faults, peak RSS.
+const std::vector<FeltMetric>& FeltMetrics();
+
+enum class FeltVerdict { kNoDifference, kBetter, kWorse };
+
+struct FeltComparison {
+  Summary stock;
+  Summary pooled;
+  bool tested = false;  // both sides have 2 or more runs
+  double p = 1.0;       // two-sided Mann-Whitney U
+  double delta_percent = 0.0;
+  FeltVerdict verdict = FeltVerdict::kNoDifference;
+};
+
+FeltComparison CompareFelt(const std::vector<RunResult>& stock,
+                           const std::vector<RunResult>& pooled, const FeltMetric& metric);
+
+// "pooled slower: +12.0% wall (p=0.010)", "no felt difference (p=0.421)";
+// `compact` leaves out the noun (the table with one column per allocator).
+std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact);
+const char* VerdictName(FeltVerdict v);  // "better", "worse", "no felt difference"
+
+// The felt section of a mode: one column group per allocator, then the
+// allocators as the children saw them. Lines end in '\n'.
+std::string FormatFeltTable(const ModeReport& m);
+
+// The mode's "allocators" JSON array: per allocator its name, preload, what
+// the children found serving malloc, the felt comparison and every metric.
+std::string AllocatorsJson(const ModeReport& m, const std::string& indent);
+
+}  // namespace rockpool::replay
+
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_FELT_REPORT_H_
