@@ -19,7 +19,14 @@
 #              py_test/py_binary, e.g. //tests:doc_paths_test, need it), and
 #              the allocators users run RocksDB under (libjemalloc2 5.3.0,
 #              libtcmalloc-minimal4): sst_replay's --allocator and its
-#              end-to-end test preload them
+#              end-to-end test preload them. Also Debian's abseil source
+#              package of the installed libabsl-dev's version, unpacked with
+#              its patches (dpkg-dev, the deb-src entry below) into
+#              $ROCKPOOL_CACHE/src/abseil-VERSION (default
+#              /var/cache/rockpool/src): the preloaded objects link Abseil
+#              statically, compiled from it as PIC by Bazel (@absl_pic,
+#              third_party/system_libs.bzl), since Debian's libabsl_*.a are
+#              not PIC. Fetched once per installed version
 #   db_stress  tests/db_stress/build.sh: librocksdb-dev and the codec -dev
 #              packages it links, dpkg-dev (`apt-get source`), plus a deb-src
 #              entry in a sources file of its own
@@ -47,11 +54,13 @@
 # that is printed (and the script exits non-zero) only when a step fails. A
 # run with nothing missing does no network work: `apt-get update` runs once,
 # first, only when something must be installed (or the deb-src entry was
-# just written, or its source index is missing). Needs root only then.
+# just written, or its source index is missing), and a source tree is
+# fetched only when the cache has none for the installed version. Needs root
+# only then (or, for the source tree alone, a writable $ROCKPOOL_CACHE).
 set -euo pipefail
 
 declare -A STAGE_PACKAGES=(
-  [base]="bazel-bootstrap bazel-rules-java g++ pkg-config
+  [base]="bazel-bootstrap bazel-rules-java g++ pkg-config dpkg-dev
           librocksdb-dev rocksdb-tools
           libzstd-dev zlib1g-dev liblz4-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
@@ -69,6 +78,9 @@ declare -A STAGE_PACKAGES=(
 )
 STAGE_ORDER=(base db_stress myrocks private_codecs package clang bench upstream)
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
+# Source trees kept outside the clone (third_party/system_libs.bzl reads the
+# same variable and default).
+CACHE=${ROCKPOOL_CACHE:-/var/cache/rockpool}
 
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 fail() { echo "setup: $*" >&2; exit 1; }
@@ -104,8 +116,12 @@ want_deb_src=0
 # The source packages a stage fetches, as "source:binary" pairs: the source
 # index must offer the version the installed binary package was built from.
 declare -A want_sources=()
+# The source trees a stage unpacks into $CACHE/src, as "source:binary" pairs
+# (each also in want_sources).
+declare -A want_trees=()
 for s in "${stages[@]}"; do
   case $s in
+    base) want_deb_src=1; want_sources[abseil]=libabsl-dev; want_trees[abseil]=libabsl-dev ;;
     db_stress) want_deb_src=1; want_sources[rocksdb]=librocksdb-dev ;;
     private_codecs) want_deb_src=1; want_sources[libzstd]=libzstd-dev; want_sources[zlib]=zlib1g-dev ;;
   esac
@@ -179,7 +195,7 @@ deb_src=
 if ((want_deb_src)); then
   deb_src=$(deb_src_entries)
   [[ -n $deb_src ]] || fail "no Debian entry in /etc/apt/sources.list{,.d/debian.sources} to derive a deb-src entry from"
-  deb_src="# Written by rockpool tools/setup.sh --stage=db_stress|private_codecs: source packages (apt-get source rocksdb, libzstd, zlib).
+  deb_src="# Written by rockpool tools/setup.sh (base, --stage=db_stress|private_codecs): source packages (apt-get source abseil, rocksdb, libzstd, zlib).
 $deb_src"
   # Comments aside, an equal file is kept (no rewrite, no update).
   if ! [[ -f $SRCLIST ]] || [[ $(grep -v '^#' "$SRCLIST") != "$(grep -v '^#' <<<"$deb_src")" ]]; then
@@ -212,11 +228,56 @@ if ((want_deb_src)) && ! ((write_deb_src)) && ! ((${#missing[@]})) && ! source_i
   need_source_index=1
 fi
 
-if ! ((${#missing[@]} || write_deb_src || need_source_index)); then
-  echo "setup: $label: all ${#packages[@]} packages installed"
+# --- source trees in the cache (base: abseil) ---------------------------------
+# $CACHE/src/<source>-<version>: the source package of the installed binary
+# package's version (epoch left out), unpacked by `apt-get source` with
+# Debian's patches applied. Complete once present: it is unpacked elsewhere
+# and moved into place.
+tree_version() {  # <source>: the installed binary package's source version
+  local v
+  v=$(dpkg-query -W -f='${source:Version}' "${want_trees[$1]}" 2>/dev/null) || v=
+  echo "${v#*:}"
+}
+tree_dir() { echo "$CACHE/src/$1-$(tree_version "$1")"; }
+trees_missing() {  # the sources whose tree is absent, one per line
+  local src
+  for src in "${!want_trees[@]}"; do
+    if [[ -z $(tree_version "$src") || ! -d $(tree_dir "$src") ]]; then
+      echo "$src"
+    fi
+  done
+}
+fetch_tree() {  # <source> <version> <dir>
+  local src=$1 version=$2 dir=$3 tmp unpacked
+  mkdir -p "${dir%/*}" || return 1
+  tmp=$(mktemp -d "${dir%/*}/.fetch-$src.XXXXXX") || return 1
+  # apt-get source unpacks into the current directory. As root, download as
+  # root too: apt's _apt sandbox user cannot write there.
+  local sandbox=()
+  [[ $(id -u) -eq 0 ]] && sandbox=(-o APT::Sandbox::User=root)
+  if ! (cd "$tmp" && apt-get "${APT_OPTS[@]}" "${sandbox[@]}" source "$src=$version"); then
+    rm -rf "$tmp"
+    return 1
+  fi
+  # The unpacked tree is the one directory (beside the .dsc and tarballs).
+  unpacked=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d)
+  if [[ -z $unpacked || $unpacked == *$'\n'* ]]; then
+    echo "apt-get source $src=$version: expected one unpacked directory in $tmp"
+    rm -rf "$tmp"
+    return 1
+  fi
+  rm -rf "$dir"
+  mv "$unpacked" "$dir"
+  rm -rf "$tmp"
+}
+
+if ! ((${#missing[@]} || write_deb_src || need_source_index)) && [[ -z $(trees_missing) ]]; then
+  trees=
+  ((${#want_trees[@]})) && trees=", sources in $CACHE/src"
+  echo "setup: $label: all ${#packages[@]} packages installed$trees"
   exit 0
 fi
-if [[ $(id -u) -ne 0 ]]; then
+if [[ $(id -u) -ne 0 ]] && ((${#missing[@]} || write_deb_src || need_source_index)); then
   what=()
   ((${#missing[@]})) && what+=("missing packages: ${missing[*]}")
   ((write_deb_src)) && what+=("deb-src entry $SRCLIST")
@@ -255,7 +316,9 @@ step() {  # step <description> <command...>
 if ((write_deb_src)); then
   step "writing $SRCLIST (deb-src entry)" bash -c 'printf "%s\n" "$1" >"$2"' _ "$deb_src" "$SRCLIST"
 fi
-step "apt-get update" apt-get "${APT_OPTS[@]}" update
+if ((${#missing[@]} || write_deb_src || need_source_index)); then
+  step "apt-get update" apt-get "${APT_OPTS[@]}" update
+fi
 if ((${#missing[@]})); then
   noun=packages; ((${#missing[@]} == 1)) && noun=package
   step "installing ${#missing[@]} $noun (${missing[*]})" \
@@ -264,3 +327,9 @@ fi
 if ((want_deb_src)) && ! source_index_ok; then
   fail "apt has no source package $(source_index_missing) after apt-get update (deb-src entry: $SRCLIST)"
 fi
+for src in $(trees_missing); do
+  version=$(tree_version "$src")
+  [[ -n $version ]] || fail "${want_trees[$src]} is not installed: no version of $src to fetch"
+  step "apt-get source $src=$version into $(tree_dir "$src")" \
+    fetch_tree "$src" "$version" "$(tree_dir "$src")"
+done

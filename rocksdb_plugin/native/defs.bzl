@@ -1,6 +1,7 @@
 """The native face exists only when @rocksdb has CompressionManager (>= 10.4)."""
 
 load("@rocksdb//:defs.bzl", "ROCKSDB_LINKAGE", "ROCKSDB_NATIVE_API")
+load("//third_party:preloaded_absl.bzl", "PRELOADED_ABSL_DEPS", "PRELOADED_ABSL_LINKER_INPUTS", "PRELOADED_ABSL_LINKOPTS")
 
 _SRCS = [
     "log_report.cc",
@@ -100,14 +101,17 @@ def native_face_targets():
     # librocksdb of the release it is built for (an install made with
     # `make install-shared`): DT_NEEDED librocksdb.so.X.Y, found through the
     # install's rpath. Only defined when @rocksdb is such an install.
+    # Abseil is linked in, as in the legacy face's preload objects
+    # (third_party/preloaded_absl.bzl): no libabsl_*.so in the host.
     if ROCKSDB_LINKAGE == "shared":
         native.cc_binary(
             name = "librockpool_native.so",
-            # Only the Abseil libraries rockpool uses.
-            linkopts = ["-Wl,--as-needed"],
+            additional_linker_inputs = PRELOADED_ABSL_LINKER_INPUTS,
+            # No library it does not use.
+            linkopts = ["-Wl,--as-needed"] + PRELOADED_ABSL_LINKOPTS,
             linkshared = 1,
             visibility = ["//visibility:public"],
-            deps = [":checked_registration"],
+            deps = [":checked_registration"] + PRELOADED_ABSL_DEPS,  # Abseil's last
         )
 
     # What a RocksDB built with ROCKSDB_PLUGINS=rockpool links

@@ -74,10 +74,16 @@ TEST_F(InterposeObjectTest, CarriesNoRocksDb) {
                               " | grep -E ' (ZSTD_|ZDICT_|deflate|inflate|zlibVersion|zError)'");
   EXPECT_EQ(undefined.output, "") << "codec functions it would bind by name";
 
-  // Neither defines nor refers to any rocksdb:: symbol (mangled "7rocksdb").
+  // Its own Abseil, linked in (third_party/preloaded_absl.bzl): no
+  // libabsl_*.so to load into the host.
+  EXPECT_EQ(needed.output.find("libabsl"), std::string::npos) << needed.output;
+
+  // Neither defines nor refers to any rocksdb:: symbol (mangled "7rocksdb"),
+  // nor any absl:: one (its copy is private: hidden, resolved at link time).
   const Result all = Sh("nm -D " + g_object);
   ASSERT_EQ(all.exit_code, 0) << all.output;
   EXPECT_EQ(all.output.find("7rocksdb"), std::string::npos) << all.output;
+  EXPECT_EQ(all.output.find("4absl"), std::string::npos) << all.output;
 
   // Its exported functions are exactly the interposed entry points.
   const Result exported =

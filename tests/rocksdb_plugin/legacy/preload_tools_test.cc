@@ -4,7 +4,9 @@
 //  - the files it wrote are read by sst_dump --command=check and ldb scan
 //    WITHOUT the plugin (stock), and the same with the plugin;
 //  - a bad rockpool option in the OPTIONS file stops db_bench (with the
-//    plugin), while stock db_bench ignores the unknown listener id.
+//    plugin), while stock db_bench ignores the unknown listener id;
+//  - the object brings no libabsl_*.so into the tools (its Abseil is linked
+//    in) and exports no Abseil symbol.
 //
 // Usage: preload_tools_test <path of librockpool_preload.so>
 // Not under ASan: an ASan-built preload object cannot be loaded into these
@@ -126,6 +128,22 @@ TEST_P(PreloadToolsTest, DbBenchPooledAndStockToolsReadTheFiles) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, PreloadToolsTest, testing::Values("kZlibCompression", "kZSTD"));
+
+// Loading the object costs the host its own pages only: Abseil is linked in
+// from source (third_party/preloaded_absl.bzl) instead of Debian's 25 shared
+// libabsl_*.so, and that copy stays private to it.
+TEST(PreloadObjectTest, CarriesItsOwnAbseil) {
+  ASSERT_TRUE(std::filesystem::exists(g_preload)) << "preload object not found: " << g_preload;
+  const Result needed = Sh("readelf -d " + g_preload);
+  ASSERT_EQ(needed.exit_code, 0) << needed.output;
+  EXPECT_NE(needed.output.find("librocksdb.so.7.8"), std::string::npos) << needed.output;
+  EXPECT_EQ(needed.output.find("libabsl"), std::string::npos) << needed.output;
+  // Neither defines nor refers to an absl:: symbol (mangled "4absl") in its
+  // dynamic symbol table.
+  const Result all = Sh("nm -D " + g_preload);
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  EXPECT_EQ(all.output.find("4absl"), std::string::npos) << all.output;
+}
 
 // db_bench configured by flags alone (no --options_file, so no listener from
 // options): ROCKPOOL_OPTIONS switches pooling on at load, the DB::Open hook
