@@ -184,6 +184,17 @@ class Workload:
                  f"--compressed_secondary_cache_compression_type={c}", "--threads=1"] + COMMON)
 
 
+def pool_idle_kb(stats_path):
+    """idle_bytes of the last `rockpool report:` line in a ROCKPOOL_STATS
+    file, in KiB; None when there is none (nothing was written)."""
+    try:
+        with open(stats_path, encoding="utf-8", errors="replace") as f:
+            found = re.findall(r"\bidle_bytes=(\d+)", f.read())
+    except OSError:
+        return None
+    return int(found[-1]) / 1024 if found else None
+
+
 def parse_workloads(text):
     """Names and groups ("sst", "all") -> Workloads; ValueError names the bad one."""
     out = []

@@ -104,10 +104,13 @@ LEGEND = (
     "Mann-Whitney U test (exact for small samples, as sst_replay's); \"~\" = not "
     f"significant (p > {st.ALPHA}). Verdict: a figure counts as felt when p <= "
     f"{st.ALPHA} and the difference is at least 3% of stock (wall, CPU, ops/s; and "
-    "10 ms) or 5% and 1 MiB (peak RSS, RSS at exit); \"worse\" when any felt figure "
+    "10 ms) or 5% and 1 MiB (peak RSS); \"worse\" when any felt figure "
     "is worse pooled, even if others improved. Minor faults are shown, not judged "
     "(their cost is in CPU and wall). RSS at exit is the last VmRSS sample "
-    "(/proc/PID/status) before the process exited; peak RSS is ru_maxrss.")
+    "(/proc/PID/status) before the process exited, shown, not judged (whether it "
+    "lands before or after db_bench frees its memtables decides it); peak RSS is "
+    "ru_maxrss; pool idle at exit is the idle_bytes of the pooled process's "
+    "ROCKPOOL_STATS line at exit: what pooling kept that stock would have freed.")
 
 
 def render_cells(doc):

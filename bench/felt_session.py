@@ -52,6 +52,17 @@ class Session:
     def env(self, allocator, side):
         return dbb.side_env(self.base_env, allocator, side, self.face)
 
+    def stats_file(self, side):
+        """Where a pooled run under a face configured from the environment
+        writes its ROCKPOOL_STATS line (removed first: the object leaves an
+        existing file alone when it leased nothing); None otherwise."""
+        if side != "pooled" or self.face.name == "native":
+            return None
+        path = self.path("rockpool_stats")
+        if os.path.exists(path):
+            os.unlink(path)
+        return path
+
     def argv(self, run_args, db, options=None):
         argv = [self.face.db_bench] + list(run_args) + [f"--db={db}"]
         if options:

@@ -26,10 +26,15 @@ import subprocess
 import sys
 import tempfile
 
-import felt_cost
-import felt_dbbench as dbb
-import felt_run
-import felt_stats as st
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree when run by hand
+if __package__ in (None, "") and "bench" not in sys.modules:
+    # By hand (python3 bench/fixed_cost.py): the repository root holds `bench`.
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench import felt_cost  # noqa: E402
+from bench import felt_dbbench as dbb  # noqa: E402
+from bench import felt_run  # noqa: E402
+from bench import felt_stats as st  # noqa: E402
 
 TOOLS = ("db_bench", "ldb", "sst_dump")
 RSS_TARGET_KB, FAULT_TARGET = 256, 64

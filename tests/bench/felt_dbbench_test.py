@@ -188,5 +188,28 @@ class NativeOptionsTest(unittest.TestCase):
         self.assertEqual(f["cache_size"], "1048576")
 
 
+class PoolIdleTest(unittest.TestCase):
+    def test_reads_the_last_report_line(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("rockpool report: event=flush pid=1 mode=pool | idle=1 idle_bytes=2048 "
+                    "in_use=0\nrockpool report: event=exit pid=1 mode=pool | idle=3 "
+                    "idle_bytes=307200 in_use=0 discarded=0 | zstd=pooled\n")
+        try:
+            self.assertEqual(dbb.pool_idle_kb(f.name), 300.0)
+        finally:
+            os.unlink(f.name)
+
+    def test_no_file_or_no_line(self):
+        self.assertIsNone(dbb.pool_idle_kb("/nonexistent/rockpool_stats"))
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", delete=False) as f:
+            f.write("not a report\n")
+        try:
+            self.assertIsNone(dbb.pool_idle_kb(f.name))
+        finally:
+            os.unlink(f.name)
+
+
 if __name__ == "__main__":
     unittest.main()

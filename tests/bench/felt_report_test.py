@@ -46,7 +46,7 @@ class MarkdownTest(unittest.TestCase):
         self.assertEqual(lines[0], "# What users feel: stock vs pooled RocksDB (matrix)")
         self.assertIn("- allocator glibc: glibc's malloc", lines)
         header = next(s for s in lines if s.startswith("| workload | allocator | wall stock"))
-        self.assertEqual(header.count("|"), 28)  # 2 + 6 metrics x 4 + verdict
+        self.assertEqual(header.count("|"), 32)  # 2 + 7 metrics x 4 + verdict
         lz4hc = next(s for s in lines if s.startswith("| sst_lz4hc | jemalloc |"))
         cells = [c.strip() for c in lz4hc.strip("|").split("|")]
         self.assertEqual(cells[2:6], ["16.02 s", "3.02 s", "0.19", "0.008"])
