@@ -22,9 +22,10 @@ constexpr uintptr_t kLz4Hc = 1;
 
 // Whether the copy initialises a stream of its own reported size in memory
 // from malloc (what every pooled context gets): false if its struct sizes
-// or alignment do not fit what rockpool allocates.
-template <typename Init>
-bool InitFits(int size, Init init, const char* what, std::string* why) {
+// or alignment do not fit what rockpool allocates. `then` sees the stream
+// just initialised.
+template <typename Init, typename Then>
+bool InitFits(int size, Init init, const char* what, std::string* why, Then&& then) {
   if (size <= 0) {
     *why = absl::StrCat("lz4: the copy reports a ", what, " of ", size, " bytes");
     return false;
@@ -35,21 +36,15 @@ bool InitFits(int size, Init init, const char* what, std::string* why) {
     *why = absl::StrCat("lz4: the copy refuses to initialise a ", what, " of ", size, " bytes");
     return false;
   }
+  then(static_cast<const unsigned char*>(memory.get()), size);
   return true;
 }
 
-// The header LZ4_initStreamHC leaves, for FreshLz4HcStream; only for a copy
-// whose stream is the size this build's lz4hc.h describes.
-void RecordFreshHcHeader(Lz4Copy& copy) {
-  if (copy.LZ4_sizeofStateHC() != static_cast<int>(sizeof(LZ4_streamHC_t))) return;
-  std::unique_ptr<void, decltype(&std::free)> memory(std::malloc(sizeof(LZ4_streamHC_t)),
-                                                     &std::free);
-  if (memory == nullptr || copy.LZ4_initStreamHC(memory.get(), sizeof(LZ4_streamHC_t)) == nullptr) {
-    return;
-  }
-  std::memcpy(copy.fresh_hc_header,
-              static_cast<const unsigned char*>(memory.get()) + Lz4Copy::kHcHeaderOffset,
-              Lz4Copy::kHcHeaderBytes);
+// Records the header LZ4_initStreamHC leaves (for FreshLz4HcStream), only
+// for a copy whose stream is the size this build's lz4hc.h describes.
+void RecordFreshHcHeader(Lz4Copy& copy, const unsigned char* stream, int size) {
+  if (size != static_cast<int>(sizeof(LZ4_streamHC_t))) return;
+  std::memcpy(copy.fresh_hc_header, stream + Lz4Copy::kHcHeaderOffset, Lz4Copy::kHcHeaderBytes);
   copy.fresh_hc_header_known = true;
 }
 
@@ -60,12 +55,12 @@ bool CheckLz4Copy(Lz4Copy& copy, std::string* why) {
     *why = absl::StrCat("lz4 ", copy.LZ4_versionNumber(), " predates LZ4_initStream (1.9.0)");
     return false;
   }
-  if (!InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t", why) ||
-      !InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t", why)) {
-    return false;
-  }
-  RecordFreshHcHeader(copy);
-  return true;
+  return InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t", why,
+                  [](const unsigned char*, int) {}) &&
+         InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t", why,
+                  [&copy](const unsigned char* stream, int size) {
+                    RecordFreshHcHeader(copy, stream, size);
+                  });
 }
 
 // Where every use of an LZ4HC stream leaves its trace. liblz4 (1.9.0
