@@ -185,7 +185,10 @@ mariadb_life() {
   local f=$MDB/$way.$pid.stats leases created reused lib_bytes in_use out ok=0
   read -r leases created reused lib_bytes in_use < <(stage_rockpool_totals "$f" /nonexistent)
   out=$(/usr/bin/rockpool stats "$f" 2>&1)
-  ((leases > 0 && reused > created)) && grep -q "^pid $pid .* pooled *$" <<<"$out" && ok=1
+  # The codec columns (zstd, zlib, lz4): the server's zlib pooled, and no
+  # codec forwarded (a codec it never called stays unused: bound at first use).
+  ((leases > 0 && reused > created)) &&
+    grep -qE "^pid $pid .* (unused|pooled) +pooled +(unused|pooled) *$" <<<"$out" && ok=1
   check "$ok" "mariadb $way pooled" "leases=$leases created=$created reused=$reused lib_bytes=$lib_bytes in_use=$in_use"
   # The table itself, for the record (the closing notes quote it).
   sed 's/^/    /' <<<"$out"
