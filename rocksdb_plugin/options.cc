@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -133,8 +134,14 @@ absl::StatusOr<RockpoolOptions> ParseRockpoolOptions(
     std::vector<std::pair<std::string, std::string>> pairs, const RockpoolOptions& base,
     bool ignore_unknown) {
   for (auto& [name, value] : pairs) name = std::string(Strip(name));
-  std::stable_sort(pairs.begin(), pairs.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // A stable insertion sort by name: a handful of pairs, and std::stable_sort
+  // would add 16 KiB of code that every process loading rockpool maps at
+  // start-up (rocksdb_plugin/README.md, "What loading rockpool costs").
+  for (size_t i = 1; i < pairs.size(); ++i) {
+    for (size_t j = i; j > 0 && pairs[j].first < pairs[j - 1].first; --j) {
+      std::swap(pairs[j], pairs[j - 1]);
+    }
+  }
   RockpoolOptions options = base;
   for (size_t i = 0; i < pairs.size(); ++i) {
     const auto& [name, value] = pairs[i];
