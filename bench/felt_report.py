@@ -136,10 +136,32 @@ def soak_rows(soak):
             f = st.soak_figures([tuple(s) for s in r.get("samples", [])])
             ph = r.get("phases", {}).get("readwhilewriting", {})
             rows.append([alloc, side, fmt(f["rss_1min_kb"], "KiB"), fmt(f["rss_5min_kb"], "KiB"),
-                         fmt(f["rss_end_kb"], "KiB"), fmt(f["rss_peak_kb"], "KiB"),
-                         fmt(r.get("maxrss_kb"), "KiB"), fmt(r.get("cpu_s"), "s"),
+                         fmt(f["rss_end_kb"], "KiB"), fmt(f["rss_tail_mean_kb"], "KiB"),
+                         fmt(f["rss_peak_kb"], "KiB"), fmt(r.get("maxrss_kb"), "KiB"),
+                         fmt(r.get("pool_idle_kb"), "KiB"), fmt(r.get("cpu_s"), "s"),
                          fmt(ph.get("ops"), "ops/s"), fmt(ph.get("p99_us"), "us")])
     return rows
+
+
+def soak_verdicts(soak):
+    """One line per allocator: pooled minus stock, mean RSS over the last
+    5 minutes, beside the pool's idle bytes at the end."""
+    lines = []
+    for alloc, sides in soak.get("allocators", {}).items():
+        if not (sides.get("stock") and sides.get("pooled")):
+            continue
+        mean = {side: st.soak_figures([tuple(s) for s in sides[side].get("samples", [])])
+                ["rss_tail_mean_kb"] for side in ("stock", "pooled")}
+        if mean["stock"] is None or mean["pooled"] is None:
+            continue
+        diff = mean["pooled"] - mean["stock"]
+        idle = sides["pooled"].get("pool_idle_kb")
+        lines.append(f"- {alloc}: pooled {'-' if diff < 0 else '+'}{abs(diff) / 1024:.1f} MiB "
+                     f"against stock (mean RSS, last 5 minutes: "
+                     f"{'at or below' if diff <= 0 else 'above'} stock)"
+                     + (f"; the pool held {idle / 1024:.1f} MiB idle at the end" if idle is not None
+                        else ""))
+    return lines
 
 
 def render_soak(soak):
@@ -148,10 +170,14 @@ def render_soak(soak):
     if soak.get("command"):
         lines += [f"Each side: `{soak['command']}`", ""]
     lines += _table(["allocator", "side", "RSS 1 min", "RSS 5 min", "RSS end",
-                     "peak RSS (sampled)", "ru_maxrss", "CPU user+sys", "ops/s", "p99"],
+                     "RSS mean, last 5 min", "peak RSS (sampled)", "ru_maxrss", "pool idle at end",
+                     "CPU user+sys", "ops/s", "p99"],
                     soak_rows(soak))
-    return lines + ["", "RSS sampled every second from /proc/PID/status (VmRSS); \"-\" "
-                        "where the run was shorter than that time."]
+    verdicts = soak_verdicts(soak)
+    return lines + ([""] + verdicts if verdicts else []) + [
+        "", "RSS sampled every second from /proc/PID/status (VmRSS); \"-\" where the run was "
+        "shorter than that time. The pool's idle bytes come from the pooled process's "
+        "ROCKPOOL_STATS line at exit."]
 
 
 def render_markdown(doc):

@@ -29,9 +29,13 @@ def _start_pair(s, alloc, args, options):
         shutil.rmtree(db, ignore_errors=True)
         shutil.copytree(s.path("soak_fill"), db)
         opts = options[side] if options else None
+        env, stats = s.env(alloc, side), s.stats_file(side)
+        if stats:  # the pool's idle bytes at the end, beside the RSS they add
+            env.update(ROCKPOOL_STATS=stats, ROCKPOOL_STATS_SECONDS="0")
         children[side] = felt_run.Child(
-            s.argv(args, db, opts), s.env(alloc, side), s.path(f"soak_{side}.out"),
+            s.argv(args, db, opts), env, s.path(f"soak_{side}.out"),
             s.path(f"soak_{side}.err"), interval_s=1.0, keep_samples=True)
+        children[side].stats = stats
     try:
         for side in SIDES:
             children[side].start()
@@ -51,6 +55,8 @@ def _run_allocator(s, a, alloc, args, options):
             res = children[side].wait()
             results[side] = s.finish(res, s.path(f"soak_{side}.out"), s.path(f"soak_{side}.err"),
                                      f"soak {alloc} {side}", "readwhilewriting")
+            stats = children[side].stats
+            results[side]["pool_idle_kb"] = dbb.pool_idle_kb(stats) if stats else None
     finally:
         for c in children.values():
             c.kill()

@@ -192,8 +192,14 @@ def value_at(samples, t):
     return None
 
 
-def soak_figures(samples):
-    """RSS at 1 min, 5 min, the end and its sampled peak (KiB)."""
+def soak_figures(samples, window_s=300):
+    """RSS at 1 min, 5 min, the end, its sampled peak, and its mean over the
+    last `window_s` seconds (KiB). One sample at the end swings by a
+    memtable's worth; the mean over the last minutes is what the soak's
+    comparison reads."""
     kbs = [kb for _, kb in samples]
+    last = samples[-1][0] if samples else 0
+    tail = [kb for t, kb in samples if t >= last - window_s]
     return {"rss_1min_kb": value_at(samples, 60), "rss_5min_kb": value_at(samples, 300),
-            "rss_end_kb": kbs[-1] if kbs else None, "rss_peak_kb": max(kbs) if kbs else None}
+            "rss_end_kb": kbs[-1] if kbs else None, "rss_peak_kb": max(kbs) if kbs else None,
+            "rss_tail_mean_kb": sum(tail) / len(tail) if tail else None}

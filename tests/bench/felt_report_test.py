@@ -78,10 +78,21 @@ class MarkdownTest(unittest.TestCase):
                                                              [400, 3072]],
                                                  "maxrss_kb": 4100, "cpu_s": 12.5,
                                                  "phases": {"readwhilewriting": {
-                                                     "ops": 5000, "p99_us": 9.5}}}}}}}
+                                                     "ops": 5000, "p99_us": 9.5}}},
+                                       "pooled": {"samples": [[0, 1024], [60, 2048], [300, 2048],
+                                                              [400, 2048]],
+                                                  "maxrss_kb": 2100, "cpu_s": 11.0,
+                                                  "pool_idle_kb": 512,
+                                                  "phases": {"readwhilewriting": {
+                                                      "ops": 6000, "p99_us": 8.0}}}}}}}
         md = rep.render_markdown(d)
-        self.assertIn("| glibc | stock | 2.0 MiB | 4.0 MiB | 3.0 MiB | 4.0 MiB | 4.0 MiB | "
-                      "12.50 s | 5.00k | 9.5 us |", md)
+        # Last 5 minutes of a 400 s run: the samples at 300 s and 400 s.
+        self.assertIn("| glibc | stock | 2.0 MiB | 4.0 MiB | 3.0 MiB | 3.5 MiB | 4.0 MiB | "
+                      "4.0 MiB | - | 12.50 s | 5.00k | 9.5 us |", md)
+        self.assertIn("| glibc | pooled | 2.0 MiB | 2.0 MiB | 2.0 MiB | 2.0 MiB | 2.0 MiB | "
+                      "2.1 MiB | 0.5 MiB | 11.00 s | 6.00k | 8.0 us |", md)
+        self.assertIn("- glibc: pooled -1.5 MiB against stock (mean RSS, last 5 minutes: at or "
+                      "below stock); the pool held 0.5 MiB idle at the end", md)
         self.assertIn("concurrently", md)
         self.assertNotIn("Stock vs pooled, per workload", md)
 

@@ -108,7 +108,10 @@ class SoakTest(unittest.TestCase):
         samples = [(0.0, 1000), (59.5, 2000), (60.4, 3000), (300.2, 5000), (400.0, 4000)]
         f = st.soak_figures(samples)
         self.assertEqual(f, {"rss_1min_kb": 3000, "rss_5min_kb": 5000, "rss_end_kb": 4000,
-                             "rss_peak_kb": 5000})
+                             "rss_peak_kb": 5000, "rss_tail_mean_kb": 4500})
+        # The mean over the last 5 minutes takes the samples from 100 s on
+        # (300.2 s and 400 s); a 340 s window reaches back to 60.4 s.
+        self.assertEqual(st.soak_figures(samples, window_s=340)["rss_tail_mean_kb"], 4000)
         short = st.soak_figures([(0.0, 10), (1.0, 20)])
         self.assertIsNone(short["rss_1min_kb"])
         self.assertEqual(short["rss_end_kb"], 20)
