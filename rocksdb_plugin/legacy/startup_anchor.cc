@@ -8,7 +8,7 @@
 // The objects are linked with 64 KiB segment alignment, which glibc >= 2.35
 // honours when it maps them, so a window of the file is a window in memory.
 // A constructor calls the anchor once: that keeps its section through the
-// linker's garbage collection, and costs one `ret`.
+// linker's garbage collection, and costs one return.
 namespace rockpool::legacy {
 namespace {
 

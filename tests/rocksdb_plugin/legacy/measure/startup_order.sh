@@ -60,7 +60,7 @@ for n in names:
     # template constructor) lives in its base-object twin's section (C2, D2).
     fns.add(re.sub(r"C1(?=[EI])", "C2", re.sub(r"D[01](?=E)", "D2", n)))
     fns.add(n)
-# The 64 KiB-aligned anchor first (legacy/startup_anchor.cc), then the
+# The 64 KiB-aligned anchor first (rocksdb_plugin/legacy/startup_anchor.cc), then the
 # unnamed .text of crtbegin (frame_dummy and friends run at load), the
 # constructors, and every function that ran. Their .text.unlikely parts are
 # left out: they did not run, and they would push the read-only data that
