@@ -2,9 +2,9 @@
 // pooled run, alternating which goes first (plan.h's StrategyAt), once per
 // --allocator, one allocator after the other; the first run is the
 // reference every later run's output, under any allocator, is compared with
-// byte for byte. The --testonly_corrupt_pooled_output hook lives here too: it
-// damages the first pooled output that gets compared, so the tests can see
-// a difference reported.
+// byte for byte. The --testonly_corrupt_pooled_output hook (a flag of test
+// builds only, internal_flags.h) lives here too: it damages the first pooled
+// output that gets compared, so the tests can see a difference reported.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ALTERNATING_RUNNER_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ALTERNATING_RUNNER_H_
 
