@@ -143,7 +143,7 @@ class Session {
     }
     for (const BlobInput& in : blob_inputs_) files.push_back({in.path, false, true, 0});
     absl::StatusOr<PatternChoice> c =
-        ChoosePattern(settings_.rocksdb_version, args_, files, &options_files_);
+        ChoosePattern(settings_.rocksdb_version, files, &options_files_);
     if (!c.ok()) return Fail(2, c.status().message());
     pattern_ = *std::move(c);
     PatternReport& r = report_.pattern;
