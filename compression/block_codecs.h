@@ -28,6 +28,27 @@ inline constexpr size_t kDefaultMaxUncompressedSize = size_t{256} << 20;
 // blocks plus the largest wrapper).
 size_t MaxCompressedBlockSize(size_t uncompressed_size);
 
+// How one block is compressed: RocksDB's CompressionOptions for it (each
+// codec reads its own fields) and the context the caller holds for it, if
+// any. RocksDB's table builder holds a zstd context per SST file (10.7+:
+// LZ4 working areas too); without one held, a context is leased for the
+// call, as RocksDB creates one per block for zlib (and LZ4 up to 10.5).
+struct BlockCompression {
+  uint8_t type = 0;                  // RocksDB's CompressionType byte
+  int level = kRocksDbDefaultLevel;  // RocksDB's level (zstd_level.h, kV7)
+  int window_bits = -14;             // zlib
+  int strategy = Z_DEFAULT_STRATEGY;  // zlib
+  const ZstdDictionary* zstd_dictionary = nullptr;
+  std::string_view raw_dictionary;  // zlib and LZ4
+  // Held contexts: the one of `type` is used, the others ignored.
+  ZSTD_CCtx_s* zstd_cctx = nullptr;
+  LZ4_stream_t* lz4_stream = nullptr;
+  LZ4_streamHC_t* lz4hc_stream = nullptr;
+  // LZ4 with no stream held: RocksDB 10.7+'s LZ4_compress_fast without one
+  // (lz4_block_codec.h) instead of a leased stream.
+  bool lz4_without_stream = false;
+};
+
 class BlockCodecs {
  public:
   // `pools` must outlive this object.
@@ -42,6 +63,13 @@ class BlockCodecs {
   const ZlibBlockCodec& zlib() const { return zlib_; }
   const Lz4BlockCodec& lz4() const { return lz4_; }
   CompressionPools* pools() const { return pools_; }
+
+  // Compresses `input` into a block of RocksDB type `how.type` (RocksDB's
+  // format, size prefix included). Errors as the codec's own (the output
+  // not fitting is FailedPrecondition: RocksDB stores the block raw);
+  // kNone and other codecs: Unimplemented, naming the codec.
+  absl::Status Compress(std::string_view input, const BlockCompression& how,
+                        std::string* out) const;
 
   // Decompresses a block of RocksDB type `type` (payload without trailer).
   // kNone copies. `dict` may be null; for zlib and LZ4 blocks its raw()

@@ -51,6 +51,30 @@ struct BlockPrefix {
 // over `max_uncompressed_size` before anything is allocated.
 absl::StatusOr<BlockPrefix> ParseBlockPrefix(std::string_view block, size_t max_uncompressed_size);
 
+// The string form of a block compression, for codecs whose worst case is
+// known before they run (zstd, LZ4; zlib's bound depends on its stream):
+// sizes *out for the longest prefix plus `bound`, writes the prefix, then
+// compress_into(char* payload, size_t capacity) -> absl::StatusOr<size_t>
+// writes at most `bound` bytes after it; *out is the block, or empty after
+// any failure (errors begin with `codec`, e.g. "zstd").
+template <typename CompressInto>
+absl::Status CompressBlockToString(const char* codec, size_t input_size, size_t bound,
+                                   std::string* out, CompressInto compress_into) {
+  out->resize(kMaxBlockPrefixSize + bound);
+  const std::optional<BlockPayloadArea> area = StartBlock(input_size, out->data(), out->size());
+  if (!area.has_value()) {
+    out->clear();
+    return absl::InvalidArgumentError(absl::StrCat(codec, ": block over 4 GiB"));
+  }
+  absl::StatusOr<size_t> n = compress_into(area->data, bound);
+  if (!n.ok()) {
+    out->clear();
+    return n.status();
+  }
+  out->resize(area->prefix_size + *n);
+  return absl::OkStatus();
+}
+
 // The string form of a block decompression, for every codec: parses the
 // prefix (errors begin with `codec`, e.g. "zstd block"), sizes *out, then
 // decompress_into(payload, char* out, size_t size) -> absl::Status fills it;

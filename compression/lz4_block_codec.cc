@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "compression/block_format.h"
 
 namespace rockpool {
 namespace {
@@ -23,10 +24,20 @@ absl::StatusOr<size_t> Finish(int written, size_t capacity) {
 // `compress` on a stream leased from `pool` (returned, and so re-initialised,
 // when it is done).
 template <typename Pool, typename Compress>
-absl::StatusOr<size_t> OnPooledStream(Pool* pool, Compress compress) {
+absl::Status OnPooledStream(Pool* pool, Compress compress) {
   absl::StatusOr<typename Pool::Lease> lease = pool->Acquire(Lz4Key{});
   if (!lease.ok()) return lease.status();
   return compress((*lease)->get());
+}
+
+// The string form of the *Into calls, sized with LZ4_compressBound as
+// RocksDB 7.x sizes it, so the output always fits.
+template <typename CompressInto>
+absl::Status ToBlock(std::string_view input, std::string* out, CompressInto compress_into) {
+  out->clear();
+  if (input.size() > kMaxLz4Input) return absl::InvalidArgumentError("lz4: block over 2 GiB");
+  const size_t bound = static_cast<size_t>(LZ4_compressBound(static_cast<int>(input.size())));
+  return CompressBlockToString("lz4", input.size(), bound, out, compress_into);
 }
 
 }  // namespace
@@ -74,33 +85,41 @@ absl::Status Lz4BlockCodec::DecompressInto(std::string_view payload, std::string
   return absl::OkStatus();
 }
 
+absl::StatusOr<size_t> Lz4BlockCodec::CompressWithoutStreamInto(std::string_view input, char* dst,
+                                                                size_t capacity) {
+  if (input.size() > kMaxLz4Input) return absl::InvalidArgumentError("lz4: block over 2 GiB");
+  const int n = LZ4_compress_fast(input.data(), dst, static_cast<int>(input.size()),
+                                  ClampToInt(capacity), /*acceleration=*/1);
+  return Finish(n, capacity);
+}
+
+absl::Status Lz4BlockCodec::CompressWith(LZ4_stream_t* stream, std::string_view input,
+                                         std::string_view dictionary, std::string* out) {
+  return ToBlock(input, out, [&](char* dst, size_t capacity) {
+    return stream != nullptr ? CompressInto(stream, input, dictionary, dst, capacity)
+                             : CompressWithoutStreamInto(input, dst, capacity);
+  });
+}
+
+absl::Status Lz4BlockCodec::CompressHcWith(LZ4_streamHC_t* stream, int rocksdb_level,
+                                           std::string_view input, std::string_view dictionary,
+                                           std::string* out) {
+  return ToBlock(input, out, [&](char* dst, size_t capacity) {
+    return CompressHcInto(stream, HcLevel(rocksdb_level), input, dictionary, dst, capacity);
+  });
+}
+
 absl::Status Lz4BlockCodec::Compress(std::string_view input, const Lz4BlockOptions& options,
                                      std::string* out) const {
   out->clear();
-  if (input.size() > kMaxLz4Input) return absl::InvalidArgumentError("lz4: block over 2 GiB");
-  const size_t bound = static_cast<size_t>(LZ4_compressBound(static_cast<int>(input.size())));
-  out->resize(kMaxBlockPrefixSize + bound);
-  std::optional<BlockPayloadArea> area = StartBlock(input.size(), out->data(), out->size());
-  if (!area) {
-    out->clear();
-    return absl::InvalidArgumentError("lz4: block over 4 GiB");
+  if (options.high_compression) {
+    return OnPooledStream(lz4hc_pool_, [&](LZ4_streamHC_t* stream) {
+      return CompressHcWith(stream, options.level, input, options.dictionary, out);
+    });
   }
-  const absl::StatusOr<size_t> n =
-      options.high_compression
-          ? OnPooledStream(lz4hc_pool_,
-                           [&](LZ4_streamHC_t* stream) {
-                             return CompressHcInto(stream, HcLevel(options.level), input,
-                                                   options.dictionary, area->data, area->capacity);
-                           })
-          : OnPooledStream(lz4_pool_, [&](LZ4_stream_t* stream) {
-              return CompressInto(stream, input, options.dictionary, area->data, area->capacity);
-            });
-  if (!n.ok()) {
-    out->clear();
-    return n.status();
-  }
-  out->resize(area->prefix_size + *n);
-  return absl::OkStatus();
+  return OnPooledStream(lz4_pool_, [&](LZ4_stream_t* stream) {
+    return CompressWith(stream, input, options.dictionary, out);
+  });
 }
 
 absl::Status Lz4BlockCodec::Decompress(std::string_view block, std::string_view dictionary,

@@ -17,10 +17,10 @@
 // Decoding: LZ4_decompress_safe_usingDict, which is what RocksDB's
 // LZ4_setStreamDecode + LZ4_decompress_safe_continue do for one block, and
 // the output must be exactly the size prefix's bytes.
-// Not RocksDB 10.7+'s LZ4 without a dictionary: it calls LZ4_compress_fast,
-// with no stream, whose bytes differ from a stream's (tools/sst_replay/
-// lz4_replay.h); there is nothing to pool there, and the native face keeps
-// the built-in compressor.
+// RocksDB 10.7+'s LZ4 without a dictionary calls LZ4_compress_fast, with no
+// stream, whose bytes differ from a stream's: CompressWithoutStreamInto,
+// for the replay tool (tools/sst_replay/lz4_replay.h); there is nothing to
+// pool there, and the native face keeps the built-in compressor.
 // An output that does not fit the caller's buffer is FailedPrecondition
 // (RocksDB then stores the block uncompressed); the string forms size it
 // with LZ4_compressBound, as RocksDB 7.x does, so it always fits.
@@ -60,6 +60,16 @@ class Lz4BlockCodec {
   absl::Status Decompress(std::string_view block, std::string_view dictionary,
                           std::string* out) const;
 
+  // The string form on a stream the caller holds (RocksDB 10.7+'s working
+  // areas); `rocksdb_level` as in Lz4BlockOptions. A null `stream` is
+  // RocksDB 10.7+'s LZ4 without a dictionary: no stream at all
+  // (CompressWithoutStreamInto; `dictionary` must then be empty).
+  static absl::Status CompressWith(LZ4_stream_t* stream, std::string_view input,
+                                   std::string_view dictionary, std::string* out);
+  static absl::Status CompressHcWith(LZ4_streamHC_t* stream, int rocksdb_level,
+                                     std::string_view input, std::string_view dictionary,
+                                     std::string* out);
+
   // ---- into a caller's buffer: the payload only, no size prefix
 
   // On a stream the caller holds, new or pooled (as new): the payload size,
@@ -70,6 +80,12 @@ class Lz4BlockCodec {
   static absl::StatusOr<size_t> CompressHcInto(LZ4_streamHC_t* stream, int level,
                                                std::string_view input, std::string_view dictionary,
                                                char* dst, size_t capacity);
+  // RocksDB 10.7+'s BuiltinLZ4CompressorV2NoDict::CompressBlock: no stream,
+  // LZ4_compress_fast with acceleration 1 (its state on the stack). Not the
+  // bytes a new stream's LZ4_compress_fast_continue writes: LZ4_compress_fast
+  // hashes blocks under 64 KiB into 16-bit tables.
+  static absl::StatusOr<size_t> CompressWithoutStreamInto(std::string_view input, char* dst,
+                                                          size_t capacity);
   // Decodes a payload into exactly `size` bytes at `out`; DataLoss on a
   // corrupt, short or long payload.
   static absl::Status DecompressInto(std::string_view payload, std::string_view dictionary,

@@ -31,26 +31,6 @@ absl::Status ParameterError(const char* what, size_t rc) {
   return absl::InternalError(absl::StrCat("zstd: ", what, ": ", ZSTD_getErrorName(rc)));
 }
 
-// The string form: prefix, then `compress_into(payload, capacity)` into
-// ZSTD_compressBound(n) bytes after it.
-template <typename CompressInto>
-absl::Status CompressToBlock(std::string_view input, std::string* out, CompressInto compress_into) {
-  const size_t bound = ZSTD_compressBound(input.size());
-  out->resize(kMaxBlockPrefixSize + bound);
-  const std::optional<BlockPayloadArea> area = StartBlock(input.size(), out->data(), out->size());
-  if (!area.has_value()) {
-    out->clear();
-    return absl::InvalidArgumentError("zstd: block over 4 GiB");
-  }
-  absl::StatusOr<size_t> n = compress_into(area->data, std::min(area->capacity, bound));
-  if (!n.ok()) {
-    out->clear();
-    return n.status();
-  }
-  out->resize(area->prefix_size + *n);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<size_t> ZstdBlockCodec::CompressUsingDictInto(ZSTD_CCtx* cctx,
@@ -120,9 +100,11 @@ absl::Status ZstdBlockCodec::CompressWith(ZSTD_CCtx* cctx, std::string_view inpu
                                           const ZstdDictionary* dict, std::string* out) {
   const int zstd_level = ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7);
   const ZSTD_CDict* cdict = dict != nullptr ? dict->cdict() : nullptr;
-  return CompressToBlock(input, out, [&](char* dst, size_t capacity) {
-    return CompressUsingDictInto(cctx, input, zstd_level, cdict, dst, capacity);
-  });
+  return CompressBlockToString("zstd", input.size(), ZSTD_compressBound(input.size()), out,
+                               [&](char* dst, size_t capacity) {
+                                 return CompressUsingDictInto(cctx, input, zstd_level, cdict, dst,
+                                                              capacity);
+                               });
 }
 
 absl::Status ZstdBlockCodec::DecompressWith(ZSTD_DCtx* dctx, std::string_view block,

@@ -9,8 +9,6 @@
 #include "absl/time/time.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_type.h"
-#include "compression/zlib_block_codec.h"
-#include "compression/zstd_block_codec.h"
 #include "compression/zstd_dictionary.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/block_iterator.h"
@@ -114,8 +112,7 @@ class Replayer {
     bool zstd = false;
     bool lz4 = false;  // LZ4 or LZ4HC
     std::shared_ptr<const ZstdDictionary> zstd_dict;
-    ZlibBlockOptions zlib_options;  // its dictionary: zlib's and LZ4's raw bytes
-    DeflateKey deflate_key;
+    BlockCompression data;  // the file's options and dictionary, no context held
     // The table builder's zstd contexts: one per file, shared by data and
     // index blocks, or (10.4+) a data and an index working area; with
     // parallel compression more for data blocks (stock_patterns.h), which
@@ -158,9 +155,10 @@ class Replayer {
     codec->bf = &bf;
     codec->zstd = bf.codec.type == rockpool::compression_type::kZSTD;
     codec->lz4 = IsLz4Type(bf.codec.type);
-    codec->zlib_options.level = bf.codec.level;
-    codec->zlib_options.window_bits = bf.codec.window_bits;
-    codec->zlib_options.strategy = bf.codec.strategy;
+    codec->data.type = bf.codec.type;
+    codec->data.level = bf.codec.level;
+    codec->data.window_bits = bf.codec.window_bits;
+    codec->data.strategy = bf.codec.strategy;
     const std::string_view dict = file.compression_dictionary();
     if (bf.use_dictionary && !dict.empty()) {
       if (codec->zstd) {
@@ -169,8 +167,9 @@ class Replayer {
             ZstdDictionary::Create(dict, bf.codec.level);
         if (!d.ok()) return Internal(d.status(), "zstd dictionary");
         codec->zstd_dict = *std::move(d);
+        codec->data.zstd_dictionary = codec->zstd_dict.get();
       } else {
-        codec->zlib_options.dictionary = dict;
+        codec->data.raw_dictionary = dict;
       }
     }
     return absl::OkStatus();
@@ -179,7 +178,8 @@ class Replayer {
   // The file's zstd or LZ4 contexts (zlib has none: a deflate stream per block).
   absl::Status AcquireFileContexts(bool index_compressed, FileCodec* codec) {
     if (codec->lz4) {
-      return lz4_->StartSst(codec->bf->codec, codec->zlib_options.dictionary, index_compressed);
+      return lz4_->StartSst(codec->bf->codec, !codec->data.raw_dictionary.empty(),
+                            index_compressed);
     }
     if (codec->zstd) {
       codec->cctxs.resize(ZstdDataContextsPerSstFile(*pattern_, codec->bf->codec.parallel_threads,
@@ -191,7 +191,6 @@ class Replayer {
         if (absl::Status s = AcquireCCtx(&codec->index_cctx); !s.ok()) return s;
       }
     }
-    codec->deflate_key = DeflateKeyFor(codec->zlib_options);
     return absl::OkStatus();
   }
 
@@ -229,10 +228,7 @@ class Replayer {
         if (!it->status().ok()) return sst::WithContext(it->status(), bf.path, h.offset);
       }
       stored_done_ += h.size;
-      if (job_.total_stored_bytes > 0) {
-        progress_->Report(static_cast<double>(stored_done_) /
-                          static_cast<double>(job_.total_stored_bytes));
-      }
+      ReportProgress();
     }
     if (builder_ != nullptr && !builder_->empty()) {
       if (absl::Status s = CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
@@ -247,27 +243,16 @@ class Replayer {
   // One data block: compressed, written to the output, counted.
   absl::Status CompressDataBlock(uint32_t index, FileCodec& codec, std::string_view block,
                                  uint64_t source_offset) {
-    const BlocksFile& bf = *codec.bf;
-    absl::Status s;
-    if (codec.zstd) {
-      auto* cctx = codec.cctxs[codec.blocks++ % codec.cctxs.size()]->get();
-      s = ZstdBlockCodec::CompressWith(cctx, block, bf.codec.level, codec.zstd_dict.get(),
-                                       &compressed_);
-    } else if (codec.lz4) {
-      s = lz4_->CompressData(block, &compressed_);
-    } else {
-      // A deflate stream per block.
-      absl::StatusOr<DeflatePool::Lease> lease = pools_.deflate().Acquire(codec.deflate_key);
-      if (!lease.ok()) return Internal(lease.status(), "deflate context");
-      s = ZlibBlockCodec::CompressWith((*lease)->get(), block, codec.zlib_options.dictionary,
-                                       &compressed_);
-    }
+    BlockCompression how = codec.data;
+    if (codec.zstd) how.zstd_cctx = codec.cctxs[codec.blocks++ % codec.cctxs.size()]->get();
+    if (codec.lz4) lz4_->HoldForData(&how);
+    absl::Status s = codecs_.Compress(block, how, &compressed_);
     bool keep = s.ok();
     if (absl::IsFailedPrecondition(s)) {  // over deflateBound: RocksDB stores it raw
       compressed_.clear();
       s = absl::OkStatus();
     }
-    if (!s.ok()) return Internal(s, absl::StrCat(bf.path, ": offset ", source_offset));
+    if (!s.ok()) return Internal(s, absl::StrCat(codec.bf->path, ": offset ", source_offset));
     keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
     if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
       return Internal(w, "output");
@@ -281,28 +266,23 @@ class Replayer {
     return absl::OkStatus();
   }
 
-  // The index blocks, compressed as the table builder would (not written).
+  // The index blocks, compressed as the table builder would (not written):
+  // on the file's context or its index working area, never with the
+  // dictionary (RocksDB uses it for data blocks only).
   absl::Status CompressIndexBlocks(const sst::SstFile& file,
                                    const std::vector<sst::RawBlock>& index_blocks,
                                    const FileCodec& codec) {
-    ZlibBlockOptions index_options = codec.zlib_options;
-    index_options.dictionary = {};  // RocksDB uses the dictionary for data blocks only
+    BlockCompression how = codec.data;
+    how.zstd_dictionary = nullptr;
+    how.raw_dictionary = {};
+    if (codec.zstd) {
+      how.zstd_cctx = codec.index_cctx ? codec.index_cctx->get() : codec.cctxs.front()->get();
+    }
+    if (codec.lz4) lz4_->HoldForIndex(&how);
     for (const sst::RawBlock& raw : index_blocks) {
       absl::StatusOr<std::string> contents = file.Decompress(raw, sst::BlockKind::kIndex);
       if (!contents.ok()) return contents.status();
-      absl::Status s;
-      if (codec.zstd) {
-        auto* ctx = codec.index_cctx ? codec.index_cctx->get() : codec.cctxs.front()->get();
-        s = ZstdBlockCodec::CompressWith(ctx, *contents, codec.bf->codec.level, nullptr,
-                                         &compressed_);
-      } else if (codec.lz4) {
-        s = lz4_->CompressIndex(*contents, &compressed_);
-      } else {
-        absl::StatusOr<DeflatePool::Lease> lease =
-            pools_.deflate().Acquire(DeflateKeyFor(index_options));
-        if (!lease.ok()) return Internal(lease.status(), "deflate context");
-        s = ZlibBlockCodec::CompressWith((*lease)->get(), *contents, {}, &compressed_);
-      }
+      const absl::Status s = codecs_.Compress(*contents, how, &compressed_);
       if (!s.ok() && !absl::IsFailedPrecondition(s)) {
         return Internal(s, absl::StrCat(codec.bf->path, ": index block at ", raw.handle.offset));
       }
@@ -345,77 +325,76 @@ class Replayer {
     if (!mapped.ok()) return mapped.status();
     absl::StatusOr<sst::BlobFile> file = sst::ParseBlobFile(mapped->data(), bf.path);
     if (!file.ok()) return file.status();
-    const uint8_t stored_type = file->header.compression;
-    const bool zstd = bf.codec.type == rockpool::compression_type::kZSTD;
-    ZlibBlockOptions zlib_options;
-    zlib_options.level = bf.codec.level;
-    const DeflateKey deflate_key = DeflateKeyFor(zlib_options);
+    BlockCompression how;  // default CompressionOptions but the level
+    how.type = bf.codec.type;
+    how.level = bf.codec.level;
     // RocksDB 11.x: one zstd working area per BlobFileBuilder (here: per
-    // blob file); before, a CompressionContext per blob.
+    // blob file); before, a CompressionContext per blob (none held: the
+    // codec leases one per blob).
     ZstdCompressPool::Lease file_cctx;
-    if (zstd && !pattern_->zstd_context_per_blob) {
+    if (how.type == rockpool::compression_type::kZSTD && !pattern_->zstd_context_per_blob) {
       if (absl::Status s = AcquireCCtx(&file_cctx); !s.ok()) return s;
+      how.zstd_cctx = file_cctx->get();
     }
-    const bool lz4 = IsLz4Type(bf.codec.type);
-    if (lz4) {
+    if (IsLz4Type(how.type)) {
       if (absl::Status s = lz4_->StartBlobFile(bf.codec); !s.ok()) return Internal(s, bf.path);
+      lz4_->HoldForData(&how);
     }
     for (const sst::BlobRecord& r : file->records) {
-      std::string_view value = r.value;
-      if (stored_type != rockpool::compression_type::kNone) {
-        const Lz4ReadStream read_stream(stored_type);  // BlobFileReader's, for LZ4 blobs
-        if (absl::Status s = codecs_.Decompress(stored_type, r.value, nullptr, &blob_value_);
-            !s.ok()) {
-          return sst::CorruptionError(
-              bf.path, r.offset,
-              absl::StrCat("blob does not decompress: ", std::string(s.message())));
-        }
-        value = blob_value_;
-      }
-      absl::Status s;
-      if (lz4) {
-        s = lz4_->CompressBlob(value, &compressed_);
-      } else if (zstd && file_cctx) {
-        s = ZstdBlockCodec::CompressWith(file_cctx->get(), value, bf.codec.level, nullptr,
-                                         &compressed_);
-      } else if (zstd) {
-        // A CompressionContext per blob: a ZSTD_CCtx created and freed.
-        absl::StatusOr<ZstdCompressPool::Lease> cctx = pools_.zstd_compress().Acquire(ZstdKey{});
-        if (!cctx.ok()) return Internal(cctx.status(), "zstd context");
-        s = ZstdBlockCodec::CompressWith((*cctx)->get(), value, bf.codec.level, nullptr,
-                                         &compressed_);
-      } else {
-        absl::StatusOr<DeflatePool::Lease> lease = pools_.deflate().Acquire(deflate_key);
-        if (!lease.ok()) return Internal(lease.status(), "deflate context");
-        s = ZlibBlockCodec::CompressWith((*lease)->get(), value, {}, &compressed_);
-      }
-      if (!s.ok()) return Internal(s, absl::StrCat(bf.path, ": offset ", r.offset));
-      if (absl::Status d = codecs_.Decompress(bf.codec.type, compressed_, nullptr, &round_trip_);
-          !d.ok()) {
-        return Internal(d, absl::StrCat(bf.path, ": offset ", r.offset, ": round trip"));
-      }
-      if (round_trip_ != value) {
-        return absl::InternalError(absl::StrCat(bf.path, ": offset ", r.offset,
-                                                ": blob round trip differs from the value"));
-      }
-      if (absl::Status w = writer_.Append(index, r.offset, compressed_); !w.ok()) {
-        return Internal(w, "output");
-      }
-      ++blobs_;
-      blob_uncompressed_ += value.size();
-      blob_compressed_ += compressed_.size();
-      uncompressed_ += value.size();
-      compressed_total_ += compressed_.size();
-      stored_ += compressed_.size();
-      if ((blocks_ + blobs_) % sample_every_ == 0) Sample();
-      stored_done_ += r.value.size();
-      if (job_.total_stored_bytes > 0) {
-        progress_->Report(static_cast<double>(stored_done_) /
-                          static_cast<double>(job_.total_stored_bytes));
+      if (absl::Status s = ReplayBlob(index, bf.path, file->header.compression, how, r); !s.ok()) {
+        return s;
       }
     }
     lz4_->Finish();
     return absl::OkStatus();
+  }
+
+  // One blob record: its value read as BlobFileReader does (a blob stored
+  // compressed is decompressed), compressed as BlobFileBuilder does,
+  // decompressed again and checked against the value, written, counted.
+  absl::Status ReplayBlob(uint32_t index, const std::string& path, uint8_t stored_type,
+                          const BlockCompression& how, const sst::BlobRecord& r) {
+    std::string_view value = r.value;
+    if (stored_type != rockpool::compression_type::kNone) {
+      const Lz4ReadStream read_stream(stored_type);  // BlobFileReader's, for LZ4 blobs
+      if (absl::Status s = codecs_.Decompress(stored_type, r.value, nullptr, &blob_value_);
+          !s.ok()) {
+        return sst::CorruptionError(
+            path, r.offset, absl::StrCat("blob does not decompress: ", std::string(s.message())));
+      }
+      value = blob_value_;
+    }
+    if (absl::Status s = codecs_.Compress(value, how, &compressed_); !s.ok()) {
+      return Internal(s, absl::StrCat(path, ": offset ", r.offset));
+    }
+    if (absl::Status d = codecs_.Decompress(how.type, compressed_, nullptr, &round_trip_);
+        !d.ok()) {
+      return Internal(d, absl::StrCat(path, ": offset ", r.offset, ": round trip"));
+    }
+    if (round_trip_ != value) {
+      return absl::InternalError(
+          absl::StrCat(path, ": offset ", r.offset, ": blob round trip differs from the value"));
+    }
+    if (absl::Status w = writer_.Append(index, r.offset, compressed_); !w.ok()) {
+      return Internal(w, "output");
+    }
+    ++blobs_;
+    blob_uncompressed_ += value.size();
+    blob_compressed_ += compressed_.size();
+    uncompressed_ += value.size();
+    compressed_total_ += compressed_.size();
+    stored_ += compressed_.size();
+    if ((blocks_ + blobs_) % sample_every_ == 0) Sample();
+    stored_done_ += r.value.size();
+    ReportProgress();
+    return absl::OkStatus();
+  }
+
+  void ReportProgress() {
+    if (job_.total_stored_bytes > 0) {
+      progress_->Report(static_cast<double>(stored_done_) /
+                        static_cast<double>(job_.total_stored_bytes));
+    }
   }
 
   void Sample() {

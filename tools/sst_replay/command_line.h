@@ -33,7 +33,9 @@ struct FlagValues {
   bool progress = true;
   std::string rocksdb_version = "auto";
   std::string allocator = "glibc";
-  bool corrupt_pooled_output = false;  // --testonly_corrupt_pooled_output
+  // --testonly_corrupt_pooled_output, a flag of test builds only
+  // (internal_flags.h): always false in a released binary
+  bool corrupt_pooled_output = false;
 };
 
 // The checked settings of one invocation.

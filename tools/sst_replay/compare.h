@@ -50,9 +50,10 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
                                                     const sst::SstReadOptions& read_options,
                                                     const std::string& other_label);
 
-// Test hooks (--testonly_corrupt_pooled_output): flip one byte in the middle
-// of the first non-empty compressed block of a framed output, or of the
-// first data block of an SST. Only ever applied to scratch outputs.
+// Test hooks (--testonly_corrupt_pooled_output, test builds only): flip one
+// byte in the middle of the first non-empty compressed block of a framed
+// output, or of the first data block of an SST. Only ever applied to
+// scratch outputs.
 absl::Status CorruptFirstFramedRecord(const std::string& path);
 absl::Status CorruptFirstDataBlock(const std::string& path, const sst::SstReadOptions& options);
 

@@ -6,8 +6,8 @@
 // allocator; pooled leases the same streams from pools that keep them.
 //
 //   kStreamPerBlock (6.x-10.5)  a new LZ4_stream_t per LZ4 block or blob,
-//                  a new LZ4_streamHC_t per LZ4HC block or blob: the string
-//                  form of Lz4BlockCodec, which leases per call.
+//                  a new LZ4_streamHC_t per LZ4HC block or blob: no stream
+//                  held, BlockCodecs leases one per call.
 //   kWorkingAreas (10.7+)       LZ4HC: one stream per working area (the
 //                  table builder's data area, and its index area when index
 //                  blocks are compressed; 11.x: one per blob file), reset
@@ -35,7 +35,6 @@
 #include "absl/status/status.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
-#include "compression/lz4_block_codec.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/stock_patterns.h"
@@ -44,40 +43,31 @@ namespace rockpool::replay {
 
 inline bool IsLz4Type(uint8_t type) { return type == 0x4 || type == 0x5; }
 
-// One LZ4 file (SST or blob) at a time, as the pattern's RocksDB writes it.
+// One LZ4 file (SST or blob) at a time, as the pattern's RocksDB writes it:
+// which streams it holds, handed to BlockCodecs::Compress per block.
 class Lz4FileReplay {
  public:
   // `pools` must outlive this object.
   Lz4FileReplay(CompressionPools* pools, const StockPattern& pattern)
-      : pools_(pools),
-        pattern_(pattern),
-        codec_(&pools->lz4(), &pools->lz4hc(), kDefaultMaxUncompressedSize) {}
+      : pools_(pools), pattern_(pattern) {}
 
-  // An SST file begins (its table builder): `dictionary` is the file's own,
-  // or empty; the working areas the pattern obtains for it are leased.
-  absl::Status StartSst(const CodecSettings& codec, std::string_view dictionary,
-                        bool index_compressed);
+  // An SST file begins (its table builder): `has_dictionary` says whether
+  // the file compresses its data blocks with one; the working areas the
+  // pattern obtains for it are leased.
+  absl::Status StartSst(const CodecSettings& codec, bool has_dictionary, bool index_compressed);
   // A blob file begins (blocks mode: one BlobFileBuilder per blob file).
   absl::Status StartBlobFile(const CodecSettings& codec);
-  // A data block, an index block (no dictionary), a blob. A block that does
-  // not fit LZ4_compressBound cannot happen; errors are Internal-worthy.
-  absl::Status CompressData(std::string_view block, std::string* out);
-  absl::Status CompressIndex(std::string_view block, std::string* out);
-  absl::Status CompressBlob(std::string_view value, std::string* out);
+  // The stream a data block (or blob) / an index block is compressed on:
+  // sets how's held LZ4 stream, or none (the codec then leases one for the
+  // block, or uses no stream at all: RocksDB 10.7+'s LZ4 without a dictionary).
+  void HoldForData(BlockCompression* how) const;
+  void HoldForIndex(BlockCompression* how) const;
   // The file is done: its working areas go back (stock: freed).
   void Finish();
 
  private:
-  enum class Area { kData, kIndex };
-  absl::Status Compress(Area area, std::string_view input, std::string_view dictionary,
-                        std::string* out);
-
   CompressionPools* const pools_;
   const StockPattern& pattern_;
-  const Lz4BlockCodec codec_;  // per-block streams: its string form leases one per call
-  bool hc_ = false;
-  int level_ = kRocksDbDefaultLevel;  // RocksDB's CompressionOptions::level
-  std::string_view dictionary_;
   bool per_block_ = true;  // this file's blocks each take a new stream
   Lz4Pool::Lease data_lz4_;
   Lz4HcPool::Lease data_hc_;

@@ -1,8 +1,8 @@
 // What sst_replay will run, decided from the inputs and the settings alone:
 // pure functions (no I/O, no child processes), unit-tested in
-// tests/tools/sst_replay/plan_test.cc. The parent (sst_replay.cc) turns a
-// plan into jobs, stages what must be staged and runs it
-// (alternating_runner.h).
+// tests/tools/sst_replay/plan_test.cc. The session (session.h), whose pure
+// part this is, turns a plan into jobs, stages what must be staged and runs
+// them (mode_runs.h).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_
 

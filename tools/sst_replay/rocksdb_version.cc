@@ -144,77 +144,151 @@ const OptionsFileInfo* OptionsFiles::Beside(const std::string& path, bool is_dir
   return it->second.has_value() ? &*it->second : nullptr;
 }
 
-absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
-                                            const std::vector<std::string>& args,
-                                            const std::vector<VersionInput>& files,
-                                            OptionsFiles* options_files) {
-  (void)args;
-  OptionsFiles own;
-  if (options_files == nullptr) options_files = &own;
-  // What the inputs say, per directory looked in.
-  struct Found {
-    std::string version;
-    const StockPattern* pattern = nullptr;
-    OptionsFileInfo options;
-  };
-  std::map<std::string, Found> by_dir;
-  std::vector<std::string> unknown;
-  bool format7 = false;
+namespace {
+
+// What the inputs say of the RocksDB that wrote them, per directory looked in.
+struct FoundInDirectory {
+  std::string version;
+  const StockPattern* pattern = nullptr;
+  OptionsFileInfo options;
+};
+struct InputsSay {
+  std::map<std::string, FoundInDirectory> by_dir;
+  std::vector<std::string> unknown;  // inputs nothing tells the version of
+  bool format7 = false;              // SSTs that prove RocksDB >= 10.4
   std::vector<std::string> sst_managers;
+  // version -> the OPTIONS files that record it
+  std::map<std::string, std::vector<std::string>> versions;
+};
+
+// The OPTIONS file of `in`'s directory, if it records a version.
+absl::StatusOr<FoundInDirectory> ReadDirectory(const VersionInput& in,
+                                               OptionsFiles* options_files) {
+  const OptionsFileInfo* options = options_files->Beside(in.path, in.is_directory);
+  FoundInDirectory f;
+  if (options == nullptr || options->rocksdb_version.empty()) return f;
+  f.options = *options;
+  f.version = options->rocksdb_version;
+  absl::StatusOr<const StockPattern*> p = PatternForVersion(f.version);
+  if (!p.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options->path, " records rocksdb_version=", f.version,
+        ", which sst_replay has no call pattern for: ", kAsk, " to replay it as another"));
+  }
+  f.pattern = *p;
+  return f;
+}
+
+absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& files,
+                                            OptionsFiles* options_files) {
+  InputsSay say;
   for (const VersionInput& in : files) {
-    if (!in.compression_manager.empty()) AddUnique(&sst_managers, in.compression_manager);
+    if (!in.compression_manager.empty()) AddUnique(&say.sst_managers, in.compression_manager);
     const std::string dir = OptionsFiles::DirectoryOf(in.path, in.is_directory);
-    auto it = by_dir.find(dir);
-    if (it == by_dir.end()) {
-      const OptionsFileInfo* options = options_files->Beside(in.path, in.is_directory);
-      Found f;
-      if (options != nullptr && !options->rocksdb_version.empty()) {
-        f.options = *options;
-        f.version = options->rocksdb_version;
-        absl::StatusOr<const StockPattern*> p = PatternForVersion(f.version);
-        if (!p.ok()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              options->path, " records rocksdb_version=", f.version,
-              ", which sst_replay has no call pattern for: ", kAsk, " to replay it as another"));
-        }
-        f.pattern = *p;
-      }
-      it = by_dir.emplace(dir, std::move(f)).first;
+    auto it = say.by_dir.find(dir);
+    if (it == say.by_dir.end()) {
+      absl::StatusOr<FoundInDirectory> f = ReadDirectory(in, options_files);
+      if (!f.ok()) return f.status();
+      it = say.by_dir.emplace(dir, *std::move(f)).first;
     }
     if (it->second.pattern != nullptr) continue;
     if (!in.is_blob && !in.is_directory &&
         (in.format_version >= 7 || !in.compression_manager.empty())) {
-      format7 = true;
+      say.format7 = true;
     } else {
-      unknown.push_back(in.path);
+      say.unknown.push_back(in.path);
     }
   }
+  for (const auto& [dir, f] : say.by_dir) {
+    if (f.pattern != nullptr) say.versions[f.version].push_back(f.options.path);
+  }
+  return say;
+}
+
+// --rocksdb_version given: its pattern, with a note per OPTIONS file that
+// records a version of another pattern.
+absl::Status ChooseAsAsked(const std::string& flag, const InputsSay& say, PatternChoice* c) {
+  absl::StatusOr<const StockPattern*> p = PatternForVersion(flag);
+  if (!p.ok()) return p.status();
+  c->pattern = *p;
+  c->version = flag;
+  c->source = "--rocksdb_version";
+  for (const auto& [version, paths] : say.versions) {
+    absl::StatusOr<const StockPattern*> found = PatternForVersion(version);
+    if (found.ok() && *found != c->pattern) {
+      c->notes.push_back(absl::StrCat(paths.front(), " records rocksdb_version=", version,
+                                      "; replaying --rocksdb_version=", flag,
+                                      "'s pattern as asked"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The one pattern the OPTIONS files record, if they agree.
+absl::Status ChooseFromOptionsFiles(const InputsSay& say, PatternChoice* c) {
+  std::map<std::string, std::string> patterns;  // pattern key -> "version (OPTIONS file)"
+  for (const auto& [version, paths] : say.versions) {
+    const StockPattern* p = *PatternForVersion(version);
+    patterns[p->key] = absl::StrCat(version, " (", paths.front(), ")");
+    c->pattern = p;
+    c->version = version;
+    c->source = paths.size() == 1
+                    ? paths.front()
+                    : absl::StrCat(paths.front(), " and ", paths.size() - 1, " more OPTIONS files");
+  }
+  if (patterns.size() <= 1) return absl::OkStatus();
+  std::vector<std::string> which;
+  for (const auto& [key, text] : patterns) which.push_back(text);
+  return absl::InvalidArgumentError(
+      absl::StrCat("the inputs were last opened by RocksDB versions with different call patterns: ",
+                   absl::StrJoin(which, ", "), "; replay them separately or ", kAsk));
+}
+
+// SSTs that prove RocksDB >= 10.4: 10.4's pattern unless an OPTIONS file
+// names one; an OPTIONS file naming an older RocksDB contradicts them.
+absl::Status ApplyFormat7(const InputsSay& say, PatternChoice* c) {
+  if (c->pattern != nullptr && !c->pattern->separate_index_context) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SST files of format_version 7 or with a compression manager (RocksDB >= "
+                     "10.4) beside ",
+                     c->source, " which records RocksDB ", c->version, ": ", kAsk));
+  }
+  if (c->pattern != nullptr) return absl::OkStatus();
+  const bool managers = !say.sst_managers.empty();
+  c->pattern = *PatternForVersion("10.4");
+  c->version = "10.4 or later";
+  c->source =
+      managers ? "the SST files' recorded compression manager" : "the SST files' format_version 7";
+  c->notes.push_back(absl::StrCat(
+      managers ? "a recorded compression manager" : "format_version 7",
+      " proves RocksDB >= 10.4; 10.4 to 11.x build SST files with the same contexts; pass "
+      "--rocksdb_version to name the exact version"));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
+                                            const std::vector<VersionInput>& files,
+                                            OptionsFiles* options_files) {
+  OptionsFiles own;
+  if (options_files == nullptr) options_files = &own;
+  absl::StatusOr<InputsSay> say = ReadWhatInputsSay(files, options_files);
+  if (!say.ok()) return say.status();
   PatternChoice c;
-  std::map<std::string, std::vector<std::string>> versions;  // version -> OPTIONS files
-  for (const auto& [dir, f] : by_dir) {
+  for (const auto& [dir, f] : say->by_dir) {
     if (f.pattern == nullptr) continue;
-    versions[f.version].push_back(f.options.path);
-    for (const std::string& m : f.options.compression_managers)
+    for (const std::string& m : f.options.compression_managers) {
       AddUnique(&c.compression_managers, m);
-  }
-  for (const std::string& m : sst_managers) AddUnique(&c.compression_managers, m);
-  if (flag != "auto") {
-    absl::StatusOr<const StockPattern*> p = PatternForVersion(flag);
-    if (!p.ok()) return p.status();
-    c.pattern = *p;
-    c.version = flag;
-    c.source = "--rocksdb_version";
-    for (const auto& [version, paths] : versions) {
-      absl::StatusOr<const StockPattern*> found = PatternForVersion(version);
-      if (found.ok() && *found != c.pattern) {
-        c.notes.push_back(absl::StrCat(paths.front(), " records rocksdb_version=", version,
-                                       "; replaying --rocksdb_version=", flag,
-                                       "'s pattern as asked"));
-      }
     }
+  }
+  for (const std::string& m : say->sst_managers) AddUnique(&c.compression_managers, m);
+  if (flag != "auto") {
+    if (absl::Status s = ChooseAsAsked(flag, *say, &c); !s.ok()) return s;
     return c;
   }
-  if (!unknown.empty()) {
+  if (!say->unknown.empty()) {
+    const std::vector<std::string>& unknown = say->unknown;
     return absl::InvalidArgumentError(absl::StrCat(
         "which RocksDB wrote ", unknown.front(),
         unknown.size() > 1 ? absl::StrCat(" (and ", unknown.size() - 1, " more inputs)") : "",
@@ -222,40 +296,9 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
         "which RocksDB writes them; stock's call pattern depends on it): ",
         kAsk));
   }
-  std::map<std::string, std::string> patterns;  // pattern key -> "version (OPTIONS file)"
-  for (const auto& [version, paths] : versions) {
-    const StockPattern* p = *PatternForVersion(version);
-    patterns[p->key] = absl::StrCat(version, " (", paths.front(), ")");
-    c.pattern = p;
-    c.version = version;
-    c.source = paths.size() == 1
-                   ? paths.front()
-                   : absl::StrCat(paths.front(), " and ", paths.size() - 1, " more OPTIONS files");
-  }
-  if (patterns.size() > 1) {
-    std::vector<std::string> which;
-    for (const auto& [key, text] : patterns) which.push_back(text);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the inputs were last opened by RocksDB versions with different call patterns: ",
-        absl::StrJoin(which, ", "), "; replay them separately or ", kAsk));
-  }
-  if (format7) {
-    if (c.pattern != nullptr && !c.pattern->separate_index_context) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("SST files of format_version 7 or with a compression manager (RocksDB >= "
-                       "10.4) beside ",
-                       c.source, " which records RocksDB ", c.version, ": ", kAsk));
-    }
-    if (c.pattern == nullptr) {
-      c.pattern = *PatternForVersion("10.4");
-      c.version = "10.4 or later";
-      c.source = sst_managers.empty() ? "the SST files' format_version 7"
-                                      : "the SST files' recorded compression manager";
-      c.notes.push_back(absl::StrCat(
-          sst_managers.empty() ? "format_version 7" : "a recorded compression manager",
-          " proves RocksDB >= 10.4; 10.4 to 11.x build SST files with the same contexts; pass "
-          "--rocksdb_version to name the exact version"));
-    }
+  if (absl::Status s = ChooseFromOptionsFiles(*say, &c); !s.ok()) return s;
+  if (say->format7) {
+    if (absl::Status s = ApplyFormat7(*say, &c); !s.ok()) return s;
   }
   if (c.pattern == nullptr) return absl::InvalidArgumentError(absl::StrCat("no inputs: ", kAsk));
   return c;

@@ -98,13 +98,11 @@ struct PatternChoice {
 std::vector<std::string> ParallelCompressionNotes(const StockPattern& pattern,
                                                   const std::vector<OptionsFileInfo>& options);
 
-// `flag` is --rocksdb_version ("auto" or a version). `paths` are the files
-// blocks mode replays (SSTs and blobs), `args` the inputs as given (DB
-// directories among them). InvalidArgument naming --rocksdb_version when the
+// `flag` is --rocksdb_version ("auto" or a version). `files` are the files
+// blocks mode replays (SSTs and blobs). InvalidArgument naming --rocksdb_version when the
 // pattern cannot be told (no OPTIONS file, inputs that disagree). `options`
 // reads the OPTIONS files (a fresh one if null).
 absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
-                                            const std::vector<std::string>& args,
                                             const std::vector<VersionInput>& files,
                                             OptionsFiles* options = nullptr);
 

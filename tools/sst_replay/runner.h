@@ -1,4 +1,5 @@
-// Parent side: runs one strategy in a child process of this very binary
+// Parent side, the bottom of its three layers (session.h, mode_runs.h, this):
+// runs one strategy in a child process of this very binary
 // (/proc/self/exe with the hidden --internal_child flag), so whole-process
 // figures (malloc, RSS, page faults, CPU) belong to that run alone, and
 // shows a progress bar on stderr when it is a terminal.

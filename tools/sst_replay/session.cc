@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -17,7 +18,6 @@
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/allocator.h"
-#include "tools/sst_replay/alternating_runner.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/child_support.h"
@@ -143,7 +143,7 @@ class Session {
     }
     for (const BlobInput& in : blob_inputs_) files.push_back({in.path, false, true, 0});
     absl::StatusOr<PatternChoice> c =
-        ChoosePattern(settings_.rocksdb_version, args_, files, &options_files_);
+        ChoosePattern(settings_.rocksdb_version, files, &options_files_);
     if (!c.ok()) return Fail(2, c.status().message());
     pattern_ = *std::move(c);
     PatternReport& r = report_.pattern;
@@ -209,10 +209,7 @@ class Session {
       report_.inputs[i].blocks_mode = plan.input_status[i];
     if (plan.job.files.empty() && plan.job.blobs.empty()) {
       m.notes.push_back("nothing to replay in blocks mode");
-      std::fprintf(stderr, "sst_replay: blocks mode: no file with zstd, zlib or LZ4 data\n");
-      notes_only_.push_back(std::move(m));
-      units_done_ += RunsPerMode();
-      return 0;
+      return NothingToRun(std::move(m), "blocks mode: no file with zstd, zlib or LZ4 data");
     }
     const size_t files = plan.job.files.size();
     const size_t blob_files = plan.job.blobs.size();
@@ -259,11 +256,7 @@ class Session {
     const std::vector<std::string> blob_dbs = BlobDbDirectories(args_);
     if (!blob_dbs.empty()) return RunDbCopyCompaction(blob_dbs);
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
-    ModeReport m;
-    m.mode = "compaction";
-    m.stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
-    m.x_label = "seconds into the compaction";
-    m.notes = plan.notes;
+    ModeReport m = CompactionReport(plan.notes);
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
     }
@@ -271,30 +264,21 @@ class Session {
       report_.inputs[inputs_.size() + j].compaction_mode = LoneBlobSkipReason();
       m.notes.push_back(absl::StrCat(blob_inputs_[j].path, ": ", LoneBlobSkipReason()));
     }
-    if (plan.groups.empty()) {
-      std::fprintf(stderr,
-                   "sst_replay: compaction mode: no file with zstd, zlib or LZ4 data to compact\n");
-      notes_only_.push_back(std::move(m));  // why each input was skipped
-      units_done_ += RunsPerMode();
-      return 0;
+    if (plan.groups.empty()) {  // the notes say why each input was skipped
+      return NothingToRun(std::move(m),
+                          "compaction mode: no file with zstd, zlib or LZ4 data to "
+                          "compact");
     }
-    if (!replay_.blocks) {
-      // Bad input must fail with the reader's message before RocksDB reads it.
-      if (absl::Status s = VerifyPlannedInputs(plan); !s.ok()) return Fail(2, s.message());
+    for (const PlannedGroup& g : plan.groups) {
+      for (size_t i : g.inputs) {
+        if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
+      }
     }
-
-    Job job;
-    job.mode = "compaction";
-    job.max_idle_per_key = replay_.max_idle_per_key;
-    job.verify_checksums = replay_.verify_checksums;
+    Job job = CompactionJob();
     int staged = 0;
     std::vector<std::string> group_text;
     if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
-    if (job.groups.empty()) {
-      std::fprintf(stderr, "sst_replay: compaction mode: nothing to ingest\n");
-      units_done_ += RunsPerMode();
-      return 0;
-    }
+    if (job.groups.empty()) return NothingToRun(std::nullopt, "compaction mode: nothing to ingest");
     const size_t groups = job.groups.size();
     CompactionRuns runs(Context(), std::move(job), &m);
     if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
@@ -313,15 +297,41 @@ class Session {
     return 0;
   }
 
-  // Every planned input's data blocks read and checked, in plan order.
-  absl::Status VerifyPlannedInputs(const CompactionPlan& plan) {
-    for (const PlannedGroup& g : plan.groups) {
-      for (size_t i : g.inputs) {
-        bar_.Update(units_done_, absl::StrCat("verifying ", inputs_[i].path));
-        if (absl::Status s = VerifyDataBlocks(inputs_[i].path, read_options_); !s.ok()) return s;
-      }
-    }
-    return absl::OkStatus();
+  // Compaction mode without blocks mode before it: input `i` (SSTs, then
+  // blob files) read and checked, so bad input fails with the reader's
+  // message before RocksDB reads it.
+  absl::Status VerifyBeforeRocksDb(size_t i) {
+    if (replay_.blocks) return absl::OkStatus();
+    const bool blob = i >= inputs_.size();
+    const std::string& path = blob ? blob_inputs_[i - inputs_.size()].path : inputs_[i].path;
+    bar_.Update(units_done_, absl::StrCat("verifying ", path));
+    return blob ? VerifyBlobValues(path, codecs_) : VerifyDataBlocks(path, read_options_);
+  }
+
+  // A mode with nothing to run: its notes (if any) follow the report, its
+  // runs count as done for the bar.
+  int NothingToRun(std::optional<ModeReport> m, const char* why) {
+    std::fprintf(stderr, "sst_replay: %s\n", why);
+    if (m.has_value()) notes_only_.push_back(*std::move(m));
+    units_done_ += RunsPerMode();
+    return 0;
+  }
+
+  ModeReport CompactionReport(std::vector<std::string> notes) const {
+    ModeReport m;
+    m.mode = "compaction";
+    m.stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
+    m.x_label = "seconds into the compaction";
+    m.notes = std::move(notes);
+    return m;
+  }
+
+  Job CompactionJob() const {
+    Job job;
+    job.mode = "compaction";
+    job.max_idle_per_key = replay_.max_idle_per_key;
+    job.verify_checksums = replay_.verify_checksums;
+    return job;
   }
 
   // The job's column families: each group's inputs, ingested as they are or
@@ -371,15 +381,8 @@ class Session {
     for (const InputFile& in : inputs_) paths.push_back(in.path);
     for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
     DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
-    ModeReport m;
-    m.mode = "compaction";
-    m.stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
-    m.x_label = "seconds into the compaction";
-    m.notes = plan.notes;
-    Job job;
-    job.mode = "compaction";
-    job.max_idle_per_key = replay_.max_idle_per_key;
-    job.verify_checksums = replay_.verify_checksums;
+    ModeReport m = CompactionReport(plan.notes);
+    Job job = CompactionJob();
     job.source_db = plan.db;
     int ssts = 0;
     int blob_files = 0;
@@ -389,25 +392,13 @@ class Session {
         continue;
       }
       report_.inputs[i].compaction_mode = "copied with its DB and compacted";
+      if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
       if (i < inputs_.size()) {
         ++ssts;
         job.total_stored_bytes += inputs_[i].stored_data_bytes;
-        if (!replay_.blocks) {
-          // Bad input must fail with the reader's message before RocksDB reads it.
-          bar_.Update(units_done_, absl::StrCat("verifying ", paths[i]));
-          if (absl::Status s = VerifyDataBlocks(paths[i], read_options_); !s.ok()) {
-            return Fail(2, s.message());
-          }
-        }
       } else {
         ++blob_files;
         job.total_stored_bytes += blob_inputs_[i - inputs_.size()].stored_value_bytes;
-        if (!replay_.blocks) {
-          bar_.Update(units_done_, absl::StrCat("verifying ", paths[i]));
-          if (absl::Status s = VerifyBlobValues(paths[i], codecs_); !s.ok()) {
-            return Fail(2, s.message());
-          }
-        }
       }
     }
     CompactionRuns runs(Context(), std::move(job), &m);

@@ -1,6 +1,7 @@
-// One sst_replay invocation, parent side: the scratch directory, the inputs
+// One sst_replay invocation, parent side (the top of the parent's three
+// layers: session, mode_runs.h, runner.h): the scratch directory, the inputs
 // (or the generated default workload), each mode's plan (plan.h) run as
-// alternating stock/pooled child processes (alternating_runner.h), and the
+// alternating stock/pooled child processes (mode_runs.h), and the
 // report (table or JSON, optional SVG). Everything it writes goes into the
 // scratch directory; inputs are only read.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_SESSION_H_

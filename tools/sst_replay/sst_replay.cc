@@ -94,7 +94,9 @@ FlagValues CurrentFlags() {
   f.progress = absl::GetFlag(FLAGS_progress);
   f.rocksdb_version = absl::GetFlag(FLAGS_rocksdb_version);
   f.allocator = absl::GetFlag(FLAGS_allocator);
+#ifdef ROCKPOOL_DEBUG_CHECKS
   f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
+#endif
   return f;
 }
 

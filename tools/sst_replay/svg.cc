@@ -77,11 +77,48 @@ struct Box {
   double x, y, w, h;
 };
 
-std::string LineChart(const ModeReport& m, const Box& b) {
+std::string Line(double x1, double y1, double x2, double y2, std::string_view attrs) {
+  return absl::StrFormat("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n", x1, y1, x2,
+                         y2, std::string(attrs));
+}
+
+// `size`: the width and height attributes (Size() for computed ones).
+std::string Rect(double x, double y, std::string_view size, std::string_view attrs) {
+  return absl::StrFormat("<rect x=\"%.1f\" y=\"%.1f\" %s %s/>\n", x, y, std::string(size),
+                         std::string(attrs));
+}
+
+std::string Size(double w, double h) {
+  return absl::StrFormat("width=\"%.1f\" height=\"%.1f\"", w, h);
+}
+
+std::string Fill(const char* color) { return absl::StrCat("fill=\"", color, "\""); }
+
+double ScaleY(const Box& b, double max, double v) { return b.y + b.h - v / max * b.h; }
+
+// Horizontal grid lines with their labels, every `step` up to `max`.
+std::string Grid(const Box& b, double max, double step, std::string (*label)(double)) {
   std::string out;
-  const std::vector<SeriesPoint> empty;
-  const std::vector<SeriesPoint>& stock = m.stock.empty() ? empty : m.stock.front().series;
-  const std::vector<SeriesPoint>& pooled = m.pooled.empty() ? empty : m.pooled.front().series;
+  for (double v = 0; v <= max + step / 2; v += step) {
+    const double y = ScaleY(b, max, v);
+    absl::StrAppend(&out, Line(b.x, y, b.x + b.w, y, "class=\"grid\""),
+                    Text(b.x - 6, y + 4, label(v), "text-anchor=\"end\""));
+  }
+  return out;
+}
+
+std::string Frame(const Box& b) { return Rect(b.x, b.y, Size(b.w, b.h), "class=\"frame\""); }
+
+const std::vector<SeriesPoint>& FirstSeries(const std::vector<RunResult>& runs) {
+  static const std::vector<SeriesPoint>* const kEmpty = new std::vector<SeriesPoint>();
+  return runs.empty() ? *kEmpty : runs.front().series;
+}
+
+// The line chart's scale: nice steps covering every point of both series.
+struct LineScale {
+  double x_step, y_step, x_max, y_max;
+};
+LineScale ScaleFor(const std::vector<SeriesPoint>& stock, const std::vector<SeriesPoint>& pooled) {
   double max_x = 0, max_y = 0;
   for (const auto* series : {&stock, &pooled}) {
     for (const SeriesPoint& p : *series) {
@@ -90,35 +127,53 @@ std::string LineChart(const ModeReport& m, const Box& b) {
           {max_y, static_cast<double>(p.process_bytes), static_cast<double>(p.codec_bytes)});
     }
   }
-  const double x_step = NiceStep(max_x, 6);
-  const double y_step = NiceByteStep(max_y, 5);
-  const double x_max = std::max(x_step, std::ceil(max_x / x_step) * x_step);
-  const double y_max = std::max(y_step, std::ceil(max_y / y_step) * y_step);
-  auto X = [&](double v) { return b.x + v / x_max * b.w; };
-  auto Y = [&](double v) { return b.y + b.h - v / y_max * b.h; };
+  LineScale s;
+  s.x_step = NiceStep(max_x, 6);
+  s.y_step = NiceByteStep(max_y, 5);
+  s.x_max = std::max(s.x_step, std::ceil(max_x / s.x_step) * s.x_step);
+  s.y_max = std::max(s.y_step, std::ceil(max_y / s.y_step) * s.y_step);
+  return s;
+}
 
-  absl::StrAppend(&out, Text(b.x, b.y - 12, "bytes allocated, cumulative", "class=\"h\""));
-  for (double v = 0; v <= y_max + y_step / 2; v += y_step) {
-    absl::StrAppend(
-        &out,
-        absl::StrFormat("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n",
-                        b.x, Y(v), b.x + b.w, Y(v)));
-    absl::StrAppend(&out, Text(b.x - 6, Y(v) + 4, AxisBytes(v), "text-anchor=\"end\""));
-  }
-  for (double v = 0; v <= x_max + x_step / 2; v += x_step) {
-    absl::StrAppend(
-        &out,
-        absl::StrFormat("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n",
-                        X(v), b.y + b.h, X(v), b.y + b.h + 4));
+// Four entries: each strategy's whole process (solid) and codec libraries (dashed).
+std::string LineLegend(const Box& b) {
+  const double lx = b.x + 12, ly = b.y + 14;
+  const struct {
+    const char* color;
+    bool dashed;
+    const char* label;
+  } items[] = {{kStockColor, false, "stock: whole process"},
+               {kStockColor, true, "stock: codec libraries"},
+               {kPooledColor, false, "pooled: whole process"},
+               {kPooledColor, true, "pooled: codec libraries"}};
+  std::string out = Rect(lx - 6, ly - 10, "width=\"190\" height=\"74\"", "class=\"legend\"");
+  for (int i = 0; i < 4; ++i) {
+    const double y = ly + i * 17;
     absl::StrAppend(&out,
+                    Line(lx, y, lx + 26, y,
+                         absl::StrCat("stroke=\"", items[i].color, "\" stroke-width=\"2.5\"",
+                                      items[i].dashed ? " stroke-dasharray=\"6 4\"" : "")),
+                    Text(lx + 32, y + 4, items[i].label));
+  }
+  return out;
+}
+
+// Cumulative bytes allocated over the replay: the first stock and pooled
+// runs, whole process and codec libraries.
+std::string LineChart(const ModeReport& m, const Box& b) {
+  const std::vector<SeriesPoint>& stock = FirstSeries(m.stock);
+  const std::vector<SeriesPoint>& pooled = FirstSeries(m.pooled);
+  const LineScale s = ScaleFor(stock, pooled);
+  auto X = [&](double v) { return b.x + v / s.x_max * b.w; };
+  auto Y = [&](double v) { return ScaleY(b, s.y_max, v); };
+  std::string out = Text(b.x, b.y - 12, "bytes allocated, cumulative", "class=\"h\"");
+  absl::StrAppend(&out, Grid(b, s.y_max, s.y_step, AxisBytes));
+  for (double v = 0; v <= s.x_max + s.x_step / 2; v += s.x_step) {
+    absl::StrAppend(&out, Line(X(v), b.y + b.h, X(v), b.y + b.h + 4, "class=\"axis\""),
                     Text(X(v), b.y + b.h + 18, absl::StrFormat("%g", v), "text-anchor=\"middle\""));
   }
-  absl::StrAppend(
-      &out, absl::StrFormat(
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n",
-                b.x, b.y, b.w, b.h));
-  absl::StrAppend(&out, Text(b.x + b.w / 2, b.y + b.h + 36, m.x_label, "text-anchor=\"middle\""));
-
+  absl::StrAppend(&out, Frame(b),
+                  Text(b.x + b.w / 2, b.y + b.h + 36, m.x_label, "text-anchor=\"middle\""));
   auto polyline = [&](const std::vector<SeriesPoint>& pts, bool codec, const char* color) {
     if (pts.empty()) return std::string();
     std::string points;
@@ -133,115 +188,70 @@ std::string LineChart(const ModeReport& m, const Box& b) {
         color, codec ? "1.5" : "2.5", codec ? " stroke-dasharray=\"6 4\"" : "");
   };
   absl::StrAppend(&out, polyline(stock, false, kStockColor), polyline(stock, true, kStockColor),
-                  polyline(pooled, false, kPooledColor), polyline(pooled, true, kPooledColor));
-
-  // Legend.
-  const double lx = b.x + 12, ly = b.y + 14;
-  const struct {
-    const char* color;
-    bool dashed;
-    const char* label;
-  } items[] = {{kStockColor, false, "stock: whole process"},
-               {kStockColor, true, "stock: codec libraries"},
-               {kPooledColor, false, "pooled: whole process"},
-               {kPooledColor, true, "pooled: codec libraries"}};
-  absl::StrAppend(
-      &out, absl::StrFormat(
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"190\" height=\"74\" class=\"legend\"/>\n",
-                lx - 6, ly - 10));
-  for (int i = 0; i < 4; ++i) {
-    const double y = ly + i * 17;
-    absl::StrAppend(
-        &out, absl::StrFormat("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                              "stroke-width=\"2.5\"%s/>\n",
-                              lx, y, lx + 26, y, items[i].color,
-                              items[i].dashed ? " stroke-dasharray=\"6 4\"" : ""));
-    absl::StrAppend(&out, Text(lx + 32, y + 4, items[i].label));
-  }
+                  polyline(pooled, false, kPooledColor), polyline(pooled, true, kPooledColor),
+                  LineLegend(b));
   return out;
 }
 
+struct Bar {
+  const char* key;
+  const char* label;
+};
+constexpr Bar kBars[] = {
+    {"codec_bytes", "codec bytes"},     {"codec_calls", "codec calls"},
+    {"process_bytes", "process bytes"}, {"process_calls", "process calls"},
+    {"peak_heap_bytes", "peak heap"},   {"peak_rss_bytes", "peak RSS"},
+    {"minor_faults", "minor faults"},   {"cpu_ns", "CPU time"},
+    {"wall_ns", "wall time"},
+};
+constexpr size_t kBarCount = sizeof(kBars) / sizeof(kBars[0]);
+
+std::string Percent(double v) { return absl::StrFormat("%g%%", v); }
+
+// One bar pair: stock at 100%, pooled at `pct`, its value and its label.
+std::string BarPair(const Box& b, double y_max, size_t i, double pct) {
+  auto Y = [&](double v) { return ScaleY(b, y_max, v); };
+  const double group = b.w / static_cast<double>(kBarCount);
+  const double bar_w = group * 0.34;
+  const double gx = b.x + group * static_cast<double>(i) + group * 0.14;
+  const double h = std::max(0.5, Y(0) - Y(pct));
+  const std::string label =
+      pct < 10 ? absl::StrFormat("%.2g%%", pct) : absl::StrFormat("%.0f%%", pct);
+  return absl::StrCat(
+      Rect(gx, Y(100), Size(bar_w, Y(0) - Y(100)), Fill(kStockColor)),
+      Rect(gx + bar_w, Y(0) - h, Size(bar_w, h), Fill(kPooledColor)),
+      Text(gx + bar_w * 1.5, Y(0) - h - 4, label, "text-anchor=\"middle\" class=\"v\""),
+      absl::StrFormat("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+                      "transform=\"rotate(-35 %.1f %.1f)\">%s</text>\n",
+                      gx + bar_w, b.y + b.h + 14, gx + bar_w, b.y + b.h + 14,
+                      Escape(kBars[i].label)));
+}
+
+std::string BarLegend(const Box& b) {
+  const double lx = b.x + b.w - 150, ly = b.y + 14;
+  return absl::StrCat(Rect(lx - 6, ly - 10, "width=\"142\" height=\"40\"", "class=\"legend\""),
+                      Rect(lx, ly - 6, "width=\"14\" height=\"10\"", Fill(kStockColor)),
+                      Text(lx + 20, ly + 3, "stock (= 100%)"),
+                      Rect(lx, ly + 11, "width=\"14\" height=\"10\"", Fill(kPooledColor)),
+                      Text(lx + 20, ly + 20, "pooled"));
+}
+
+// The main figures, pooled's median as a percentage of stock's.
 std::string BarChart(const ModeReport& m, const Box& b) {
-  struct Bar {
-    const char* key;
-    const char* label;
-    Unit unit;
-  };
-  const Bar bars[] = {
-      {"codec_bytes", "codec bytes", Unit::kBytes},
-      {"codec_calls", "codec calls", Unit::kCount},
-      {"process_bytes", "process bytes", Unit::kBytes},
-      {"process_calls", "process calls", Unit::kCount},
-      {"peak_heap_bytes", "peak heap", Unit::kBytes},
-      {"peak_rss_bytes", "peak RSS", Unit::kBytes},
-      {"minor_faults", "minor faults", Unit::kCount},
-      {"cpu_ns", "CPU time", Unit::kNanos},
-      {"wall_ns", "wall time", Unit::kNanos},
-  };
-  const size_t n = sizeof(bars) / sizeof(bars[0]);
-  std::string out;
-  absl::StrAppend(&out, Text(b.x, b.y - 12, "pooled as % of stock (median)", "class=\"h\""));
+  std::string out = Text(b.x, b.y - 12, "pooled as % of stock (median)", "class=\"h\"");
   double top = 100;
-  std::vector<double> pct(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    const double s = Summarize(m.stock, bars[i].key).median;
-    const double p = Summarize(m.pooled, bars[i].key).median;
+  std::vector<double> pct(kBarCount, 0);
+  for (size_t i = 0; i < kBarCount; ++i) {
+    const double s = Summarize(m.stock, kBars[i].key).median;
+    const double p = Summarize(m.pooled, kBars[i].key).median;
     pct[i] = s > 0 ? p / s * 100 : 0;
     top = std::max(top, pct[i]);
   }
   const double y_step = NiceStep(top, 5);
   const double y_max = std::ceil(top / y_step) * y_step;
-  auto Y = [&](double v) { return b.y + b.h - v / y_max * b.h; };
-  for (double v = 0; v <= y_max + y_step / 2; v += y_step) {
-    absl::StrAppend(
-        &out,
-        absl::StrFormat("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>\n",
-                        b.x, Y(v), b.x + b.w, Y(v)));
-    absl::StrAppend(&out,
-                    Text(b.x - 6, Y(v) + 4, absl::StrFormat("%g%%", v), "text-anchor=\"end\""));
-  }
-  const double group = b.w / static_cast<double>(n);
-  const double bar_w = group * 0.34;
-  for (size_t i = 0; i < n; ++i) {
-    const double gx = b.x + group * static_cast<double>(i) + group * 0.14;
-    absl::StrAppend(
-        &out, absl::StrFormat(
-                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", gx,
-                  Y(100), bar_w, Y(0) - Y(100), kStockColor));
-    const double h = std::max(0.5, Y(0) - Y(pct[i]));
-    absl::StrAppend(
-        &out, absl::StrFormat(
-                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-                  gx + bar_w, Y(0) - h, bar_w, h, kPooledColor));
-    const std::string label =
-        pct[i] < 10 ? absl::StrFormat("%.2g%%", pct[i]) : absl::StrFormat("%.0f%%", pct[i]);
-    absl::StrAppend(
-        &out, Text(gx + bar_w * 1.5, Y(0) - h - 4, label, "text-anchor=\"middle\" class=\"v\""));
-    absl::StrAppend(&out, absl::StrFormat("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-                                          "transform=\"rotate(-35 %.1f %.1f)\">%s</text>\n",
-                                          gx + bar_w, b.y + b.h + 14, gx + bar_w, b.y + b.h + 14,
-                                          Escape(bars[i].label)));
-  }
-  absl::StrAppend(
-      &out, absl::StrFormat(
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"frame\"/>\n",
-                b.x, b.y, b.w, b.h));
-  // Legend.
-  const double lx = b.x + b.w - 150, ly = b.y + 14;
-  absl::StrAppend(
-      &out, absl::StrFormat(
-                "<rect x=\"%.1f\" y=\"%.1f\" width=\"142\" height=\"40\" class=\"legend\"/>\n",
-                lx - 6, ly - 10));
-  absl::StrAppend(
-      &out,
-      absl::StrFormat("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", lx,
-                      ly - 6, kStockColor));
-  absl::StrAppend(&out, Text(lx + 20, ly + 3, "stock (= 100%)"));
-  absl::StrAppend(
-      &out,
-      absl::StrFormat("<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", lx,
-                      ly + 11, kPooledColor));
-  absl::StrAppend(&out, Text(lx + 20, ly + 20, "pooled"));
+  absl::StrAppend(&out, Grid(b, y_max, y_step, Percent));
+  for (size_t i = 0; i < kBarCount; ++i) absl::StrAppend(&out, BarPair(b, y_max, i, pct[i]));
+  absl::StrAppend(&out, Frame(b), BarLegend(b));
   return out;
 }
 

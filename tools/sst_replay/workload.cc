@@ -5,6 +5,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -170,6 +171,71 @@ rocksdb::ColumnFamilyOptions BlobFamilyOptions() {
   return cf;
 }
 
+// Puts the records `next(i)` makes (i from 1: key and value) into `family`
+// until `budget` bytes of keys and values are written. `blobs`: the family
+// stores values of kMinBlobSize bytes or more as blobs, counted.
+template <typename Next>
+absl::Status PutUntil(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family, uint64_t budget,
+                      bool blobs, WorkloadStats* stats, Next next) {
+  rocksdb::WriteOptions write;
+  write.disableWAL = true;
+  uint64_t bytes = 0;
+  for (uint64_t i = 1; bytes < budget; ++i) {
+    const auto [key, value] = next(i);
+    if (absl::Status s = Failed(db->Put(write, family, key, value), "Put"); !s.ok()) return s;
+    bytes += key.size() + value.size();
+    if (blobs && value.size() >= kMinBlobSize) ++stats->blobs;
+    ++stats->records;
+  }
+  stats->raw_bytes += bytes;
+  return absl::OkStatus();
+}
+
+// 3/8 events, 3/8 orders, 1/4 histories (blobs), from one seeded generator.
+absl::Status WriteFamilies(rocksdb::DB* db,
+                           const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+                           uint64_t megabytes, WorkloadStats* stats) {
+  const uint64_t total = megabytes * (uint64_t{1} << 20);
+  const uint64_t per_family = total * 3 / 8;
+  Rng rng(20240311);
+  // events: keyed by user then time; users are active in bursts.
+  int64_t ts = 1700000000000;
+  absl::Status s = PutUntil(db, handles[1], per_family, false, stats, [&](uint64_t) {
+    ts += 1 + static_cast<int64_t>(rng() % 40);
+    const uint32_t user = static_cast<uint32_t>(Skewed(rng, 200000));
+    return std::pair(absl::StrFormat("evt/u%07d/%013d", user, ts), EventValue(rng, user, ts));
+  });
+  if (!s.ok()) return s;
+  // orders: random order ids (a multiplicative permutation of a counter).
+  s = PutUntil(db, handles[2], per_family, false, stats, [&](uint64_t i) {
+    const uint64_t order_id = (i * 2654435761u) % 4294967291u;
+    return std::pair(absl::StrFormat("order/%010d", order_id), OrderValue(rng, order_id));
+  });
+  if (!s.ok()) return s;
+  // histories: one document per customer, in random customer order.
+  return PutUntil(db, handles[3], total / 4, true, stats, [&](uint64_t i) {
+    const uint64_t customer = (i * 2654435761u) % 1000003u;
+    return std::pair(absl::StrFormat("history/c%07d", customer), HistoryValue(rng, customer));
+  });
+}
+
+// Flushes every family and counts the SST and blob files written.
+absl::Status FlushAndCount(rocksdb::DB* db,
+                           const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+                           WorkloadStats* stats) {
+  for (size_t i = 1; i < handles.size(); ++i) {
+    absl::Status s = Failed(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
+    if (!s.ok()) return s;
+  }
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  stats->sst_files = files.size();
+  std::vector<rocksdb::ColumnFamilyMetaData> metas;
+  db->GetAllColumnFamilyMetaData(&metas);
+  for (const rocksdb::ColumnFamilyMetaData& m : metas) stats->blob_files += m.blob_files.size();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
@@ -189,67 +255,9 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
   std::unique_ptr<rocksdb::DB> db;
   absl::Status s = Failed(OpenDb(options, db_dir, families, &handles, &db), "opening " + db_dir);
   if (!s.ok()) return s;
-
   WorkloadStats stats;
-  // 3/8 events, 3/8 orders, 1/4 histories (blobs).
-  const uint64_t total = megabytes * (uint64_t{1} << 20);
-  const uint64_t per_family = total * 3 / 8;
-  rocksdb::WriteOptions write;
-  write.disableWAL = true;
-  Rng rng(20240311);
-  // events: keyed by user then time; users are active in bursts.
-  {
-    uint64_t bytes = 0;
-    int64_t ts = 1700000000000;
-    while (s.ok() && bytes < per_family) {
-      ts += 1 + static_cast<int64_t>(rng() % 40);
-      const uint32_t user = static_cast<uint32_t>(Skewed(rng, 200000));
-      const std::string key = absl::StrFormat("evt/u%07d/%013d", user, ts);
-      const std::string value = EventValue(rng, user, ts);
-      s = Failed(db->Put(write, handles[1], key, value), "Put");
-      bytes += key.size() + value.size();
-      ++stats.records;
-    }
-    stats.raw_bytes += bytes;
-  }
-  // orders: random order ids (a multiplicative permutation of a counter).
-  {
-    uint64_t bytes = 0;
-    for (uint64_t i = 1; s.ok() && bytes < per_family; ++i) {
-      const uint64_t order_id = (i * 2654435761u) % 4294967291u;
-      const std::string key = absl::StrFormat("order/%010d", order_id);
-      const std::string value = OrderValue(rng, order_id);
-      s = Failed(db->Put(write, handles[2], key, value), "Put");
-      bytes += key.size() + value.size();
-      ++stats.records;
-    }
-    stats.raw_bytes += bytes;
-  }
-  // histories: one document per customer, in random customer order.
-  {
-    uint64_t bytes = 0;
-    for (uint64_t i = 1; s.ok() && bytes < total / 4; ++i) {
-      const uint64_t customer = (i * 2654435761u) % 1000003u;
-      const std::string key = absl::StrFormat("history/c%07d", customer);
-      const std::string value = HistoryValue(rng, customer);
-      s = Failed(db->Put(write, handles[3], key, value), "Put");
-      bytes += key.size() + value.size();
-      if (value.size() >= kMinBlobSize) ++stats.blobs;
-      ++stats.records;
-    }
-    stats.raw_bytes += bytes;
-  }
-  for (size_t i = 1; s.ok() && i < handles.size(); ++i) {
-    s = Failed(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
-  }
-  std::vector<rocksdb::LiveFileMetaData> files;
-  if (s.ok()) db->GetLiveFilesMetaData(&files);
-  stats.sst_files = files.size();
-  if (s.ok()) {
-    std::vector<rocksdb::ColumnFamilyMetaData> metas;
-    db->GetAllColumnFamilyMetaData(&metas);
-    for (const rocksdb::ColumnFamilyMetaData& m : metas) stats.blob_files += m.blob_files.size();
-  }
+  s = WriteFamilies(db.get(), handles, megabytes, &stats);
+  if (s.ok()) s = FlushAndCount(db.get(), handles, &stats);
   for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
   const absl::Status closed = Failed(db->Close(), "Close");
   if (!s.ok()) return s;

@@ -1,6 +1,6 @@
 // tools/sst_replay's pure parts: the plan (plan.h), the flag checks
 // (command_line.h) and the alternating runner's order, reference and
-// test-hook rules (alternating_runner.h, driven by a scripted ModeRuns).
+// test-hook rules (mode_runs.h, driven by a scripted ModeRuns).
 #include "tools/sst_replay/plan.h"
 
 #include <gmock/gmock.h>
@@ -12,7 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
-#include "tools/sst_replay/alternating_runner.h"
+#include "tools/sst_replay/mode_runs.h"
 #include "tools/sst_replay/command_line.h"
 
 namespace rockpool::replay {
