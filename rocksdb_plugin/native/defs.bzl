@@ -77,8 +77,8 @@ def native_face_targets():
         deps = [
             "//rocksdb_plugin:built_for",
             "//rocksdb_plugin:built_for_line",
+            "//rocksdb_plugin:release_check",
             "@absl",
-            "@rocksdb",
         ],
     )
 
