@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/annotated_mutex.h"
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::legacy {
 namespace {

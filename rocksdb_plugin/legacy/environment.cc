@@ -21,7 +21,7 @@
 #include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime.h"
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::legacy {
 namespace {
