@@ -49,27 +49,30 @@ std::string ObjectOf(const void* address) {
 
 }  // namespace
 
-std::string CheckRunningRocksdb() {
+absl::Status CheckRunningRocksdb() {
   absl::string_view fields(kBuiltFor);
   fields.remove_prefix(kBuiltForPrefix.size());
   const std::string self = ObjectOf(reinterpret_cast<const void*>(&CheckRunningRocksdb));
   const absl::StatusOr<std::string> built_for = DescribeBuiltFor(fields, self);
-  if (!built_for.ok()) return std::string(built_for.status().message());
+  if (!built_for.ok()) return built_for.status();
 
   void* sanitize = dlsym(RTLD_NEXT, kSanitizeOptions);
-  if (sanitize == nullptr) return absl::StrCat("no RocksDB runs DB::Open here; ", *built_for);
+  if (sanitize == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no RocksDB runs DB::Open here; ", *built_for));
+  }
   const std::string running = ObjectOf(sanitize);
   // This object's reference resolves through the global scope: the first
   // definition, whichever RocksDB that is.
   const std::string version_from =
       ObjectOf(reinterpret_cast<const void*>(&rocksdb::GetRocksVersionAsString));
   if (version_from != running) {
-    return absl::StrCat("two RocksDBs share this process (DB::Open runs ", running,
-                        ", the version comes from ", version_from, "); ", *built_for);
+    return absl::FailedPreconditionError(
+        absl::StrCat("two RocksDBs share this process (DB::Open runs ", running,
+                     ", the version comes from ", version_from, "); ", *built_for));
   }
   // The same RocksDB answers both: compare its release and build.
-  const absl::Status match = CompareRelease(fields, self, ReadRunningRocksdb(), running);
-  return match.ok() ? "" : std::string(match.message());
+  return CompareRelease(fields, self, ReadRunningRocksdb(), running);
 }
 
 }  // namespace rockpool::legacy
