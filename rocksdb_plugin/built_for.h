@@ -15,7 +15,8 @@
 // (one line in the file, NUL-terminated; built_for_line.h writes it), which
 // `rockpool run` reads from the object's file (tools/rockpool/object_choice.h)
 // and the object checks against the RocksDB running in its process
-// (legacy/release_check.cc, native/release_check.cc). `build_date` is RocksDB's own
+// (release_check.h, shared by legacy/release_check.cc and
+// native/release_check.cc). `build_date` is RocksDB's own
 // `rocksdb_build_date` build property (util/build_version.cc), compiled into
 // every librocksdb as the plain string "rocksdb_build_date:<date>": the
 // version alone cannot tell Debian's build from another build of 7.8.3.

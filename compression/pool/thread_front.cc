@@ -1,6 +1,8 @@
 #include "compression/pool/thread_front.h"
 
-#include <mutex>
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "compression/annotated_mutex.h"
 
 namespace rockpool::pool_internal {
 namespace {
@@ -15,7 +17,7 @@ class ShardRegistry {
   }
 
   size_t Take() {
-    std::lock_guard<std::mutex> lock(mu_);
+    AnnotatedMutexLock lock(&mu_);
     for (size_t word = 0; word < kWords; ++word) {
       if (~used_[word] == 0) continue;
       const size_t bit = static_cast<size_t>(__builtin_ctzll(~used_[word]));
@@ -30,7 +32,7 @@ class ShardRegistry {
   }
 
   void Give(size_t index) {
-    std::lock_guard<std::mutex> lock(mu_);
+    AnnotatedMutexLock lock(&mu_);
     used_[index / 64] &= ~(uint64_t{1} << (index % 64));
   }
 
@@ -38,8 +40,8 @@ class ShardRegistry {
 
  private:
   static constexpr size_t kWords = kThreadShards / 64;
-  std::mutex mu_;
-  uint64_t used_[kWords] = {};
+  absl::Mutex mu_;
+  uint64_t used_[kWords] ABSL_GUARDED_BY(mu_) = {};
   std::atomic<size_t> in_use_{0};
 };
 

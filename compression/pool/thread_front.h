@@ -22,8 +22,9 @@
 //    to one live thread at a time; kSharedShard is shared by every thread
 //    beyond kThreadShards and by threads already running their thread_local
 //    destructors, and is written with atomic read-modify-writes.
-//  - The hand-over of an index happens-before its next owner's first use (a
-//    std::mutex, which ThreadSanitizer sees).
+//  - The hand-over of an index happens-before its next owner's first use (an
+//    absl::Mutex taken through AnnotatedMutexLock, which ThreadSanitizer
+//    sees although Debian's Abseil is not built for it).
 //  - Slots are shared (threads beyond kStripes share stripes; the pool's slow
 //    paths look at every slot), so an entry is always taken out of a slot
 //    (exchanged for nullptr) before anyone reads it.

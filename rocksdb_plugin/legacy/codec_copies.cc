@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
 namespace rockpool::legacy {
@@ -43,22 +44,21 @@ bool UniqueDefiner(const char* name, LoadedObject* out) {
 }  // namespace
 
 template <typename Copy>
-bool ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy, std::string* why) {
+absl::Status ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy) {
   LoadedObject scope = caller;
   bool global = false;
   void* anchor = LookupSkippingRockpool(scope, Copy::kAnchor, &global);
   if (anchor == nullptr) {
     if (!allow_fallback || !UniqueDefiner(Copy::kAnchor, &scope)) {
-      *why = absl::StrCat(Copy::kCodec, ": no copy reachable from ", DisplayName(caller));
-      return false;
+      return absl::NotFoundError(
+          absl::StrCat(Copy::kCodec, ": no copy reachable from ", DisplayName(caller)));
     }
     anchor = LookupSkippingRockpool(scope, Copy::kAnchor, &global);
   }
   LoadedObject object;
   if (anchor == nullptr || !ObjectAt(anchor, &object)) {
-    *why = absl::StrCat(Copy::kCodec, ": ", Copy::kAnchor, " from ", DisplayName(caller),
-                        " lies in no loaded object");
-    return false;
+    return absl::NotFoundError(absl::StrCat(Copy::kCodec, ": ", Copy::kAnchor, " from ",
+                                            DisplayName(caller), " lies in no loaded object"));
   }
   copy->object = object;
   copy->global = global;
@@ -75,37 +75,36 @@ bool ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy, st
     member = nullptr;
     if (pool && copy->complete) {
       copy->complete = false;
-      copy->incomplete =
-          p == nullptr ? absl::StrCat(DisplayName(object), " lacks ", name)
-                       : absl::StrCat(name, " resolves to ", DisplayName(at), ", not to ",
-                                      DisplayName(object));
+      copy->incomplete = p == nullptr ? absl::StrCat(DisplayName(object), " lacks ", name)
+                                      : absl::StrCat(name, " resolves to ", DisplayName(at),
+                                                     ", not to ", DisplayName(object));
     }
   });
-  return true;
+  return absl::OkStatus();
 }
 
-template bool ResolveCopy<ZstdCopy>(const LoadedObject&, bool, ZstdCopy*, std::string*);
-template bool ResolveCopy<ZlibCopy>(const LoadedObject&, bool, ZlibCopy*, std::string*);
-template bool ResolveCopy<Lz4Copy>(const LoadedObject&, bool, Lz4Copy*, std::string*);
+template absl::Status ResolveCopy<ZstdCopy>(const LoadedObject&, bool, ZstdCopy*);
+template absl::Status ResolveCopy<ZlibCopy>(const LoadedObject&, bool, ZlibCopy*);
+template absl::Status ResolveCopy<Lz4Copy>(const LoadedObject&, bool, Lz4Copy*);
 
-bool CheckCoherent(const CopyOrigin& copy, std::string* why) {
+absl::Status CheckCoherent(const CopyOrigin& copy) {
   const LoadedObject& self = RockpoolObject();
-  bool coherent = true;
+  absl::Status coherent;
   const bool read = ForEachExportedFunction(copy.object, [&](std::string_view name) {
-    if (!coherent) return;
+    if (!coherent.ok()) return;
     const std::string n(name);
     void* first = GlobalDefinition(n.c_str());
     if (first == nullptr) return;
     const uintptr_t at = reinterpret_cast<uintptr_t>(first);
     if (copy.object.contains(at) || self.contains(at)) return;
     LoadedObject other;
-    coherent = false;
-    *why = absl::StrCat(ObjectAt(first, &other) ? DisplayName(other) : std::string("another object"),
-                        " defines ", n, " itself");
+    coherent = absl::FailedPreconditionError(
+        absl::StrCat(ObjectAt(first, &other) ? DisplayName(other) : std::string("another object"),
+                     " defines ", n, " itself"));
   });
   if (!read) {
-    *why = absl::StrCat("cannot read the symbol table of ", DisplayName(copy.object));
-    return false;
+    return absl::UnavailableError(
+        absl::StrCat("cannot read the symbol table of ", DisplayName(copy.object)));
   }
   return coherent;
 }

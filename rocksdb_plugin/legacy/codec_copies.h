@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <string>
 
+#include "absl/status/status.h"
 #include "compression/codec_library.h"
 #include "rocksdb_plugin/legacy/entry_points.h"  // generated from entry_points.bzl
 #include "rocksdb_plugin/legacy/loaded_objects.h"
@@ -137,15 +138,17 @@ R Call(R (*fn)(Params...), R failure, Args... args) {
 // Resolves the copy `caller` reaches (its anchor function decides the
 // object; with allow_fallback, a caller whose scope has none, as after a
 // tail call from another object, gets the process's only other definition
-// if there is exactly one). False, with *why set, if it reaches no copy.
+// if there is exactly one). NotFound, naming the caller, if it reaches no
+// copy.
 template <typename Copy>
-bool ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy, std::string* why);
+absl::Status ResolveCopy(const LoadedObject& caller, bool allow_fallback, Copy* copy);
 
 // Whether `copy` can be run coherently: every function its object exports
 // must bind, for the object's own calls, to the object itself or to
-// rockpool (which forwards back to it). False, with *why naming the object
-// that takes a name over ("/usr/bin/node defines deflateReset itself").
-bool CheckCoherent(const CopyOrigin& copy, std::string* why);
+// rockpool (which forwards back to it). Otherwise FailedPrecondition naming
+// the object that takes a name over ("/usr/bin/node defines deflateReset
+// itself"), or Unavailable if the copy's symbol table cannot be read.
+absl::Status CheckCoherent(const CopyOrigin& copy);
 
 }  // namespace rockpool::legacy
 

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/annotated_mutex.h"
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::legacy {
 namespace {
@@ -51,8 +51,7 @@ const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
     }
   }
   Copy resolved;
-  std::string why;
-  if (!ResolveCopy(caller, /*allow_fallback=*/true, &resolved, &why)) return EmptyCopy<Copy>();
+  if (!ResolveCopy(caller, /*allow_fallback=*/true, &resolved).ok()) return EmptyCopy<Copy>();
   // A caller that reached no copy through its own scope got the process's
   // only definition, which may be a module that is unloaded later: such
   // answers are not remembered.
@@ -137,8 +136,7 @@ template <typename Copy>
 void CodecRoutes<Copy>::BindGlobal() {
   global_tried_ = true;
   Copy resolved;
-  std::string why;
-  if (!ResolveCopy(RockpoolObject(), /*allow_fallback=*/false, &resolved, &why) ||
+  if (!ResolveCopy(RockpoolObject(), /*allow_fallback=*/false, &resolved).ok() ||
       !resolved.global) {
     return;  // no copy in the global scope: the caller's own, if shared
   }
@@ -156,9 +154,11 @@ void CodecRoutes<Copy>::Bind(Copy* copy) {
   struct Done {
     ~Done() { t_binding = false; }
   } done;
-  std::string why;
   if (!copy->complete) return StandDown(copy->incomplete);
-  if (!CheckCoherent(*copy, &why)) return StandDown(why);
+  if (const absl::Status coherent = CheckCoherent(*copy); !coherent.ok()) {
+    return StandDown(std::string(coherent.message()));
+  }
+  std::string why;
   if (check_layout_ == nullptr || !check_layout_(*copy, &why)) return StandDown(why);
   if (!PinObject(copy->object)) {
     return StandDown(absl::StrCat("cannot keep ", DisplayName(copy->object), " loaded"));

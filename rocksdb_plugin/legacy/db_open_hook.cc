@@ -44,7 +44,7 @@ DBOptions SanitizeOptions(const std::string& dbname, const DBOptions& src, bool 
   }
   // In a process running another RocksDB (refusal.h) DBOptions may have
   // another layout: the result goes straight to the caller, untouched.
-  if (!rockpool::legacy::Refusal().empty()) return real(dbname, src, read_only, logger_creation_s);
+  if (!rockpool::legacy::Refusal().ok()) return real(dbname, src, read_only, logger_creation_s);
   DBOptions sanitized = real(dbname, src, read_only, logger_creation_s);
   rockpool::legacy::AttachRockpoolListener(&sanitized);
   rockpool::legacy::AnnounceAtOpen(sanitized);

@@ -21,7 +21,7 @@
 #include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime.h"
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::legacy {
 namespace {
@@ -30,8 +30,8 @@ constexpr uint64_t kDefaultStatsSeconds = 10;
 
 // ` refused="<why>"` in a process rockpool refuses to serve (refusal.h).
 std::string RefusedToken() {
-  const std::string& refusal = Refusal();
-  return refusal.empty() ? "" : absl::StrCat(" refused=\"", refusal, "\"");
+  const absl::Status& refusal = Refusal();
+  return refusal.ok() ? "" : absl::StrCat(" refused=\"", refusal.message(), "\"");
 }
 
 // The ROCKPOOL_STATS file of this process. Leaked on purpose: the exit
@@ -156,8 +156,8 @@ absl::StatusOr<std::optional<RockpoolOptions>> OptionsFromEnvironmentValue(const
 EnvironmentMessages ConfigureFromEnvironment(bool describe) {
   EnvironmentMessages out;
   out.errors = SetUpStatsFile();
-  if (const std::string& refusal = Refusal(); !refusal.empty()) {
-    out.activation = absl::StrCat("not serving this process: ", refusal,
+  if (const absl::Status& refusal = Refusal(); !refusal.ok()) {
+    out.activation = absl::StrCat("not serving this process: ", refusal.message(),
                                   "; every call forwards, ", kOptionsVariable, " is ignored");
     return out;
   }

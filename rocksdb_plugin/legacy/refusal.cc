@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <new>
+#include <string>
 
 #include "absl/base/attributes.h"
 
@@ -10,22 +11,24 @@ namespace rockpool::legacy {
 // The interposer's definition: it has no RocksDB to be wrong about. A strong
 // definition in the same link (release_check.cc) replaces it; being weak,
 // the compiler never inlines it into Refusal().
-ABSL_ATTRIBUTE_WEAK std::string CheckRunningRocksdb() { return ""; }
+ABSL_ATTRIBUTE_WEAK absl::Status CheckRunningRocksdb() { return absl::OkStatus(); }
 
-const std::string& Refusal() noexcept {
-  static const std::string* const refusal = [] {
-    std::string why;
+const absl::Status& Refusal() noexcept {
+  static const absl::Status* const refusal = []() -> const absl::Status* {
     try {
-      why = CheckRunningRocksdb();
+      absl::Status why = CheckRunningRocksdb();
+      if (why.ok()) return new absl::Status();
+      // The stats file quotes it.
+      std::string message(why.message());
+      std::replace(message.begin(), message.end(), '"', '\'');
+      return new absl::Status(why.code(), message);
     } catch (...) {
-      why = "could not check which RocksDB this process runs";
+      return new (std::nothrow)
+          absl::Status(absl::InternalError("could not check which RocksDB this process runs"));
     }
-    // The stats file quotes it.
-    std::replace(why.begin(), why.end(), '"', '\'');
-    return new (std::nothrow) std::string(std::move(why));
   }();
-  // Short enough for the small-string buffer: constructing it cannot throw.
-  static const std::string kNoMemory = "out of memory";
+  // No message: constructing it allocates nothing, so it cannot throw.
+  static const absl::Status kNoMemory(absl::StatusCode::kResourceExhausted, "");
   return refusal != nullptr ? *refusal : kNoMemory;
 }
 

@@ -17,18 +17,21 @@
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REFUSAL_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_REFUSAL_H_
 
-#include <string>
+#include "absl/status/status.h"
 
 namespace rockpool::legacy {
 
-// "" when rockpool may serve this process, else one sentence naming the
-// running RocksDB and the one rockpool was built for (no double quotes).
-// Decided at the first call (at load) and fixed for the process. Never throws.
-const std::string& Refusal() noexcept;
+// OK when rockpool may serve this process; else FailedPrecondition whose
+// message is one sentence naming the running RocksDB and the one rockpool
+// was built for (no double quotes). Out of memory at the first call: an
+// error without a message. Decided at the first call (at load) and fixed
+// for the process. Never throws.
+const absl::Status& Refusal() noexcept;
 
-// The check behind Refusal(). Objects that link a shared librocksdb define
-// it (release_check.cc); everywhere else a weak default refuses nothing.
-std::string CheckRunningRocksdb();
+// The check behind Refusal(): OK, or why not. Objects that link a shared
+// librocksdb define it (release_check.cc); everywhere else a weak default
+// refuses nothing. May throw std::bad_alloc.
+absl::Status CheckRunningRocksdb();
 
 }  // namespace rockpool::legacy
 

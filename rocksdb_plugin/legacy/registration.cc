@@ -19,7 +19,7 @@ struct Registrar {
     try {
       // In a process running another RocksDB its ObjectLibrary has another
       // layout (refusal.h): register nothing.
-      if (!Refusal().empty()) return;
+      if (!Refusal().ok()) return;
       std::call_once(once, [] { RegisterRockpool(*rocksdb::ObjectLibrary::Default(), ""); });
     } catch (...) {
       std::fputs("rockpool: could not register the rockpool EventListener\n", stderr);

@@ -18,12 +18,15 @@
 
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/built_for.h"
 #include "rocksdb_plugin/built_for_line.h"
 #include "rocksdb_plugin/legacy/refusal.h"
+#include "rocksdb_plugin/release_check.h"
 
 namespace rockpool::legacy {
 namespace {
@@ -46,38 +49,30 @@ std::string ObjectOf(const void* address) {
 
 }  // namespace
 
-std::string CheckRunningRocksdb() {
-  absl::string_view line(kBuiltFor);
-  line.remove_prefix(kBuiltForPrefix.size());
-  const std::optional<RocksdbBuild> want = ParseBuiltFor(line);
-  if (!want.has_value()) return "this object does not say which RocksDB it is built for";
+absl::Status CheckRunningRocksdb() {
+  absl::string_view fields(kBuiltFor);
+  fields.remove_prefix(kBuiltForPrefix.size());
   const std::string self = ObjectOf(reinterpret_cast<const void*>(&CheckRunningRocksdb));
-  const std::string built_for = absl::StrCat(self, " is built for ", want->ToString());
+  const absl::StatusOr<std::string> built_for = DescribeBuiltFor(fields, self);
+  if (!built_for.ok()) return built_for.status();
 
   void* sanitize = dlsym(RTLD_NEXT, kSanitizeOptions);
-  if (sanitize == nullptr) return absl::StrCat("no RocksDB runs DB::Open here; ", built_for);
+  if (sanitize == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no RocksDB runs DB::Open here; ", *built_for));
+  }
   const std::string running = ObjectOf(sanitize);
   // This object's reference resolves through the global scope: the first
   // definition, whichever RocksDB that is.
   const std::string version_from =
       ObjectOf(reinterpret_cast<const void*>(&rocksdb::GetRocksVersionAsString));
   if (version_from != running) {
-    return absl::StrCat("two RocksDBs share this process (DB::Open runs ", running,
-                        ", the version comes from ", version_from, "); ", built_for);
+    return absl::FailedPreconditionError(
+        absl::StrCat("two RocksDBs share this process (DB::Open runs ", running,
+                     ", the version comes from ", version_from, "); ", *built_for));
   }
-  const std::string version = rocksdb::GetRocksVersionAsString(true);
-  if (version != want->version) {
-    return absl::StrCat("the running RocksDB is ", version, " (", running, "); ", built_for);
-  }
-  // Same release: its build properties have this release's types.
-  const auto& properties = rocksdb::GetRocksBuildProperties();
-  const auto date = properties.find("rocksdb_build_date");
-  const std::string running_date = date == properties.end() ? "<unknown>" : date->second;
-  if (!want->build_date.empty() && running_date != want->build_date) {
-    return absl::StrCat("the running RocksDB is ", version, " built ", running_date, " (", running,
-                        "), another build; ", built_for);
-  }
-  return "";
+  // The same RocksDB answers both: compare its release and build.
+  return CompareRelease(fields, self, ReadRunningRocksdb(), running);
 }
 
 }  // namespace rockpool::legacy

@@ -85,7 +85,7 @@ bool Runtime::CreatePools() noexcept {
 
 void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   // Refused (refusal.h): pooling stays off, whoever asks.
-  if (!Refusal().empty()) return;
+  if (!Refusal().ok()) return;
   InsideRockpool inside;
   // Pooling needs a copy of each codec to run the pools on: each is bound
   // at the codec's first call (codec_routes.h), so a process that never

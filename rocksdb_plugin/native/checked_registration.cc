@@ -17,7 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/version.h"
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 #include "rocksdb_plugin/native/log_report.h"
 #include "rocksdb_plugin/native/release_check.h"
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
@@ -36,7 +36,7 @@ void RegisterIfRunningReleaseMatches() noexcept {
     } else {
       outcome = absl::StrCat("native face not registered: ", refusal);
     }
-    legacy::SayVerbose(outcome);
+    SayVerbose(outcome);
     AppendNativeStatsLine(absl::StrCat("rockpool[", getpid(), "]: ", outcome));
   } catch (...) {
     // Out of memory at load: no registration, no line.

@@ -53,12 +53,13 @@ def native_face_targets():
         name = "core",
         srcs = _SRCS,
         hdrs = _HDRS,
-        visibility = ["//visibility:public"],
         deps = _DEPS,
     )
 
     # For programs that link upstream RocksDB with Bazel: registers
     # compression_manager=rockpool with ObjectLibrary::Default() at load time.
+    # Public: users' programs depend on it (README.md); the rest of this
+    # package is visible only to what uses it.
     native.cc_library(
         name = "native",
         srcs = ["load_registration.cc"],
@@ -73,12 +74,12 @@ def native_face_targets():
         name = "release_check",
         srcs = ["release_check.cc"],
         hdrs = ["release_check.h"],
-        visibility = ["//visibility:public"],
+        visibility = ["//rocksdb_plugin:tests"],
         deps = [
             "//rocksdb_plugin:built_for",
             "//rocksdb_plugin:built_for_line",
+            "//rocksdb_plugin:release_check",
             "@absl",
-            "@rocksdb",
         ],
     )
 
@@ -110,13 +111,14 @@ def native_face_targets():
             # No library it does not use.
             linkopts = ["-Wl,--as-needed"] + PRELOADED_ABSL_LINKOPTS,
             linkshared = 1,
-            visibility = ["//visibility:public"],
+            visibility = ["//rocksdb_plugin:tests"],
             deps = [":checked_registration"] + PRELOADED_ABSL_DEPS,  # Abseil's last
         )
 
     # What a RocksDB built with ROCKSDB_PLUGINS=rockpool links
     # (rockpool/rockpool.mk): the core and the plugin entry point
-    # RegisterRockpoolPlugin, nothing registered at load time.
+    # RegisterRockpoolPlugin, nothing registered at load time. Public: a
+    # RocksDB tree's Bazel build may depend on it.
     native.cc_library(
         name = "plugin",
         srcs = ["rockpool/rockpool_plugin.cc"],
@@ -132,7 +134,7 @@ def native_face_targets():
         srcs = _SRCS + ["rockpool/rockpool_plugin.cc"],
         hdrs = _HDRS,
         copts = ROCKSDB_PLUGIN_COPTS,
-        visibility = ["//visibility:public"],
+        visibility = ["//rocksdb_plugin:tests"],
         deps = _DEPS,
     )
 
@@ -143,5 +145,5 @@ def native_face_targets():
             ["rockpool/**"],
             exclude = ["rockpool/**/*.o", "rockpool/**/*.d"],
         ),
-        visibility = ["//visibility:public"],
+        visibility = ["//rocksdb_plugin:tests"],
     )

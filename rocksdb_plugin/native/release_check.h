@@ -29,12 +29,9 @@ absl::string_view NativeBuiltForLine() noexcept;
 // tests give it any pair.
 std::string CompareRelease(absl::string_view running_version, absl::string_view running_date);
 
-// CompareRelease with the running library's figures. It reaches the library
-// only through functions whose signatures every release since 6.x shares
-// (GetRocksVersionAsString, then, for the same release only,
-// GetRocksBuildProperties), and they resolve through the process's global
-// scope: a program's own librocksdb.so comes before the one this object
-// names. Never throws.
+// CompareRelease with the running library's figures, read as
+// ReadRunningRocksdb (rocksdb_plugin/release_check.h) reads them. Never
+// throws.
 std::string CheckRunningRelease() noexcept;
 
 }  // namespace rockpool::native

@@ -197,8 +197,10 @@ std::string FormatBytes(double b) {
     ++u;
   }
   if (u == 0) return absl::StrFormat("%.0f B", v);
-  return absl::StrFormat(
-      std::fabs(v) < 10 ? "%.2f %s" : (std::fabs(v) < 100 ? "%.1f %s" : "%.0f %s"), v, units[u]);
+  // One constant format (clang checks formats at compile time): the
+  // precision is an argument.
+  const int decimals = std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0);
+  return absl::StrFormat("%.*f %s", decimals, v, units[u]);
 }
 
 std::string FormatCount(double n) {
@@ -210,8 +212,8 @@ std::string FormatCount(double n) {
     ++u;
   }
   if (u == 0) return v == std::floor(v) ? absl::StrFormat("%.0f", v) : absl::StrFormat("%.2f", v);
-  return absl::StrFormat(std::fabs(v) < 10 ? "%.2f%s" : (std::fabs(v) < 100 ? "%.1f%s" : "%.0f%s"),
-                         v, units[u]);
+  const int decimals = std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0);
+  return absl::StrFormat("%.*f%s", decimals, v, units[u]);
 }
 
 std::string FormatNanos(double ns) {

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "tools/sst_replay/allocator.h"
 
 extern char** environ;
@@ -30,22 +31,22 @@ ProgressBar::ProgressBar(bool enabled)
 ProgressBar::~ProgressBar() {
   if (!enabled_) return;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    absl::MutexLock lock(&mu_);
     stop_ = true;
     EraseLocked();
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   thread_.join();
 }
 
 void ProgressBar::SetTotal(double units) {
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   total_ = units;
 }
 
 void ProgressBar::Update(double done, std::string_view label) {
   if (!enabled_) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   done_ = done;
   label_.assign(label.data(), label.size());
   visible_ = true;
@@ -53,15 +54,15 @@ void ProgressBar::Update(double done, std::string_view label) {
 
 void ProgressBar::Clear() {
   if (!enabled_) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   visible_ = false;
   EraseLocked();
 }
 
 void ProgressBar::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  absl::MutexLock lock(&mu_);
   while (!stop_) {
-    cv_.wait_for(lock, std::chrono::milliseconds(200));
+    cv_.WaitWithTimeout(&mu_, absl::Milliseconds(200));
     if (stop_) break;
     if (visible_ && std::chrono::steady_clock::now() - start_ >= std::chrono::seconds(1)) {
       DrawLocked();

@@ -7,13 +7,13 @@
 #define ROCKPOOL_TOOLS_SST_REPLAY_RUNNER_H_
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "tools/sst_replay/job.h"
 
 namespace rockpool::replay {
@@ -36,19 +36,19 @@ class ProgressBar {
 
  private:
   void Loop();
-  void DrawLocked();
-  void EraseLocked();
+  void DrawLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void EraseLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const bool enabled_;
   const std::chrono::steady_clock::time_point start_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  double total_ = 1;
-  double done_ = 0;
-  std::string label_;
-  bool visible_ = false;  // wanted on screen
-  bool drawn_ = false;    // on screen now
-  bool stop_ = false;
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  double total_ ABSL_GUARDED_BY(mu_) = 1;
+  double done_ ABSL_GUARDED_BY(mu_) = 0;
+  std::string label_ ABSL_GUARDED_BY(mu_);
+  bool visible_ ABSL_GUARDED_BY(mu_) = false;  // wanted on screen
+  bool drawn_ ABSL_GUARDED_BY(mu_) = false;    // on screen now
+  bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/loaded_objects.h"
@@ -91,8 +92,7 @@ TEST(LoadedObjectsTest, LooksUpPastRockpoolLikeTheLinker) {
 
 TEST(CodecCopiesTest, ResolvesACompleteCoherentCopyOfEachCodec) {
   ZstdCopy zstd;
-  std::string why;
-  ASSERT_TRUE(ResolveCopy(RockpoolObject(), /*allow_fallback=*/false, &zstd, &why)) << why;
+  ASSERT_EQ(ResolveCopy(RockpoolObject(), /*allow_fallback=*/false, &zstd), absl::OkStatus());
   EXPECT_TRUE(zstd.complete) << zstd.incomplete;
   EXPECT_TRUE(zstd.global);
   EXPECT_FALSE(zstd.private_copy);
@@ -107,13 +107,13 @@ TEST(CodecCopiesTest, ResolvesACompleteCoherentCopyOfEachCodec) {
     EXPECT_TRUE(zstd.object.contains(reinterpret_cast<uintptr_t>(fn)));
     EXPECT_FALSE(RockpoolObject().contains(reinterpret_cast<uintptr_t>(fn)));
   }
-  EXPECT_TRUE(CheckCoherent(zstd, &why)) << why;
+  EXPECT_EQ(CheckCoherent(zstd), absl::OkStatus());
 
   ZlibCopy zlib;
-  ASSERT_TRUE(ResolveCopy(RockpoolObject(), false, &zlib, &why)) << why;
+  ASSERT_EQ(ResolveCopy(RockpoolObject(), false, &zlib), absl::OkStatus());
   EXPECT_TRUE(zlib.complete) << zlib.incomplete;
   EXPECT_STREQ(zlib.zlibVersion(), zlibVersion());
-  EXPECT_TRUE(CheckCoherent(zlib, &why)) << why;
+  EXPECT_EQ(CheckCoherent(zlib), absl::OkStatus());
 }
 
 // The first test to switch pooling on in this process (gtest runs a file's

@@ -5,6 +5,7 @@
 // tests/tools/rockpool/other_rocksdb_test.cc.
 #include <string>
 
+#include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/refusal.h"
@@ -14,8 +15,8 @@ namespace rockpool::legacy {
 namespace {
 
 TEST(ReleaseCheck, TheRocksdbItWasBuiltForIsServed) {
-  EXPECT_EQ(CheckRunningRocksdb(), "");
-  EXPECT_EQ(Refusal(), "");
+  EXPECT_EQ(CheckRunningRocksdb(), absl::OkStatus());
+  EXPECT_EQ(Refusal(), absl::OkStatus());
   EXPECT_EQ(rocksdb::GetRocksVersionAsString(true), "7.8.3");
   RockpoolOptions options;
   Configure(options);

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 
 int main(int argc, char** argv) {
   std::vector<std::string> lines;
@@ -34,13 +34,13 @@ int main(int argc, char** argv) {
       lines.push_back(argv[i]);
     }
   }
-  const bool enabled = rockpool::legacy::VerboseEnabled();
-  if (setenv_after) setenv(rockpool::legacy::kVerboseVariable, "1", 1);
+  const bool enabled = rockpool::VerboseEnabled();
+  if (setenv_after) setenv(rockpool::kVerboseVariable, "1", 1);
   std::printf("pid=%d enabled=%d\n", static_cast<int>(getpid()), enabled ? 1 : 0);
   std::fflush(stdout);
   for (const std::string& line : lines) {
     errno = 1234;
-    rockpool::legacy::SayVerbose(line);
+    rockpool::SayVerbose(line);
     if (errno != 1234) return 3;
   }
   return 0;

@@ -1,4 +1,4 @@
-// ROCKPOOL_VERBOSE (rocksdb_plugin/legacy/verbose.h): which values switch it
+// ROCKPOOL_VERBOSE (rocksdb_plugin/verbose.h): which values switch it
 // on, the exact line SayVerbose writes (pid prefix, one newline, the length
 // cut), read once. Runs say_verbose, a program linking
 // //rocksdb_plugin:interpose, in a fresh process per setting.
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 #include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
 
 namespace rockpool {
@@ -76,7 +76,7 @@ TEST(VerboseTest, LongLinesAreCutToOneAtomicWrite) {
   EXPECT_EQ(fits.err, "rockpool[" + fits.pid + "]: " + std::string(100, 'x') + "\n");
   const Said cut = Say("ROCKPOOL_VERBOSE=1", "--long=10000");
   ASSERT_EQ(cut.exit_code, 0);
-  ASSERT_EQ(cut.err.size(), legacy::kVerboseLineLimit);
+  ASSERT_EQ(cut.err.size(), kVerboseLineLimit);
   const std::string prefix = "rockpool[" + cut.pid + "]: ";
   EXPECT_EQ(cut.err.rfind(prefix, 0), 0u);
   EXPECT_EQ(cut.err.substr(cut.err.size() - 4), "...\n");

@@ -1,4 +1,4 @@
-#include "rocksdb_plugin/legacy/verbose.h"
+#include "rocksdb_plugin/verbose.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace rockpool::legacy {
+namespace rockpool {
 namespace {
 
 // 0: not read yet; 1: quiet; 2: verbose. Two threads racing on the first
@@ -82,4 +82,4 @@ void SayVerbose(std::string_view line) noexcept {
   errno = saved_errno;
 }
 
-}  // namespace rockpool::legacy
+}  // namespace rockpool

@@ -1,4 +1,5 @@
-// ROCKPOOL_VERBOSE: whether rockpool says what it did on stderr.
+// ROCKPOOL_VERBOSE: whether rockpool says what it did on stderr. Shared by
+// both faces (the legacy objects and librockpool_native.so).
 //
 // rockpool is quiet by default: a process that inherits ROCKPOOL_OPTIONS
 // (every child of a shell shim, a wrapper script, mysqld_safe) prints
@@ -15,14 +16,14 @@
 //
 // Errors are not affected: a bad ROCKPOOL_OPTIONS or ROCKPOOL_STATS_SECONDS
 // prints its one "rockpool: ..." line whatever ROCKPOOL_VERBOSE says
-// (environment.h). Neither are the ROCKPOOL_STATS file and the LOG lines.
-#ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_VERBOSE_H_
-#define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_VERBOSE_H_
+// (legacy/environment.h). Neither are the ROCKPOOL_STATS file and the LOG lines.
+#ifndef ROCKPOOL_ROCKSDB_PLUGIN_VERBOSE_H_
+#define ROCKPOOL_ROCKSDB_PLUGIN_VERBOSE_H_
 
 #include <cstddef>
 #include <string_view>
 
-namespace rockpool::legacy {
+namespace rockpool {
 
 inline constexpr char kVerboseVariable[] = "ROCKPOOL_VERBOSE";
 
@@ -43,6 +44,6 @@ bool VerboseEnabled() noexcept;
 // never interleave). A `line` ending in '\n' gets no second one.
 void SayVerbose(std::string_view line) noexcept;
 
-}  // namespace rockpool::legacy
+}  // namespace rockpool
 
-#endif  // ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_VERBOSE_H_
+#endif  // ROCKPOOL_ROCKSDB_PLUGIN_VERBOSE_H_
