@@ -25,7 +25,9 @@ namespace internal {
 ROCKPOOL_FAST_TLS int InsideRockpool::depth_ = 0;
 ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_ = 0;
 std::atomic<int> g_mode{static_cast<int>(RockpoolOptions::Mode::kForward)};
+#if ROCKPOOL_DEBUG_CHECKS_ON
 std::atomic<bool> g_zstd_size_classes{true};
+#endif
 std::atomic<Runtime*> Runtime::instance_{nullptr};
 
 namespace {
@@ -158,8 +160,6 @@ const char* AllocationSiteName(AllocationSite site) {
       return "ZSTD_compress_usingDict";
     case AllocationSite::kCompressUsingCDict:
       return "ZSTD_compress_usingCDict";
-    case AllocationSite::kCompressStream2:
-      return "ZSTD_compressStream2";
     case AllocationSite::kTrainDictionary:
       return "ZDICT_train/finalize";
     case AllocationSite::kCount:
@@ -193,11 +193,11 @@ OutstandingLeases Outstanding() {
   return OutstandingLeases{};
 }
 
-void SetZstdSizeClasses(bool on) {
+void SetZstdSizeClassesForTesting([[maybe_unused]] bool on) {
+#if ROCKPOOL_DEBUG_CHECKS_ON
   internal::g_zstd_size_classes.store(on, std::memory_order_relaxed);
+#endif
 }
-
-bool ZstdSizeClasses() { return internal::g_zstd_size_classes.load(std::memory_order_relaxed); }
 
 uint64_t DiscardedContexts() {
   if (Runtime* rt = Runtime::Get()) return rt->discarded();

@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
 #include "compression/compression_pools.h"
+#include "compression/debug_check.h"
 #include "compression/fast_tls.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/legacy/handle_registry.h"
@@ -62,7 +63,17 @@ class InsideDictionaryTraining {
 
 // RockpoolOptions::Mode as an int; kForward until Configure().
 extern std::atomic<int> g_mode;
+// Whether zstd calls are routed to size classes: always, except in test
+// builds, where SetZstdSizeClassesForTesting(false) measures what the
+// routing removes.
+#if ROCKPOOL_DEBUG_CHECKS_ON
 extern std::atomic<bool> g_zstd_size_classes;
+inline bool ZstdSizeClassesOn() noexcept {
+  return g_zstd_size_classes.load(std::memory_order_relaxed);
+}
+#else
+constexpr bool ZstdSizeClassesOn() noexcept { return true; }
+#endif
 
 // Arms each codec for binding at its first call, or stands it down where
 // the executable defines its entry points (codec_routes.h); idempotent.

@@ -28,7 +28,7 @@ ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
   // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
   // keeps every size put.
   ZstdKey key;
-  if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
+  if (InsideDictionaryTraining::active() && ZstdSizeClassesOn()) {
     key.kind = ZstdKey::kTraining;
   }
   absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress().Acquire(key);
