@@ -123,18 +123,15 @@ ConfigSource Runtime::source() const {
   return source_;
 }
 
-// Only the interposers lease from these six pools (routed calls use
+// Only the interposers lease from the table's pools (routed calls use
 // zstd_compress_blocks), so what they have handed out is what is in use.
 OutstandingLeases Runtime::outstanding() const {
   const CompressionPools* pools = created_pools();
   const CompressionPoolsStats stats = pools != nullptr ? pools->stats() : CompressionPoolsStats{};
   OutstandingLeases o;
-  o.zstd_compress = static_cast<int64_t>(stats.zstd_compress.in_use);
-  o.zstd_decompress = static_cast<int64_t>(stats.zstd_decompress.in_use);
-  o.deflate = static_cast<int64_t>(stats.deflate.in_use);
-  o.inflate = static_cast<int64_t>(stats.inflate.in_use);
-  o.lz4 = static_cast<int64_t>(stats.lz4.in_use);
-  o.lz4hc = static_cast<int64_t>(stats.lz4hc.in_use);
+#define ROCKPOOL_OUTSTANDING(name, ...) o.name = static_cast<int64_t>(stats.name.in_use);
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_OUTSTANDING)
+#undef ROCKPOOL_OUTSTANDING
   return o;
 }
 

@@ -54,13 +54,11 @@ RockpoolOptions::Mode CurrentMode();
 CompressionPoolsStats Stats();
 
 // Contexts the interposers handed out and that were not freed yet.
+// One field per pool of compression/pool_table.h.
 struct OutstandingLeases {
-  int64_t zstd_compress = 0;
-  int64_t zstd_decompress = 0;
-  int64_t deflate = 0;
-  int64_t inflate = 0;
-  int64_t lz4 = 0;
-  int64_t lz4hc = 0;
+#define ROCKPOOL_OUTSTANDING_FIELD(name, ...) int64_t name = 0;
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_OUTSTANDING_FIELD)
+#undef ROCKPOOL_OUTSTANDING_FIELD
 };
 OutstandingLeases Outstanding();
 
