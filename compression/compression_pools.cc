@@ -18,7 +18,6 @@ void Accumulate(CompressionPoolsStats* a, const CompressionPoolsStats& b) {
 #define ROCKPOOL_ACCUMULATE_POOL(name, ...) Accumulate(&a->name, b.name);
   ROCKPOOL_POOL_TABLE(ROCKPOOL_ACCUMULATE_POOL)
 #undef ROCKPOOL_ACCUMULATE_POOL
-  Accumulate(&a->zstd_compress_blocks, b.zstd_compress_blocks);
 }
 
 PoolStats CompressionPoolsStats::Total() const {
@@ -33,11 +32,10 @@ void CompressionPools::SetOptions(const PoolOptions& options) {
 #define ROCKPOOL_SET_OPTIONS(name, ...) name##_.SetOptions(options);
   ROCKPOOL_POOL_TABLE(ROCKPOOL_SET_OPTIONS)
 #undef ROCKPOOL_SET_OPTIONS
-  zstd_compress_blocks_.SetOptions(options);
 }
 
 size_t CompressionPools::Trim() {
-  size_t freed = zstd_compress_blocks_.Trim();
+  size_t freed = 0;
 #define ROCKPOOL_TRIM(name, ...) freed += name##_.Trim();
   ROCKPOOL_POOL_TABLE(ROCKPOOL_TRIM)
 #undef ROCKPOOL_TRIM
@@ -45,7 +43,7 @@ size_t CompressionPools::Trim() {
 }
 
 size_t CompressionPools::ReleaseExpired() {
-  size_t freed = zstd_compress_blocks_.ReleaseExpired();
+  size_t freed = 0;
 #define ROCKPOOL_RELEASE_EXPIRED(name, ...) freed += name##_.ReleaseExpired();
   ROCKPOOL_POOL_TABLE(ROCKPOOL_RELEASE_EXPIRED)
 #undef ROCKPOOL_RELEASE_EXPIRED
@@ -57,12 +55,6 @@ CompressionPoolsStats CompressionPools::stats() const {
 #define ROCKPOOL_READ_STATS(name, ...) s.name = name##_.stats();
   ROCKPOOL_POOL_TABLE(ROCKPOOL_READ_STATS)
 #undef ROCKPOOL_READ_STATS
-  s.zstd_compress_blocks = zstd_compress_blocks_.stats();
-  // The size-class contexts' library bytes are zstd's bytes for RocksDB's
-  // CCtxs: counted there. Their counts (a lease per call) stay apart.
-  const PoolStats& blocks = s.zstd_compress_blocks;
-  s.zstd_compress.idle_bytes += blocks.idle_bytes;
-  s.zstd_compress.library += blocks.library;
   return s;
 }
 

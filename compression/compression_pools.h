@@ -1,7 +1,8 @@
 // The context pools rockpool runs (compression/pool_table.h lists them:
 // zstd compress and decompress, deflate, inflate, LZ4 and LZ4HC streams),
-// plus the zstd compress pool by size class for routed one-shot calls,
-// configured together, with one place to read their statistics.
+// configured together, with one place to read their statistics. A face that
+// needs more pools owns them (the legacy face's zstd size classes:
+// rocksdb_plugin/legacy/runtime_internal.h).
 #ifndef ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 #define ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 
@@ -20,10 +21,6 @@ struct CompressionPoolsStats {
 #define ROCKPOOL_POOL_STATS_FIELD(name, ...) PoolStats name;
   ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_STATS_FIELD)
 #undef ROCKPOOL_POOL_STATS_FIELD
-  // The zstd_compress_blocks pool alone. Its library bytes (and idle bytes)
-  // are also added to zstd_compress, whose contexts they serve; its counts
-  // are not (a routed call is not a context stock RocksDB would create).
-  PoolStats zstd_compress_blocks;
   // Field-wise sum over the table's pools (peak_in_use is the sum of the
   // peaks).
   PoolStats Total() const;
@@ -46,9 +43,6 @@ class CompressionPools {
   ContextPool<Policy>& name() { return name##_; }
   ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_ACCESSOR)
 #undef ROCKPOOL_POOL_ACCESSOR
-  // Contexts keyed by size class, leased for the length of one compress call
-  // (the legacy face routes RocksDB's ZSTD_compress_using(C)Dict here).
-  ZstdCompressPool& zstd_compress_blocks() { return zstd_compress_blocks_; }
 
   void SetOptions(const PoolOptions& options);
   // Frees every idle context; returns how many.
@@ -68,8 +62,6 @@ class CompressionPools {
   ContextPool<Policy> name##_{built_with_.options, Policy(built_with_.libraries.library)};
   ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_MEMBER)
 #undef ROCKPOOL_POOL_MEMBER
-  ZstdCompressPool zstd_compress_blocks_{built_with_.options,
-                                         ZstdCompressPolicy(built_with_.libraries.zstd)};
 };
 
 // Adds b's counters into a (peaks add up too).

@@ -74,7 +74,7 @@ bool Runtime::CreatePools() noexcept {
   AnnotatedMutexLock lock(&config_mu_);
   if (pools_.load(std::memory_order_relaxed) != nullptr) return true;
   try {
-    auto* pools = new CompressionPools(
+    auto* pools = new LegacyPools(
         options_.ToPoolOptions(), CodecLibraries{ZstdRoutes().pool_library(),
                                                  ZlibRoutes().pool_library(),
                                                  Lz4Routes().pool_library()});
@@ -107,7 +107,7 @@ void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   ZlibRoutes().set_pooling_wanted(pooling);
   Lz4Routes().set_pooling_wanted(pooling);
   // Capacity 0 unless pooling: shrinking frees every idle context now.
-  if (CompressionPools* pools = pools_.load(std::memory_order_relaxed)) {
+  if (LegacyPools* pools = pools_.load(std::memory_order_relaxed)) {
     pools->SetOptions(options.ToPoolOptions());
   }
   g_mode.store(static_cast<int>(options.mode()), std::memory_order_relaxed);
@@ -123,10 +123,29 @@ ConfigSource Runtime::source() const {
   return source_;
 }
 
-// Only the interposers lease from the table's pools (routed calls use
-// zstd_compress_blocks), so what they have handed out is what is in use.
+void LegacyPools::SetOptions(const PoolOptions& options) {
+  shared.SetOptions(options);
+  zstd_size_classes.SetOptions(options);
+}
+
+size_t LegacyPools::Trim() { return shared.Trim() + zstd_size_classes.Trim(); }
+
+size_t LegacyPools::ReleaseExpired() {
+  return shared.ReleaseExpired() + zstd_size_classes.ReleaseExpired();
+}
+
+CompressionPoolsStats LegacyPools::stats() const {
+  CompressionPoolsStats s = shared.stats();
+  const PoolStats classes = zstd_size_classes.stats();
+  s.zstd_compress.idle_bytes += classes.idle_bytes;
+  s.zstd_compress.library += classes.library;
+  return s;
+}
+
+// Only the interposers lease from the shared pools (routed calls use the
+// size classes), so what they have handed out is what is in use.
 OutstandingLeases Runtime::outstanding() const {
-  const CompressionPools* pools = created_pools();
+  const LegacyPools* pools = created_pools();
   const CompressionPoolsStats stats = pools != nullptr ? pools->stats() : CompressionPoolsStats{};
   OutstandingLeases o;
 #define ROCKPOOL_OUTSTANDING(name, ...) o.name = static_cast<int64_t>(stats.name.in_use);
@@ -139,6 +158,7 @@ OutstandingLeases Runtime::outstanding() const {
 
 // ---------------------------------------------------------------- public API
 
+using internal::LegacyPools;
 using internal::Runtime;
 
 void Configure(const RockpoolOptions& options, ConfigSource source) {
@@ -181,7 +201,7 @@ RockpoolOptions::Mode CurrentMode() {
 
 CompressionPoolsStats Stats() {
   Runtime* rt = Runtime::Get();
-  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  LegacyPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
   return pools != nullptr ? pools->stats() : CompressionPoolsStats{};
 }
 
@@ -203,7 +223,7 @@ uint64_t DiscardedContexts() {
 
 size_t ReleaseExpired() {
   Runtime* rt = Runtime::Get();
-  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  LegacyPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
   if (pools == nullptr) return 0;
   internal::InsideRockpool inside;
   return pools->ReleaseExpired();
@@ -211,7 +231,7 @@ size_t ReleaseExpired() {
 
 size_t TrimIdle() {
   Runtime* rt = Runtime::Get();
-  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  LegacyPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
   if (pools == nullptr) return 0;
   internal::InsideRockpool inside;
   return pools->Trim();
