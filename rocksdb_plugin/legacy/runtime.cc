@@ -22,7 +22,9 @@ RockpoolOptions DisabledOptions() {
 
 namespace internal {
 
+template <>
 ROCKPOOL_FAST_TLS int InsideRockpool::depth_ = 0;
+template <>
 ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_ = 0;
 std::atomic<int> g_mode{static_cast<int>(RockpoolOptions::Mode::kForward)};
 #if ROCKPOOL_DEBUG_CHECKS_ON

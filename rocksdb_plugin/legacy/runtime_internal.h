@@ -29,22 +29,31 @@
 
 namespace rockpool::legacy::internal {
 
-// Set while rockpool itself runs pool code on this thread. The pools call
-// their copy through its table (compression/codec_library.h), not through
-// the interposers; but that copy's own internal calls of an interposed name
-// (libzstd's ZSTD_createCCtx inside dictionary training) land here, and must
-// be forwarded, not served from the pool being worked on.
-class InsideRockpool {
+// A per-thread mark, set while its scope runs on this thread (nestable).
+// One template for the marks the interposers read on every call, each its
+// own thread-local (runtime.cc defines them).
+template <typename Which>
+class ThreadMark {
  public:
-  InsideRockpool() noexcept { ++depth_; }
-  ~InsideRockpool() { --depth_; }
-  InsideRockpool(const InsideRockpool&) = delete;
-  InsideRockpool& operator=(const InsideRockpool&) = delete;
+  ThreadMark() noexcept { ++depth_; }
+  ~ThreadMark() { --depth_; }
+  ThreadMark(const ThreadMark&) = delete;
+  ThreadMark& operator=(const ThreadMark&) = delete;
   static bool active() noexcept { return depth_ > 0; }
 
  private:
   static ROCKPOOL_FAST_TLS int depth_;
 };
+
+// Set while rockpool itself runs pool code on this thread. The pools call
+// their copy through its table (compression/codec_library.h), not through
+// the interposers; but that copy's own internal calls of an interposed name
+// (libzstd's ZSTD_createCCtx inside dictionary training) land here, and must
+// be forwarded, not served from the pool being worked on.
+struct InsideRockpoolMark;
+using InsideRockpool = ThreadMark<InsideRockpoolMark>;
+template <>
+ROCKPOOL_FAST_TLS int InsideRockpool::depth_;  // runtime.cc
 
 // Set while this thread runs RocksDB's dictionary training
 // (ZDICT_trainFromBuffer, ZDICT_finalizeDictionary): libzstd then creates
@@ -52,17 +61,10 @@ class InsideRockpool {
 // with ZSTD_compressBegin_usingCDict/ZSTD_compressBlock, calls rockpool does
 // not see. Those contexts come from their own class (the kTraining role,
 // zstd_routing.cc).
-class InsideDictionaryTraining {
- public:
-  InsideDictionaryTraining() noexcept { ++depth_; }
-  ~InsideDictionaryTraining() { --depth_; }
-  InsideDictionaryTraining(const InsideDictionaryTraining&) = delete;
-  InsideDictionaryTraining& operator=(const InsideDictionaryTraining&) = delete;
-  static bool active() noexcept { return depth_ > 0; }
-
- private:
-  static ROCKPOOL_FAST_TLS int depth_;
-};
+struct InsideDictionaryTrainingMark;
+using InsideDictionaryTraining = ThreadMark<InsideDictionaryTrainingMark>;
+template <>
+ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_;  // runtime.cc
 
 // RockpoolOptions::Mode as an int; kForward until Configure().
 extern std::atomic<int> g_mode;
