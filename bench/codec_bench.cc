@@ -323,7 +323,7 @@ struct NullPolicy {
 };
 
 void BM_PoolLeaseReturn(benchmark::State& state) {
-  static ContextPool<NullPolicy> pool(PoolOptions{.max_idle_per_key = 16});
+  static ContextPool<NullPolicy> pool(PoolOptions{.max_retained_per_key = 16});
   for (auto _ : state) {
     auto lease = pool.Acquire(0);
     benchmark::DoNotOptimize((*lease)->payload += 1);
@@ -369,7 +369,7 @@ struct AllocatingPolicy {
 };
 
 void BM_PoolLeaseAllocate(benchmark::State& state) {
-  static ContextPool<AllocatingPolicy> pool(PoolOptions{.max_idle_per_key = 16});
+  static ContextPool<AllocatingPolicy> pool(PoolOptions{.max_retained_per_key = 16});
   for (auto _ : state) {
     auto lease = pool.Acquire(0);
     void* p = (*lease)->allocator.Allocate(256);
