@@ -323,7 +323,7 @@ struct NullPolicy {
 };
 
 void BM_PoolLeaseReturn(benchmark::State& state) {
-  static ContextPool<NullPolicy> pool(PoolOptions{.max_idle_per_key = 16});
+  static ContextPool<NullPolicy> pool(PoolOptions{.max_retained_per_key = 16});
   for (auto _ : state) {
     auto lease = pool.Acquire(0);
     benchmark::DoNotOptimize((*lease)->payload += 1);
@@ -350,6 +350,34 @@ void BM_PoolLeaseReturnZstd(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PoolLeaseReturnZstd)->Name("Pool/LeaseReturnZstd")->ThreadRange(1, 8)->UseRealTime();
+
+// Lease + one library-sized allocation and free through the context's
+// CountingAllocator: what a codec growing a pooled context pays per
+// allocation, 8 threads contending for the pool's shared totals.
+struct AllocatingContext {
+  explicit AllocatingContext(AllocationStats* stats) : allocator(stats) {}
+  CountingAllocator allocator;
+};
+struct AllocatingPolicy {
+  using Context = AllocatingContext;
+  using Key = int;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats* stats) {
+    return std::make_unique<Context>(stats);
+  }
+  absl::Status Reset(Context&) { return absl::OkStatus(); }
+  size_t BytesHeld(const Context& c) { return static_cast<size_t>(c.allocator.bytes_live()); }
+};
+
+void BM_PoolLeaseAllocate(benchmark::State& state) {
+  static ContextPool<AllocatingPolicy> pool(PoolOptions{.max_retained_per_key = 16});
+  for (auto _ : state) {
+    auto lease = pool.Acquire(0);
+    void* p = (*lease)->allocator.Allocate(256);
+    benchmark::DoNotOptimize(p);
+    (*lease)->allocator.Free(p);
+  }
+}
+BENCHMARK(BM_PoolLeaseAllocate)->Name("Pool/LeaseAllocate")->ThreadRange(1, 8)->UseRealTime();
 
 }  // namespace
 }  // namespace rockpool

@@ -1,7 +1,8 @@
-// The seven context pools rockpool runs (zstd compress, zstd compress by
-// size class for routed one-shot calls, zstd decompress, deflate, inflate,
-// LZ4 and LZ4HC streams), configured together, with one place to read their
-// statistics.
+// The context pools rockpool runs (compression/pool_table.h lists them:
+// zstd compress and decompress, deflate, inflate, LZ4 and LZ4HC streams),
+// configured together, with one place to read their statistics. A face that
+// needs more pools owns them (the legacy face's zstd size classes:
+// rocksdb_plugin/legacy/runtime_internal.h).
 #ifndef ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 #define ROCKPOOL_COMPRESSION_COMPRESSION_POOLS_H_
 
@@ -10,23 +11,18 @@
 #include "compression/codec_library.h"
 #include "compression/context_pool.h"
 #include "compression/lz4_contexts.h"
+#include "compression/pool_table.h"
 #include "compression/zlib_contexts.h"
 #include "compression/zstd_contexts.h"
 
 namespace rockpool {
 
 struct CompressionPoolsStats {
-  PoolStats zstd_compress;
-  PoolStats zstd_decompress;
-  PoolStats deflate;
-  PoolStats inflate;
-  PoolStats lz4;
-  PoolStats lz4hc;
-  // The zstd_compress_blocks pool alone. Its library bytes (and idle bytes)
-  // are also added to zstd_compress, whose contexts they serve; its counts
-  // are not (a routed call is not a context stock RocksDB would create).
-  PoolStats zstd_compress_blocks;
-  // Field-wise sum (peak_in_use is the sum of the peaks).
+#define ROCKPOOL_POOL_STATS_FIELD(name, ...) PoolStats name;
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_STATS_FIELD)
+#undef ROCKPOOL_POOL_STATS_FIELD
+  // Field-wise sum over the table's pools (peak_in_use is the sum of the
+  // peaks).
   PoolStats Total() const;
 };
 
@@ -39,25 +35,14 @@ class CompressionPools {
   // Pools whose contexts `libraries` make (their tables must outlive the
   // pools; the legacy face fills them from the copy it resolved).
   CompressionPools(const PoolOptions& options, const CodecLibraries& libraries)
-      : zstd_compress_(options, ZstdCompressPolicy(libraries.zstd)),
-        zstd_compress_blocks_(options, ZstdCompressPolicy(libraries.zstd)),
-        zstd_decompress_(options, ZstdDecompressPolicy(libraries.zstd)),
-        deflate_(options, DeflatePolicy(libraries.zlib)),
-        inflate_(options, InflatePolicy(libraries.zlib)),
-        lz4_(options, Lz4StreamPolicy(libraries.lz4)),
-        lz4hc_(options, Lz4HcStreamPolicy(libraries.lz4)) {}
+      : built_with_{options, libraries} {}
   CompressionPools(const CompressionPools&) = delete;
   CompressionPools& operator=(const CompressionPools&) = delete;
 
-  ZstdCompressPool& zstd_compress() { return zstd_compress_; }
-  // Contexts keyed by size class, leased for the length of one compress call
-  // (the legacy face routes RocksDB's ZSTD_compress_using(C)Dict here).
-  ZstdCompressPool& zstd_compress_blocks() { return zstd_compress_blocks_; }
-  ZstdDecompressPool& zstd_decompress() { return zstd_decompress_; }
-  DeflatePool& deflate() { return deflate_; }
-  InflatePool& inflate() { return inflate_; }
-  Lz4Pool& lz4() { return lz4_; }
-  Lz4HcPool& lz4hc() { return lz4hc_; }
+#define ROCKPOOL_POOL_ACCESSOR(name, Policy, ...) \
+  ContextPool<Policy>& name() { return name##_; }
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_ACCESSOR)
+#undef ROCKPOOL_POOL_ACCESSOR
 
   void SetOptions(const PoolOptions& options);
   // Frees every idle context; returns how many.
@@ -67,13 +52,16 @@ class CompressionPools {
   CompressionPoolsStats stats() const;
 
  private:
-  ZstdCompressPool zstd_compress_;
-  ZstdCompressPool zstd_compress_blocks_;
-  ZstdDecompressPool zstd_decompress_;
-  DeflatePool deflate_;
-  InflatePool inflate_;
-  Lz4Pool lz4_;
-  Lz4HcPool lz4hc_;
+  // What the pools below are constructed from (their initialisers read it).
+  struct BuiltWith {
+    PoolOptions options;
+    CodecLibraries libraries;
+  };
+  const BuiltWith built_with_;
+#define ROCKPOOL_POOL_MEMBER(name, Policy, library, ...) \
+  ContextPool<Policy> name##_{built_with_.options, Policy(built_with_.libraries.library)};
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_MEMBER)
+#undef ROCKPOOL_POOL_MEMBER
 };
 
 // Adds b's counters into a (peaks add up too).

@@ -13,7 +13,7 @@
 //     size_t BytesHeld(const Context&);  // library bytes it holds now
 //   };
 //
-// Layers (folly's core-local pool over a backing pool): pool/thread_front.h
+// Layers (a thread-striped front, after folly's core-local pool, over a backing pool): pool/thread_front.h
 // is the lock-free front (a slot per stripe of threads, per-thread
 // statistics); pool/idle_lists.h the records, per-key idle lists and their
 // ages behind an absl::Mutex (the slow path).
@@ -29,19 +29,20 @@
 //    read-modify-writes (the slot exchanges), takes no lock, reads no clock
 //    and allocates nothing. One lease in kMaintenanceLeases per thread also
 //    reads the clock, to run the expiry sweep when it is due.
-//  - The cap (`max_idle_per_key`, a name kept for users' OPTIONS files): a
-//    key *retains* at most that many contexts, idle ones (slots included)
-//    and leased ones that were retained before (a context leased from a slot
+//  - The cap (`max_retained_per_key`; users' OPTIONS files spell the
+//    option max_idle_per_key): a key *retains* at most that many contexts,
+//    idle ones (slots included) and leased ones that were retained before (a context leased from a slot
 //    keeps its place, so its return needs no count). A context returned to
-//    a full key is destroyed. 0 turns pooling off: every Acquire creates,
-//    every return destroys (the stock behaviour). A smaller cap (SetOptions)
+//    a full key is destroyed. 0 retains nothing: every Acquire creates,
+//    every return destroys, as stock RocksDB does (what the faces' option
+//    value 0 gives, rocksdb_plugin/options.h). A smaller cap (SetOptions)
 //    frees the coldest idle contexts now and sheds retained ones as they
 //    come back.
 //  - Invariants (ROCKPOOL_DCHECK in tests and sanitizer builds,
 //    compression/debug_check.h). Always: an idle context is retained; a
 //    key's listed idle contexts <= its retained count; a lease names its
 //    pool entry; Unpark(Park(lease)) is the same lease. When quiescent
-//    (CheckQuiescent()): created - destroyed == idle + in use, idle bytes
+//    (CheckQuiescentForTesting()): created - destroyed == idle + in use, idle bytes
 //    are the idle contexts' bytes, and idle <= retained <= cap per key,
 //    except that retained may exceed the cap after a shrink until the extra
 //    leases come back, and (transiently) while Retain's increment races.
@@ -126,7 +127,7 @@ class ContextPool {
         options_(options),
         epochs_(options.now()),
         now_(options.now),
-        cap_(options.max_idle_per_key) {}
+        cap_(options.max_retained_per_key) {}
   ContextPool(const ContextPool&) = delete;
   ContextPool& operator=(const ContextPool&) = delete;
   ~ContextPool() {
@@ -211,20 +212,20 @@ class ContextPool {
       AnnotatedMutexLock lock(&mu_);
       if (options.now != options_.now) epochs_.Restart(options.now());
       options_ = options;
-      cap_.store(options.max_idle_per_key, std::memory_order_relaxed);
+      cap_.store(options.max_retained_per_key, std::memory_order_relaxed);
       now_.store(options.now, std::memory_order_relaxed);
       next_sweep_nanos_.store(INT64_MIN, std::memory_order_relaxed);
       SlotsToListsLocked();  // so the shrink sees every idle context
-      lists_.TakeOverCap(options.max_idle_per_key, &doomed);
+      lists_.TakeOverCap(options.max_retained_per_key, &doomed);
     }
     ForgetAndDestroy(doomed);
   }
 
-  // Idle contexts now, counted under the lock: never more than the key caps
+  // Tests only. Idle contexts now, counted under the lock: never more than the key caps
   // allow, even while other threads lease and return (stats().idle is exact
   // only when quiescent: a returning context counts as idle until its
   // destruction is counted). Moves slot entries to the lists to count each once.
-  size_t CountIdleNow() {
+  size_t CountIdleNowForTesting() {
     AnnotatedMutexLock lock(&mu_);
     SlotsToListsLocked();
     return lists_.ListedCount();
@@ -252,14 +253,14 @@ class ContextPool {
     return s;
   }
 
-  // For tests and debug builds, on a quiescent pool (no operation running or
+  // Tests only, on a quiescent pool (no operation running or
   // shrink racing returns): OK if the contract's books balance, else why not.
-  absl::Status CheckQuiescent() const {
+  absl::Status CheckQuiescentForTesting() const {
     const PoolStats s = stats();
     AnnotatedMutexLock lock(&mu_);
     const EntryT* slots[Front::kStripes];
     for (size_t i = 0; i < Front::kStripes; ++i) slots[i] = front_.PeekQuiescent(i);
-    std::string problems = lists_.AuditQuiescent(slots, Front::kStripes, options_.max_idle_per_key,
+    std::string problems = lists_.AuditQuiescent(slots, Front::kStripes, options_.max_retained_per_key,
                                                  s.in_use, s.idle, s.idle_bytes);
     if (problems.empty()) return absl::OkStatus();
     return absl::InternalError(absl::StrCat("context pool: ", problems.substr(2)));

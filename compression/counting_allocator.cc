@@ -20,16 +20,32 @@ std::atomic<int64_t> countdown{0};
 std::atomic<bool> counting{false};
 std::atomic<uint64_t> counted_calls{0};
 
+#if ROCKPOOL_DEBUG_CHECKS_ON
 AllocationStats g_tag_stats[kAllocationTags];
+#endif
+
+// Whether this allocation is to fail without asking malloc.
+bool RefuseAllocation(size_t bytes) {
+  if (bytes > std::numeric_limits<size_t>::max() - kHeader) return true;
+#if ROCKPOOL_DEBUG_CHECKS_ON
+  return AllocationFaultInjector::ShouldFail();
+#else
+  return false;
+#endif
+}
 
 }  // namespace
 
+#if ROCKPOOL_DEBUG_CHECKS_ON
 ROCKPOOL_FAST_TLS int tls_allocation_tag = 0;
 
 AllocationCounts TaggedAllocations(int tag) {
   if (tag < 0 || tag >= kAllocationTags) return {};
   return g_tag_stats[tag].Read();
 }
+#else
+AllocationCounts TaggedAllocations(int) { return {}; }
+#endif
 
 AllocationCounts AllocationStats::Read() const {
   AllocationCounts c;
@@ -55,8 +71,7 @@ void AllocationStats::OnFree(size_t bytes) {
 void AllocationStats::OnFailure() { failed_.fetch_add(1, std::memory_order_relaxed); }
 
 void* CountingAllocator::Allocate(size_t bytes) {
-  if (AllocationFaultInjector::ShouldFail() ||
-      bytes > std::numeric_limits<size_t>::max() - kHeader) {
+  if (RefuseAllocation(bytes)) {
     if (stats_ != nullptr) stats_->OnFailure();
     return nullptr;
   }
@@ -70,7 +85,9 @@ void* CountingAllocator::Allocate(size_t bytes) {
   bytes_allocated_ += bytes;
   ++allocations_;
   if (stats_ != nullptr) stats_->OnAllocate(bytes);
+#if ROCKPOOL_DEBUG_CHECKS_ON
   g_tag_stats[tls_allocation_tag].OnAllocate(bytes);
+#endif
   return static_cast<char*>(raw) + kHeader;
 }
 

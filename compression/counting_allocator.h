@@ -1,7 +1,9 @@
 // Counting allocator: every byte the codec libraries (zstd, zlib) allocate for
 // rockpool's contexts goes through here, so the pool can report exactly how
-// many bytes and calls the libraries made, and tests can inject allocation
-// failures.
+// many bytes and calls the libraries made. Test builds (ROCKPOOL_DEBUG_CHECKS,
+// compression/debug_check.h) can also inject allocation failures and
+// attribute allocations to tags; other builds leave both out of the
+// allocation path.
 //
 // Two levels of accounting:
 //   AllocationStats    shared totals (thread-safe atomics), one per pool.
@@ -17,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compression/debug_check.h"
 #include "compression/fast_tls.h"
 
 namespace rockpool {
@@ -119,22 +122,23 @@ size_t LibraryBytesHeld(const Context& context) {
 }
 
 // Attribution of codec-library allocations to whoever tagged the running
-// thread: a caller sets a tag (ScopedAllocationTag, a thread-local store) and
-// every CountingAllocator allocation made meanwhile is added to that tag's
-// process-wide totals. The tags' meaning is the caller's: the legacy face
-// tags the RocksDB calls it serves (rocksdb_plugin/legacy/runtime.h,
-// AllocationSite), which is how the reallocation inside pooled zstd contexts
-// was traced to RocksDB's compress calls. Cost: one thread-local load per
-// library allocation, which after warm-up is (nearly) never.
+// thread, in test builds only: a caller sets a tag (ScopedAllocationTag, a
+// thread-local store) and every CountingAllocator allocation made meanwhile
+// is added to that tag's process-wide totals. The tags' meaning is the
+// caller's: the legacy face tags the RocksDB calls it serves
+// (rocksdb_plugin/legacy/runtime.h, AllocationSite), which is how the
+// reallocation inside pooled zstd contexts was traced to RocksDB's compress
+// calls. Outside test builds a tag is an empty object and every total reads
+// zero: the allocation path neither reads the tag nor adds to shared totals.
 inline constexpr int kAllocationTags = 8;  // tag 0: untagged
 
+#if ROCKPOOL_DEBUG_CHECKS_ON
 // The running thread's tag (counting_allocator.cc).
 extern ROCKPOOL_FAST_TLS int tls_allocation_tag;
 
 class ScopedAllocationTag {
  public:
-  // 0 <= tag < kAllocationTags (others count as untagged). Inline: the
-  // legacy face tags every zstd lease and return.
+  // 0 <= tag < kAllocationTags (others count as untagged).
   explicit ScopedAllocationTag(int tag) noexcept : previous_(tls_allocation_tag) {
     tls_allocation_tag = tag >= 0 && tag < kAllocationTags ? tag : 0;
   }
@@ -145,12 +149,22 @@ class ScopedAllocationTag {
  private:
   int previous_;
 };
+#else
+class ScopedAllocationTag {
+ public:
+  explicit ScopedAllocationTag(int) noexcept {}
+  ScopedAllocationTag(const ScopedAllocationTag&) = delete;
+  ScopedAllocationTag& operator=(const ScopedAllocationTag&) = delete;
+};
+#endif
 
 // Totals of one tag since the process started (bytes_allocated and
-// allocations; frees are not attributed).
+// allocations; frees are not attributed). Zero outside test builds.
 AllocationCounts TaggedAllocations(int tag);
 
-// Fault injection for tests: process-wide, affects every CountingAllocator.
+// Fault injection, in test builds only: process-wide, affects every
+// CountingAllocator. Outside test builds the allocation path never asks it,
+// so arming it has no effect.
 class AllocationFaultInjector {
  public:
   // The nth allocation from now (1 = the next one) fails; 0 disarms.
@@ -162,7 +176,8 @@ class AllocationFaultInjector {
   // counting was requested via StartCounting()).
   static void StartCounting();
   static uint64_t CountedCalls();
-  // True if this call must fail. Called by CountingAllocator::Allocate.
+  // True if this call must fail. Called by CountingAllocator::Allocate in
+  // test builds.
   static bool ShouldFail();
 };
 

@@ -39,7 +39,8 @@ namespace rockpool {
 
 // The customMem libzstd keeps inside a context, read as plain bytes at an
 // offset the caller found (the legacy face: rocksdb_plugin/legacy/
-// zstd_layout.h). The layout is ZSTD_customMem's (checked in the .cc).
+// zstd_layout.h, which finds its pooled contexts behind RocksDB's handles
+// this way). The layout is ZSTD_customMem's (checked in the .cc).
 struct ZstdCustomMemView {
   void* (*alloc)(void*, size_t);
   void (*free)(void*, void*);
@@ -51,52 +52,21 @@ inline ZstdCustomMemView ZstdCustomMemAt(const void* handle, size_t offset) {
   return mem;
 }
 
-// The parked pooled Context (ZstdCompressContext or ZstdDecompressContext)
-// behind a libzstd handle whose customMem sits `custom_mem_offset` bytes in,
-// or null if the handle is not one: its customMem must name a
-// CountingAllocator of such a context, and that context must own this very
-// handle and be parked. Reads three pointers inside the handle, valid memory
-// for any context of that libzstd, ours or not.
-template <typename Context>
-Context* ParkedContextBehind(const void* handle, size_t custom_mem_offset) {
-  const ZstdCustomMemView mem = ZstdCustomMemAt(handle, custom_mem_offset);
-  Context* context = Context::FromCustomMem(mem.alloc, mem.opaque);
-  if (context == nullptr || context->handle() != handle || !context->parked()) return nullptr;
-  return context;
-}
-
-// ZstdKey{} (all zero): the general class, for contexts handed out whole
-// (RocksDB's ZSTD_createCCtx, the codecs). Other keys are the size classes of
-// the legacy face's routed compress calls (rocksdb_plugin/legacy/zstd_routing.cc)
-// and the native face's working areas (rocksdb_plugin/native):
-// zstd sizes a context's workspace from the parameters it derives from
-// (level, source size, dictionary size), regrows it when a call needs more and
-// shrinks it when it stayed 3x oversized for 128 calls, so one context that
-// serves mixed shapes reallocates over and over.
+// A zstd pool's key: which calls its contexts serve. zstd sizes a context's
+// workspace from the parameters it derives from (level, source size,
+// dictionary size), regrows it when a call needs more and shrinks it when it
+// stayed 3x oversized for 128 calls, so one context that serves mixed shapes
+// reallocates over and over; contexts kept apart by shape keep one size.
+// The pool gives the fields no meaning beyond equality and order: the caller
+// defines its roles and shapes (the legacy face's size classes:
+// rocksdb_plugin/legacy/zstd_routing.cc; the native face's working areas:
+// rocksdb_plugin/native/pooled_compressors.h). ZstdKey{} (all zero) is the
+// general class, for contexts handed out whole (RocksDB's ZSTD_createCCtx,
+// the codecs).
 struct ZstdKey {
-  // kTraining: contexts libzstd's dictionary trainer creates (through the
-  // interposed ZSTD_createCCtx) and then uses with calls rockpool does not
-  // see; kept apart so they never grow the general class.
-  //
-  // The native face leases a context per working area, i.e. for all data
-  // blocks or all index blocks of one SST file (RocksDB >= 10.4 keeps one of
-  // each per file), so it keys by that role and the level: index blocks are
-  // 3x and more the size of data blocks, and a context alternating between
-  // the two would shrink and regrow its workspace for every file.
-  enum Kind : uint8_t {
-    kGeneral = 0,
-    kRawDict = 1,
-    kDigestedDict = 2,
-    kTraining = 3,
-    kDataBlocks = 4,      // native: an SST file's data blocks
-    kIndexBlocks = 5,     // native: an SST file's index (and other non-data) blocks
-    kDictDataBlocks = 6,  // native: data blocks with a dictionary (sized by the CDict)
-  };
-  uint8_t kind = kGeneral;
-  uint8_t source_log = 0;      // kRawDict, kDigestedDict: ceil(log2(source size))
-  uint8_t dictionary_log = 0;  // kRawDict: ceil(log2(raw dictionary size + 1))
-  uint8_t cdict_class = 0;     // kDigestedDict: the CDict's size class (zstd_routing.cc)
-  int32_t level = 0;           // kRawDict and the native kinds: the zstd level
+  uint8_t role = 0;       // the caller's kind of use; 0: general
+  uint8_t shape[3] = {};  // the caller's size class within the role
+  int32_t level = 0;      // the zstd level, for roles that depend on it
   // No padding: equality is one 8-byte compare.
   auto operator<=>(const ZstdKey&) const = default;
   // The pool compares keys on every lease (compression/pool/idle_lists.h).
@@ -128,10 +98,6 @@ class ZstdCompressContext : public Parkable {
   const CountingAllocator& allocator() const { return allocator_; }
   // The libzstd copy that created this context.
   const ZstdLibrary& library() const { return *lib_; }
-  // Whether a user sized this context's workspace for its key's size class
-  // (survives resets; the legacy face's size-class routing sets it).
-  bool sized() const { return sized_; }
-  void set_sized() { sized_ = true; }
 
  private:
   friend struct ZstdCompressPolicy;
@@ -139,7 +105,6 @@ class ZstdCompressContext : public Parkable {
   const ZstdLibrary* lib_;
   CountingAllocator allocator_;  // must outlive cctx_
   ZSTD_CCtx_s* cctx_ = nullptr;
-  bool sized_ = false;
 };
 
 class ZstdDecompressContext : public Parkable {

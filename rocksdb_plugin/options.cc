@@ -79,7 +79,7 @@ RockpoolOptions::Mode RockpoolOptions::mode() const {
 
 PoolOptions RockpoolOptions::ToPoolOptions() const {
   PoolOptions pool;
-  pool.max_idle_per_key = mode() == Mode::kPool ? max_idle_per_key : 0;
+  pool.max_retained_per_key = mode() == Mode::kPool ? max_idle_per_key : 0;
   pool.idle_timeout = idle_seconds == 0 ? absl::InfiniteDuration()
                                         : absl::Seconds(static_cast<int64_t>(idle_seconds));
   return pool;

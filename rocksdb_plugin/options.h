@@ -12,8 +12,9 @@
 //                                   leased (zstd keys are size classes,
 //                                   ZstdKey; deflate keys by level, window
 //                                   bits, memLevel, strategy; inflate by
-//                                   window bits); 0 turns pooling off (every
-//                                   call forwarded)
+//                                   window bits); 0 retains nothing: every
+//                                   call forwarded, contexts created and
+//                                   freed as stock RocksDB does
 //   idle_seconds      uint  60     idle contexts unused this long are freed;
 //                                   0 keeps them until trimmed (no age limit)
 //   measure_stock     bool  false  create and free contexts exactly as stock
@@ -46,7 +47,7 @@ struct RockpoolOptions {
   // the tools (sst_replay's flags and jobs).
   using MaxIdlePerKey = size_t;
   using IdleSeconds = uint64_t;
-  static constexpr MaxIdlePerKey kDefaultMaxIdlePerKey = PoolOptions::kDefaultMaxIdlePerKey;
+  static constexpr MaxIdlePerKey kDefaultMaxIdlePerKey = PoolOptions::kDefaultMaxRetainedPerKey;
   static constexpr IdleSeconds kDefaultIdleSeconds = PoolOptions::kDefaultIdleSeconds;
   static constexpr MaxIdlePerKey kMaxIdlePerKeyLimit = 65536;
   static constexpr IdleSeconds kIdleSecondsLimit = uint64_t{10} * 365 * 24 * 3600;  // 10 years

@@ -55,12 +55,9 @@ PoolFigures Figures(const PoolStats& now, const PoolStats& before) {
 
 PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPoolsStats& before) {
   PoolFigures total;
-  Add(&total, Figures(now.zstd_compress, before.zstd_compress));
-  Add(&total, Figures(now.zstd_decompress, before.zstd_decompress));
-  Add(&total, Figures(now.deflate, before.deflate));
-  Add(&total, Figures(now.inflate, before.inflate));
-  Add(&total, Figures(now.lz4, before.lz4));
-  Add(&total, Figures(now.lz4hc, before.lz4hc));
+#define ROCKPOOL_ADD_POOL_FIGURES(name, ...) Add(&total, Figures(now.name, before.name));
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_ADD_POOL_FIGURES)
+#undef ROCKPOOL_ADD_POOL_FIGURES
   return total;
 }
 
@@ -76,17 +73,16 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                          uint64_t discarded) {
   const CompressionPoolsStats zero{};
   const PoolStats sum = now.Total();
-  return absl::StrCat("rockpool report: ", std::string(head), " mode=", ModeName(mode),
-                      " | since_last: ", FiguresText(TotalFigures(now, last)),
-                      " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
-                      " idle_bytes=", sum.idle_bytes, " in_use=", sum.in_use,
-                      " discarded=", discarded,
-                      " | zstd_c=", Compact(Figures(now.zstd_compress, zero.zstd_compress)),
-                      " zstd_d=", Compact(Figures(now.zstd_decompress, zero.zstd_decompress)),
-                      " deflate=", Compact(Figures(now.deflate, zero.deflate)),
-                      " inflate=", Compact(Figures(now.inflate, zero.inflate)),
-                      " lz4_c=", Compact(Figures(now.lz4, zero.lz4)),
-                      " lz4hc_c=", Compact(Figures(now.lz4hc, zero.lz4hc)));
+  std::string line = absl::StrCat(
+      "rockpool report: ", std::string(head), " mode=", ModeName(mode),
+      " | since_last: ", FiguresText(TotalFigures(now, last)),
+      " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
+      " idle_bytes=", sum.idle_bytes, " in_use=", sum.in_use, " discarded=", discarded, " |");
+#define ROCKPOOL_APPEND_POOL(name, Policy, library, report_key, ...) \
+  absl::StrAppend(&line, " ", report_key, "=", Compact(Figures(now.name, zero.name)));
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_APPEND_POOL)
+#undef ROCKPOOL_APPEND_POOL
+  return line;
 }
 
 }  // namespace rockpool

@@ -23,7 +23,8 @@
 //   idle, idle_bytes  contexts kept in the pools now, and the bytes they hold
 //   in_use      contexts leased out now; discarded: leases destroyed instead
 //               of pooled (see runtime.h)
-//   per pool    leases/created/reused/lib_bytes, totals
+//   per pool    leases/created/reused/lib_bytes, totals; one field per pool of
+//               compression/pool_table.h, in its order
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_REPORT_H_
 
@@ -41,8 +42,9 @@ namespace rockpool {
 // The stock estimate uses the average over `now` (all contexts created so far).
 PoolFigures Figures(const PoolStats& now, const PoolStats& before);
 
-// Sum of the figures of the four pools the codec calls lease from
-// (zstd_compress_blocks serves routed calls on contexts zstd_compress counts).
+// Sum of the figures of the pools the codec calls lease from (the table in
+// compression/pool_table.h; zstd_compress_blocks is not one of them: it
+// serves routed calls on contexts zstd_compress counts).
 PoolFigures TotalFigures(const CompressionPoolsStats& now, const CompressionPoolsStats& before);
 
 std::string FormatReport(const std::string& event, int job_id, const std::string& column_family,

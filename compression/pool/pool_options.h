@@ -14,12 +14,13 @@ namespace rockpool {
 
 struct PoolOptions {
   // The defaults, here once for the faces' options and the tools.
-  static constexpr size_t kDefaultMaxIdlePerKey = 8;
+  static constexpr size_t kDefaultMaxRetainedPerKey = 8;
   static constexpr uint64_t kDefaultIdleSeconds = 60;
 
-  // Contexts retained per key, idle or leased (the contract's cap; named as
-  // users' OPTIONS files spell it). 0 disables pooling.
-  size_t max_idle_per_key = kDefaultMaxIdlePerKey;
+  // Contexts retained per key, idle or leased (the contract's cap; users'
+  // OPTIONS files spell it max_idle_per_key). 0 retains nothing: every
+  // lease creates a context and every return destroys it, as stock RocksDB.
+  size_t max_retained_per_key = kDefaultMaxRetainedPerKey;
   // Idle contexts older than this are freed (infinite: kept until Trim()).
   absl::Duration idle_timeout = absl::Seconds(static_cast<int64_t>(kDefaultIdleSeconds));
   // Time source; tests substitute a fake clock.

@@ -4,7 +4,7 @@
 //   ThreadShard()  a small per-thread index: the thread's statistics shard
 //                  and (modulo kStripes) its stripe.
 //   StripeFront    one atomic slot per stripe, holding the idle context its
-//                  stripe returned last (folly's core-local front). A lease
+//                  stripe returned last (thread-striped, after folly's core-local front: stripes are picked by thread, not by core). A lease
 //                  that finds its key there and the return that refills it
 //                  are one atomic exchange each; no lock.
 //   ShardCounters  the pool's statistics, one single-writer shard per
@@ -98,7 +98,7 @@ class StripeFront {
   }
 
   // What `stripe`'s slot holds, without taking it: only for a quiescent
-  // pool (ContextPool::CheckQuiescent), where nobody else touches slots.
+  // pool (ContextPool::CheckQuiescentForTesting), where nobody else touches slots.
   const EntryT* PeekQuiescent(size_t stripe) const {
     return slots_[stripe % kStripes].entry.load(std::memory_order_acquire);
   }

@@ -34,7 +34,6 @@ namespace rockpool::legacy {
   X(ZSTD_CCtx_refThreadPool)                  \
   X(ZSTD_compress_usingDict)                  \
   X(ZSTD_compress_usingCDict)                 \
-  X(ZSTD_compressStream2)                     \
   X(ZSTD_compressBound)                       \
   X(ZSTD_maxCLevel)                           \
   X(ZSTD_sizeof_CDict)                        \

@@ -23,7 +23,6 @@ ZSTD_ENTRY_POINTS = [
     ("ZSTD_CCtx_refThreadPool", False),
     ("ZSTD_compress_usingDict", False),
     ("ZSTD_compress_usingCDict", False),
-    ("ZSTD_compressStream2", False),
     ("ZDICT_trainFromBuffer", False),
     ("ZDICT_finalizeDictionary", False),
 ]

@@ -25,8 +25,10 @@
 // training) are forwarded with a thread-local mark: the CCtxs libzstd creates
 // inside them come from their own class (runtime_internal.h,
 // InsideDictionaryTraining).
-// ZSTD_compressStream2 is streaming state on the handle itself and is only
-// tagged for allocation attribution (AllocationSite, runtime.h).
+// ZSTD_compressStream2 (RocksDB's WAL compression) is not interposed: it is
+// streaming state on the handle itself, which is a real context.
+// Test builds tag the calls above with the site whose allocations they make
+// (AllocationSite, runtime.h); other builds compile the tags away.
 //
 // No exception leaves these functions; failures fall back to the library.
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_CCtx_refThreadPool, ZSTD_CCtx_getParameter
@@ -59,7 +61,7 @@ constexpr size_t kGenericError = static_cast<size_t>(-ZSTD_error_GENERIC);
 Runtime* ForRouting(bool pooled) {
   if (!pooled ||
       g_mode.load(std::memory_order_relaxed) != static_cast<int>(RockpoolOptions::Mode::kPool) ||
-      !rockpool::legacy::internal::g_zstd_size_classes.load(std::memory_order_relaxed)) {
+      !rockpool::legacy::internal::ZstdSizeClassesOn()) {
     return nullptr;
   }
   if (InsideRockpool::active()) return nullptr;
@@ -164,13 +166,6 @@ size_t ZSTD_compress_usingCDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
   }
   return Call(route.copy->ZSTD_compress_usingCDict, kGenericError, cctx, dst, dst_capacity, src,
               src_size, cdict);
-}
-
-size_t ZSTD_compressStream2(ZSTD_CCtx* cctx, ZSTD_outBuffer* output, ZSTD_inBuffer* input,
-                            ZSTD_EndDirective end_op) {
-  const auto route = ZstdRoutes().For(__builtin_return_address(0));
-  ScopedAllocationTag site(Tag(AllocationSite::kCompressStream2));
-  return Call(route.copy->ZSTD_compressStream2, kGenericError, cctx, output, input, end_op);
 }
 
 size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void* samples,

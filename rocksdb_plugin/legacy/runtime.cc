@@ -22,10 +22,14 @@ RockpoolOptions DisabledOptions() {
 
 namespace internal {
 
+template <>
 ROCKPOOL_FAST_TLS int InsideRockpool::depth_ = 0;
+template <>
 ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_ = 0;
 std::atomic<int> g_mode{static_cast<int>(RockpoolOptions::Mode::kForward)};
+#if ROCKPOOL_DEBUG_CHECKS_ON
 std::atomic<bool> g_zstd_size_classes{true};
+#endif
 std::atomic<Runtime*> Runtime::instance_{nullptr};
 
 namespace {
@@ -72,7 +76,7 @@ bool Runtime::CreatePools() noexcept {
   AnnotatedMutexLock lock(&config_mu_);
   if (pools_.load(std::memory_order_relaxed) != nullptr) return true;
   try {
-    auto* pools = new CompressionPools(
+    auto* pools = new LegacyPools(
         options_.ToPoolOptions(), CodecLibraries{ZstdRoutes().pool_library(),
                                                  ZlibRoutes().pool_library(),
                                                  Lz4Routes().pool_library()});
@@ -105,7 +109,7 @@ void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {
   ZlibRoutes().set_pooling_wanted(pooling);
   Lz4Routes().set_pooling_wanted(pooling);
   // Capacity 0 unless pooling: shrinking frees every idle context now.
-  if (CompressionPools* pools = pools_.load(std::memory_order_relaxed)) {
+  if (LegacyPools* pools = pools_.load(std::memory_order_relaxed)) {
     pools->SetOptions(options.ToPoolOptions());
   }
   g_mode.store(static_cast<int>(options.mode()), std::memory_order_relaxed);
@@ -121,18 +125,34 @@ ConfigSource Runtime::source() const {
   return source_;
 }
 
-// Only the interposers lease from these six pools (routed calls use
-// zstd_compress_blocks), so what they have handed out is what is in use.
+void LegacyPools::SetOptions(const PoolOptions& options) {
+  shared.SetOptions(options);
+  zstd_size_classes.SetOptions(options);
+}
+
+size_t LegacyPools::Trim() { return shared.Trim() + zstd_size_classes.Trim(); }
+
+size_t LegacyPools::ReleaseExpired() {
+  return shared.ReleaseExpired() + zstd_size_classes.ReleaseExpired();
+}
+
+CompressionPoolsStats LegacyPools::stats() const {
+  CompressionPoolsStats s = shared.stats();
+  const PoolStats classes = zstd_size_classes.stats();
+  s.zstd_compress.idle_bytes += classes.idle_bytes;
+  s.zstd_compress.library += classes.library;
+  return s;
+}
+
+// Only the interposers lease from the shared pools (routed calls use the
+// size classes), so what they have handed out is what is in use.
 OutstandingLeases Runtime::outstanding() const {
-  const CompressionPools* pools = created_pools();
+  const LegacyPools* pools = created_pools();
   const CompressionPoolsStats stats = pools != nullptr ? pools->stats() : CompressionPoolsStats{};
   OutstandingLeases o;
-  o.zstd_compress = static_cast<int64_t>(stats.zstd_compress.in_use);
-  o.zstd_decompress = static_cast<int64_t>(stats.zstd_decompress.in_use);
-  o.deflate = static_cast<int64_t>(stats.deflate.in_use);
-  o.inflate = static_cast<int64_t>(stats.inflate.in_use);
-  o.lz4 = static_cast<int64_t>(stats.lz4.in_use);
-  o.lz4hc = static_cast<int64_t>(stats.lz4hc.in_use);
+#define ROCKPOOL_OUTSTANDING(name, ...) o.name = static_cast<int64_t>(stats.name.in_use);
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_OUTSTANDING)
+#undef ROCKPOOL_OUTSTANDING
   return o;
 }
 
@@ -140,6 +160,7 @@ OutstandingLeases Runtime::outstanding() const {
 
 // ---------------------------------------------------------------- public API
 
+using internal::LegacyPools;
 using internal::Runtime;
 
 void Configure(const RockpoolOptions& options, ConfigSource source) {
@@ -158,8 +179,6 @@ const char* AllocationSiteName(AllocationSite site) {
       return "ZSTD_compress_usingDict";
     case AllocationSite::kCompressUsingCDict:
       return "ZSTD_compress_usingCDict";
-    case AllocationSite::kCompressStream2:
-      return "ZSTD_compressStream2";
     case AllocationSite::kTrainDictionary:
       return "ZDICT_train/finalize";
     case AllocationSite::kCount:
@@ -184,7 +203,7 @@ RockpoolOptions::Mode CurrentMode() {
 
 CompressionPoolsStats Stats() {
   Runtime* rt = Runtime::Get();
-  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  LegacyPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
   return pools != nullptr ? pools->stats() : CompressionPoolsStats{};
 }
 
@@ -193,11 +212,11 @@ OutstandingLeases Outstanding() {
   return OutstandingLeases{};
 }
 
-void SetZstdSizeClasses(bool on) {
+void SetZstdSizeClassesForTesting([[maybe_unused]] bool on) {
+#if ROCKPOOL_DEBUG_CHECKS_ON
   internal::g_zstd_size_classes.store(on, std::memory_order_relaxed);
+#endif
 }
-
-bool ZstdSizeClasses() { return internal::g_zstd_size_classes.load(std::memory_order_relaxed); }
 
 uint64_t DiscardedContexts() {
   if (Runtime* rt = Runtime::Get()) return rt->discarded();
@@ -206,7 +225,7 @@ uint64_t DiscardedContexts() {
 
 size_t ReleaseExpired() {
   Runtime* rt = Runtime::Get();
-  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  LegacyPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
   if (pools == nullptr) return 0;
   internal::InsideRockpool inside;
   return pools->ReleaseExpired();
@@ -214,7 +233,7 @@ size_t ReleaseExpired() {
 
 size_t TrimIdle() {
   Runtime* rt = Runtime::Get();
-  CompressionPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
+  LegacyPools* pools = rt != nullptr ? rt->created_pools() : nullptr;
   if (pools == nullptr) return 0;
   internal::InsideRockpool inside;
   return pools->Trim();

@@ -54,13 +54,11 @@ RockpoolOptions::Mode CurrentMode();
 CompressionPoolsStats Stats();
 
 // Contexts the interposers handed out and that were not freed yet.
+// One field per pool of compression/pool_table.h.
 struct OutstandingLeases {
-  int64_t zstd_compress = 0;
-  int64_t zstd_decompress = 0;
-  int64_t deflate = 0;
-  int64_t inflate = 0;
-  int64_t lz4 = 0;
-  int64_t lz4hc = 0;
+#define ROCKPOOL_OUTSTANDING_FIELD(name, ...) int64_t name = 0;
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_OUTSTANDING_FIELD)
+#undef ROCKPOOL_OUTSTANDING_FIELD
 };
 OutstandingLeases Outstanding();
 
@@ -69,24 +67,25 @@ OutstandingLeases Outstanding();
 // inflateReset2 to another window, inflateValidate, zstd nbWorkers > 0).
 uint64_t DiscardedContexts();
 
-// The fix for zstd's reallocation inside pooled contexts (zstd_routing.cc), default on, effective
-// in mode kPool: one-shot compress calls (ZSTD_compress_usingDict, ZSTD_compress_usingCDict) on a
-// pooled ZSTD_CCtx handle run on a context of the call's size class, and the CCtxs of dictionary
-// training come from their own class. false restores the previous behaviour, for measuring what
-// this removes (tests/rocksdb_plugin/legacy/zstd_churn_test.cc).
-void SetZstdSizeClasses(bool on);
-bool ZstdSizeClasses();
+// The fix for zstd's reallocation inside pooled contexts (zstd_routing.cc),
+// always on in mode kPool: one-shot compress calls (ZSTD_compress_usingDict,
+// ZSTD_compress_usingCDict) on a pooled ZSTD_CCtx handle run on a context of
+// the call's size class, and the CCtxs of dictionary training come from
+// their own class. In test builds (ROCKPOOL_DEBUG_CHECKS) false restores the
+// previous behaviour, for measuring what the fix removes
+// (tests/rocksdb_plugin/legacy/zstd_churn_test.cc); elsewhere no effect.
+void SetZstdSizeClassesForTesting(bool on);
 
 // The RocksDB calls whose codec-library allocations the interposers
-// attribute (compression/counting_allocator.h's tags): how the reallocation
-// inside pooled zstd contexts was traced (rocksdb_plugin/README.md).
+// attribute in test builds (compression/counting_allocator.h's tags): how
+// the reallocation inside pooled zstd contexts was traced
+// (rocksdb_plugin/README.md). Outside test builds every site reads zero.
 enum class AllocationSite : int {
   kUnattributed = 0,    // no tag set (the pool's own create/reset, codecs)
   kCreateCCtx,          // ZSTD_createCCtx served from a pool
   kFreeCCtx,            // ZSTD_freeCCtx: the pool's reset
   kCompressUsingDict,   // ZSTD_compress_usingDict (RocksDB 7.8.3, no dict or raw dict)
   kCompressUsingCDict,  // ZSTD_compress_usingCDict (RocksDB 7.8.3, digested dict)
-  kCompressStream2,     // ZSTD_compressStream2 (RocksDB 7.8.3's WAL compression)
   kTrainDictionary,     // inside ZDICT_trainFromBuffer / ZDICT_finalizeDictionary
   kCount,
 };

@@ -7,6 +7,8 @@
 #include <zstd.h>
 
 #include <atomic>
+#include <memory>
+#include <new>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -18,6 +20,7 @@
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
 #include "compression/compression_pools.h"
+#include "compression/debug_check.h"
 #include "compression/fast_tls.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/legacy/handle_registry.h"
@@ -26,43 +29,56 @@
 
 namespace rockpool::legacy::internal {
 
+// A per-thread mark, set while its scope runs on this thread (nestable).
+// One template for the marks the interposers read on every call, each its
+// own thread-local (runtime.cc defines them).
+template <typename Which>
+class ThreadMark {
+ public:
+  ThreadMark() noexcept { ++depth_; }
+  ~ThreadMark() { --depth_; }
+  ThreadMark(const ThreadMark&) = delete;
+  ThreadMark& operator=(const ThreadMark&) = delete;
+  static bool active() noexcept { return depth_ > 0; }
+
+ private:
+  static ROCKPOOL_FAST_TLS int depth_;
+};
+
 // Set while rockpool itself runs pool code on this thread. The pools call
 // their copy through its table (compression/codec_library.h), not through
 // the interposers; but that copy's own internal calls of an interposed name
 // (libzstd's ZSTD_createCCtx inside dictionary training) land here, and must
 // be forwarded, not served from the pool being worked on.
-class InsideRockpool {
- public:
-  InsideRockpool() noexcept { ++depth_; }
-  ~InsideRockpool() { --depth_; }
-  InsideRockpool(const InsideRockpool&) = delete;
-  InsideRockpool& operator=(const InsideRockpool&) = delete;
-  static bool active() noexcept { return depth_ > 0; }
-
- private:
-  static ROCKPOOL_FAST_TLS int depth_;
-};
+struct InsideRockpoolMark;
+using InsideRockpool = ThreadMark<InsideRockpoolMark>;
+template <>
+ROCKPOOL_FAST_TLS int InsideRockpool::depth_;  // runtime.cc
 
 // Set while this thread runs RocksDB's dictionary training
 // (ZDICT_trainFromBuffer, ZDICT_finalizeDictionary): libzstd then creates
 // CCtxs through the interposed ZSTD_createCCtx and compresses samples on them
 // with ZSTD_compressBegin_usingCDict/ZSTD_compressBlock, calls rockpool does
-// not see. Those contexts come from their own class (ZstdKey::kTraining).
-class InsideDictionaryTraining {
- public:
-  InsideDictionaryTraining() noexcept { ++depth_; }
-  ~InsideDictionaryTraining() { --depth_; }
-  InsideDictionaryTraining(const InsideDictionaryTraining&) = delete;
-  InsideDictionaryTraining& operator=(const InsideDictionaryTraining&) = delete;
-  static bool active() noexcept { return depth_ > 0; }
-
- private:
-  static ROCKPOOL_FAST_TLS int depth_;
-};
+// not see. Those contexts come from their own class (the kTraining role,
+// zstd_routing.cc).
+struct InsideDictionaryTrainingMark;
+using InsideDictionaryTraining = ThreadMark<InsideDictionaryTrainingMark>;
+template <>
+ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_;  // runtime.cc
 
 // RockpoolOptions::Mode as an int; kForward until Configure().
 extern std::atomic<int> g_mode;
+// Whether zstd calls are routed to size classes: always, except in test
+// builds, where SetZstdSizeClassesForTesting(false) measures what the
+// routing removes.
+#if ROCKPOOL_DEBUG_CHECKS_ON
 extern std::atomic<bool> g_zstd_size_classes;
+inline bool ZstdSizeClassesOn() noexcept {
+  return g_zstd_size_classes.load(std::memory_order_relaxed);
+}
+#else
+constexpr bool ZstdSizeClassesOn() noexcept { return true; }
+#endif
 
 // Arms each codec for binding at its first call, or stands it down where
 // the executable defines its entry points (codec_routes.h); idempotent.
@@ -78,6 +94,52 @@ inline bool ShouldPool() noexcept {
              static_cast<int>(RockpoolOptions::Mode::kForward) &&
          !InsideRockpool::active();
 }
+
+// A context of the zstd size classes (zstd_routing.cc): a pooled CCtx and
+// whether it was sized yet for its class's largest call (once; the mark
+// survives resets).
+struct SizeClassContext {
+  std::unique_ptr<ZstdCompressContext> zstd;
+  bool sized = false;
+};
+
+// ZstdCompressPolicy's contexts, each with its sizing mark.
+struct SizeClassPolicy {
+  using Context = SizeClassContext;
+  using Key = ZstdKey;
+  explicit SizeClassPolicy(const ZstdLibrary* lib) : zstd(lib) {}
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key& key, AllocationStats* stats) {
+    absl::StatusOr<std::unique_ptr<ZstdCompressContext>> made = zstd.Create(key, stats);
+    if (!made.ok()) return made.status();
+    std::unique_ptr<Context> context(new (std::nothrow) Context{*std::move(made)});
+    if (context == nullptr) return absl::ResourceExhaustedError("zstd size class: out of memory");
+    return context;
+  }
+  absl::Status Reset(Context& context) { return zstd.Reset(*context.zstd); }
+  size_t BytesHeld(const Context& context) { return zstd.BytesHeld(*context.zstd); }
+
+  ZstdCompressPolicy zstd;
+};
+using SizeClassPool = ContextPool<SizeClassPolicy>;
+
+// The legacy face's pools: the shared set the interposers lease from, and
+// the zstd size classes its routed compress calls lease from for the length
+// of one call (zstd_routing.cc).
+struct LegacyPools {
+  LegacyPools(const PoolOptions& options, const CodecLibraries& libraries)
+      : shared(options, libraries), zstd_size_classes(options, SizeClassPolicy(libraries.zstd)) {}
+  void SetOptions(const PoolOptions& options);
+  size_t Trim();
+  size_t ReleaseExpired();
+  // The shared pools' statistics, with the size classes' library (and idle)
+  // bytes added to zstd_compress, whose handles' calls they serve; their
+  // counts are not (a routed call is not a context stock RocksDB would
+  // create).
+  CompressionPoolsStats stats() const;
+
+  CompressionPools shared;
+  SizeClassPool zstd_size_classes;
+};
 
 // The two sides of the zlib transplant, for the code they share
 // (zlib_transplant.cc).
@@ -108,11 +170,12 @@ class Runtime {
   bool EnsurePools() noexcept {
     return ABSL_PREDICT_TRUE(pools_.load(std::memory_order_acquire) != nullptr) || CreatePools();
   }
-  CompressionPools& pools() noexcept { return *pools_.load(std::memory_order_acquire); }
-  // The pools if a lease created them, else null (statistics, trimming).
-  CompressionPools* created_pools() const noexcept {
-    return pools_.load(std::memory_order_acquire);
+  CompressionPools& pools() noexcept { return pools_.load(std::memory_order_acquire)->shared; }
+  SizeClassPool& zstd_size_classes() noexcept {
+    return pools_.load(std::memory_order_acquire)->zstd_size_classes;
   }
+  // The pools if a lease created them, else null (statistics, trimming).
+  LegacyPools* created_pools() const noexcept { return pools_.load(std::memory_order_acquire); }
   OutstandingLeases outstanding() const;
   uint64_t discarded() const { return discarded_.load(std::memory_order_relaxed); }
 
@@ -189,7 +252,7 @@ class Runtime {
   static std::atomic<Runtime*> instance_;
   // Never freed once created (see GetOrCreate). Written under config_mu_,
   // so a new pool set starts from the options in force.
-  std::atomic<CompressionPools*> pools_{nullptr};
+  std::atomic<LegacyPools*> pools_{nullptr};
   mutable absl::Mutex config_mu_;
   RockpoolOptions options_ ABSL_GUARDED_BY(config_mu_);
   ConfigSource source_ ABSL_GUARDED_BY(config_mu_) = ConfigSource::kNone;

@@ -14,6 +14,35 @@
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace rockpool::legacy::internal {
+namespace {
+
+// The parked pooled Context (ZstdCompressContext or ZstdDecompressContext)
+// behind a libzstd handle whose customMem sits `custom_mem_offset` bytes in
+// (zstd_layout.h), or null if the handle is not one: its customMem must
+// name a CountingAllocator of such a context, and that context must own
+// this very handle and be parked. Reads three pointers inside the handle,
+// valid memory for any context of that libzstd, ours or not.
+template <typename Context>
+Context* ParkedContextBehind(const void* handle, size_t custom_mem_offset) {
+  const ZstdCustomMemView mem = ZstdCustomMemAt(handle, custom_mem_offset);
+  Context* context = Context::FromCustomMem(mem.alloc, mem.opaque);
+  if (context == nullptr || context->handle() != handle || !context->parked()) return nullptr;
+  return context;
+}
+
+// The roles of the legacy face's zstd keys (ZstdKey::role; 0 is the
+// general class of whole contexts handed to RocksDB).
+enum ZstdRole : uint8_t {
+  kRawDict = 1,       // ZSTD_compress_usingDict: shape {source log, dictionary log}, level
+  kDigestedDict = 2,  // ZSTD_compress_usingCDict: shape {source log, CDict class}
+  kTraining = 3,      // CCtxs libzstd's dictionary trainer creates (runtime_internal.h)
+};
+// A key's shape bytes.
+constexpr int kSourceLog = 0;      // ceil(log2(source size))
+constexpr int kDictionaryLog = 1;  // kRawDict: ceil(log2(raw dictionary size + 1))
+constexpr int kCDictClass = 1;     // kDigestedDict: the CDict's size class (below)
+
+}  // namespace
 
 // ---------------------------------------------------------------- leases and returns
 
@@ -28,9 +57,7 @@ ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
   // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
   // keeps every size put.
   ZstdKey key;
-  if (InsideDictionaryTraining::active() && g_zstd_size_classes.load(std::memory_order_relaxed)) {
-    key.kind = ZstdKey::kTraining;
-  }
+  if (InsideDictionaryTraining::active() && ZstdSizeClassesOn()) key.role = kTraining;
   absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress().Acquire(key);
   if (!lease.ok()) return nullptr;
   return pools().zstd_compress().Park(*std::move(lease))->get();
@@ -150,11 +177,12 @@ constexpr uint8_t kMaxSizedSourceLog = 20;
 // class's largest source, and for a raw dictionary of its largest size.
 template <typename Compress>
 void SizeForClass(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& key, Compress compress) {
-  if (key.source_log > kMaxSizedSourceLog || key.dictionary_log > kMaxSizedSourceLog) return;
+  const uint8_t source_log = key.shape[kSourceLog];
+  const uint8_t dictionary_log = key.role == kRawDict ? key.shape[kDictionaryLog] : 0;
+  if (source_log > kMaxSizedSourceLog || dictionary_log > kMaxSizedSourceLog) return;
   if (z.ZSTD_compressBound == nullptr) return;
-  const std::string source(size_t{1} << key.source_log, '\0');
-  const std::string dictionary(key.dictionary_log == 0 ? 0 : (size_t{1} << key.dictionary_log) - 1,
-                               '\0');
+  const std::string source(size_t{1} << source_log, '\0');
+  const std::string dictionary(dictionary_log == 0 ? 0 : (size_t{1} << dictionary_log) - 1, '\0');
   std::string out(z.ZSTD_compressBound(source.size()), '\0');
   (void)compress(cctx, out.data(), out.size(), source.data(), source.size(),
                  dictionary.empty() ? nullptr : dictionary.data(), dictionary.size());
@@ -169,14 +197,14 @@ bool Runtime::RouteCompress(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& k
   if (!EnsurePools()) return false;
   InsideRockpool inside;
   try {
-    absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress_blocks().Acquire(key);
+    absl::StatusOr<SizeClassPool::Lease> lease = zstd_size_classes().Acquire(key);
     if (!lease.ok()) return false;
-    ZstdCompressContext& context = **lease;
-    if (!context.sized()) {
-      context.set_sized();
-      SizeForClass(z, context.get(), key, size);
+    SizeClassContext& context = **lease;
+    if (!context.sized) {
+      context.sized = true;
+      SizeForClass(z, context.zstd->get(), key, size);
     }
-    *result = call(context.get());
+    *result = call(context.zstd->get());
     return true;  // the lease goes back (reset) here
   } catch (...) {
     return false;
@@ -187,9 +215,9 @@ bool Runtime::CompressUsingDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, s
                                 size_t src_size, const void* dict, size_t dict_size, int level,
                                 size_t* result) noexcept {
   ZstdKey key;
-  key.kind = ZstdKey::kRawDict;
-  key.source_log = CeilLog2(src_size);
-  key.dictionary_log = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
+  key.role = kRawDict;
+  key.shape[kSourceLog] = CeilLog2(src_size);
+  key.shape[kDictionaryLog] = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
   key.level = ClassLevel(z, level);
   if (z.ZSTD_compress_usingDict == nullptr) return false;
   auto size = [&z, level](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n,
@@ -207,9 +235,9 @@ bool Runtime::CompressUsingCDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, 
                                  size_t* result) noexcept {
   if (cdict == nullptr || z.ZSTD_compress_usingCDict == nullptr) return false;  // zstd's own error
   ZstdKey key;
-  key.kind = ZstdKey::kDigestedDict;
-  key.source_log = CeilLog2(src_size);
-  key.cdict_class = CDictClass(z, cdict);
+  key.role = kDigestedDict;
+  key.shape[kSourceLog] = CeilLog2(src_size);
+  key.shape[kCDictClass] = CDictClass(z, cdict);
   auto size = [&z, cdict](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void*,
                           size_t) { return z.ZSTD_compress_usingCDict(c, d, dc, s, n, cdict); };
   auto call = [&](ZSTD_CCtx* c) {

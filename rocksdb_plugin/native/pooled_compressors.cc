@@ -212,7 +212,7 @@ std::unique_ptr<rocksdb::Compressor> PooledZstdCompressor::MaybeCloneSpecialized
 
 rocksdb::Compressor::ManagedWorkingArea PooledZstdCompressor::ObtainWorkingArea() {
   ZstdKey key;
-  key.kind = static_cast<uint8_t>(block_class_);
+  key.role = static_cast<uint8_t>(block_class_);
   key.level = ZstdLevel(opts_.level);
   absl::StatusOr<ZstdCompressPool::Lease> lease = pools_->zstd_compress().Acquire(key);
   if (!lease.ok()) return {};

@@ -41,17 +41,17 @@ std::unique_ptr<rocksdb::Compressor> WrapCompressor(
     std::unique_ptr<rocksdb::Compressor> builtin, const rocksdb::CompressionOptions& opts,
     std::shared_ptr<CompressionPools> pools, std::unique_ptr<SstFileReport> report = nullptr);
 
-// Which contexts a zstd compressor leases (ZstdKey::kind, with the level;
-// compression/zstd_contexts.h): RocksDB >= 10.4 gives each SST file one
+// Which contexts a zstd compressor leases (the role of its ZstdKey, with the
+// level; compression/zstd_contexts.h): RocksDB >= 10.4 gives each SST file one
 // working area for its index blocks and one for its data blocks, and their
 // sizes differ by 3x and more (a 4 MiB file's index block is ~45 KiB, its
 // data blocks 4 KiB), so one context serving both in turn would have zstd
 // shrink and regrow its workspace for every file. Dictionary compression
 // sizes the workspace by the digested dictionary: a class of its own.
 enum class ZstdBlockClass : uint8_t {
-  kData = ZstdKey::kDataBlocks,
-  kIndex = ZstdKey::kIndexBlocks,
-  kDictData = ZstdKey::kDictDataBlocks,
+  kData = 4,      // an SST file's data blocks
+  kIndex = 5,     // its index (and other non-data) blocks
+  kDictData = 6,  // data blocks with a dictionary (sized by the CDict)
 };
 
 #if !ROCKPOOL_COMPRESS_INTO_BUFFER

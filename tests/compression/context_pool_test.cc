@@ -54,7 +54,7 @@ absl::Time FakeNow() { return fake_now; }
 
 PoolOptions Options(size_t cap, absl::Duration timeout = absl::InfiniteDuration()) {
   PoolOptions o;
-  o.max_idle_per_key = cap;
+  o.max_retained_per_key = cap;
   o.idle_timeout = timeout;
   o.now = &FakeNow;
   return o;
@@ -283,14 +283,14 @@ TEST(ContextPoolTest, TheBooksBalanceWhenQuiescent) {
   std::vector<ProbePool::Lease> leases;
   for (int i = 0; i < 5; ++i) leases.push_back(*pool.Acquire(i % 2));
   leases.resize(2);  // three back: one destroyed over the cap of key 0
-  EXPECT_TRUE(pool.CheckQuiescent().ok()) << pool.CheckQuiescent();
+  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
   pool.SetOptions(Options(1, absl::Seconds(10)));
   leases.clear();
-  EXPECT_TRUE(pool.CheckQuiescent().ok()) << pool.CheckQuiescent();
+  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
   pool.ReleaseExpired();  // ends the epoch the returns were stamped in
   fake_now += absl::Seconds(30);
   pool.ReleaseExpired();
-  EXPECT_TRUE(pool.CheckQuiescent().ok()) << pool.CheckQuiescent();
+  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
   EXPECT_EQ(pool.stats().idle, 0u);
 }
 

@@ -20,7 +20,7 @@ TEST(PoolConcurrencyTest, CountsBalanceAndNothingLeaks) {
   constexpr int kThreads = 8;
   constexpr int kOpsPerThread = 150;
   PoolOptions options;
-  options.max_idle_per_key = 3;
+  options.max_retained_per_key = 3;
   CompressionPools pools(options);
   BlockCodecs codecs(&pools);
   std::atomic<int> failures{0};
@@ -59,9 +59,9 @@ TEST(PoolConcurrencyTest, CountsBalanceAndNothingLeaks) {
   EXPECT_LE(total.peak_in_use, 4u * kThreads);
   EXPECT_EQ(static_cast<uint64_t>(total.library.bytes_live), total.idle_bytes);
   // The records agree with the statistics once every thread has joined.
-  EXPECT_TRUE(pools.zstd_compress().CheckQuiescent().ok())
-      << pools.zstd_compress().CheckQuiescent();
-  EXPECT_TRUE(pools.deflate().CheckQuiescent().ok()) << pools.deflate().CheckQuiescent();
+  EXPECT_TRUE(pools.zstd_compress().CheckQuiescentForTesting().ok())
+      << pools.zstd_compress().CheckQuiescentForTesting();
+  EXPECT_TRUE(pools.deflate().CheckQuiescentForTesting().ok()) << pools.deflate().CheckQuiescentForTesting();
 
   pools.Trim();
   const PoolStats after = pools.stats().Total();

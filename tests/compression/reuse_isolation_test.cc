@@ -20,7 +20,7 @@ namespace {
 using ::rockpool::testing::SemiCompressible;
 
 TEST(ReuseIsolationTest, ZstdLeasedContextEqualsFreshContextForRandomSequences) {
-  CompressionPools pools(PoolOptions{.max_idle_per_key = 1});
+  CompressionPools pools(PoolOptions{.max_retained_per_key = 1});
   std::vector<std::shared_ptr<const ZstdDictionary>> dicts;
   for (int i = 0; i < 3; ++i)
     dicts.push_back(*ZstdDictionary::Create(SemiCompressible(2048 << i, i), 1 + 4 * i));
@@ -74,7 +74,7 @@ TEST(ReuseIsolationTest, ZstdStreamingApiAfterReturnSeesDefaultParameters) {
 }
 
 TEST(ReuseIsolationTest, ZlibPooledStreamsEqualFreshStreamsForRandomSequences) {
-  CompressionPools pools(PoolOptions{.max_idle_per_key = 2});
+  CompressionPools pools(PoolOptions{.max_retained_per_key = 2});
   BlockCodecs codecs(&pools);
   const std::string dict = SemiCompressible(4096, 77);
   std::mt19937 rng(777);
@@ -88,7 +88,7 @@ TEST(ReuseIsolationTest, ZlibPooledStreamsEqualFreshStreamsForRandomSequences) {
     std::string pooled;
     ASSERT_TRUE(codecs.zlib().Compress(input, o, &pooled).ok());
 
-    BlockCodecs fresh_codecs(new CompressionPools(PoolOptions{.max_idle_per_key = 0}));
+    BlockCodecs fresh_codecs(new CompressionPools(PoolOptions{.max_retained_per_key = 0}));
     std::string expected;
     ASSERT_TRUE(fresh_codecs.zlib().Compress(input, o, &expected).ok());
     delete fresh_codecs.pools();

@@ -17,7 +17,7 @@ std::string SeedDictionary() {
 namespace {
 PoolOptions FuzzPoolOptions() {
   PoolOptions o;
-  o.max_idle_per_key = 2;
+  o.max_retained_per_key = 2;
   o.idle_timeout = absl::InfiniteDuration();
   return o;
 }

@@ -34,9 +34,9 @@ void CheckParsed(const RockpoolOptions& o) {
   }
   const rockpool::PoolOptions pool = o.ToPoolOptions();
   if (o.mode() == RockpoolOptions::Mode::kPool) {
-    FUZZ_CHECK(pool.max_idle_per_key == o.max_idle_per_key && pool.max_idle_per_key > 0);
+    FUZZ_CHECK(pool.max_retained_per_key == o.max_idle_per_key && pool.max_retained_per_key > 0);
   } else {
-    FUZZ_CHECK(pool.max_idle_per_key == 0);
+    FUZZ_CHECK(pool.max_retained_per_key == 0);
   }
 }
 

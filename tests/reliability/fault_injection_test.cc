@@ -153,7 +153,7 @@ TEST_F(FaultInjectionTest, ZlibBlocksAndStreams) {
 
 TEST_F(FaultInjectionTest, TrimSetOptionsAndExpiryBetweenLeases) {
   PoolOptions options;
-  options.max_idle_per_key = 4;
+  options.max_retained_per_key = 4;
   Walk(
       "trim / set options / expiry sequence",
       [&]() -> absl::Status {
@@ -173,7 +173,7 @@ TEST_F(FaultInjectionTest, TrimSetOptionsAndExpiryBetweenLeases) {
               break;
             case 1: {
               PoolOptions one = options;
-              one.max_idle_per_key = 1;
+              one.max_retained_per_key = 1;
               one.idle_timeout = absl::ZeroDuration();
               pools_->SetOptions(one);
               pools_->ReleaseExpired();
@@ -191,7 +191,7 @@ TEST_F(FaultInjectionTest, TrimSetOptionsAndExpiryBetweenLeases) {
 
 TEST_F(FaultInjectionTest, MixedSequenceOfOperations) {
   PoolOptions options;
-  options.max_idle_per_key = 2;
+  options.max_retained_per_key = 2;
   Walk(
       "mixed sequence of 40 operations",
       [&]() -> absl::Status {

@@ -58,7 +58,7 @@ absl::Time FakeNow() {
 //    owner could lease and rewrite (or free) meanwhile.
 TEST(PoolRaceTest, ExpiryScanAndTrimRaceWithLeaseCycles) {
   PoolOptions options;
-  options.max_idle_per_key = 4;
+  options.max_retained_per_key = 4;
   options.idle_timeout = absl::Hours(1);  // the scan runs; nothing is old enough
   options.now = &FakeNow;
   TinyPool pool(options);
@@ -112,7 +112,7 @@ absl::Time JumpingNow() {
 
 TEST(PoolRaceTest, CapTrimAndExpiryRaceWithSlotHits) {
   PoolOptions options;
-  options.max_idle_per_key = 3;
+  options.max_retained_per_key = 3;
   options.idle_timeout = absl::Seconds(60);
   options.now = &JumpingNow;
   TinyPool pool(options);
@@ -139,7 +139,7 @@ TEST(PoolRaceTest, CapTrimAndExpiryRaceWithSlotHits) {
   threads.emplace_back([&] {
     PoolOptions o = options;
     while (!stop.load(std::memory_order_relaxed)) {
-      o.max_idle_per_key = o.max_idle_per_key == 3 ? 1 : 3;
+      o.max_retained_per_key = o.max_retained_per_key == 3 ? 1 : 3;
       pool.SetOptions(o);
       cap_changes.fetch_add(1, std::memory_order_relaxed);
       std::this_thread::yield();
@@ -167,7 +167,7 @@ TEST(PoolRaceTest, CapTrimAndExpiryRaceWithSlotHits) {
   EXPECT_EQ(s.idle_bytes, 64u * s.idle);
   EXPECT_GT(s.reused, 0u);
   // The last cap was 1 or 3; after setting 1 the key keeps at most one.
-  options.max_idle_per_key = 1;
+  options.max_retained_per_key = 1;
   pool.SetOptions(options);
   EXPECT_LE(pool.stats().idle, 1u);
   {

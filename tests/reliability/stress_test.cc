@@ -207,7 +207,7 @@ class StressTest : public ::testing::Test {
   struct RunOptions {
     PoolOptions pool;
     uint64_t ops_per_thread = 60;
-    bool change_caps = false;  // a thread flips max_idle_per_key between 0, 1 and pool.max
+    bool change_caps = false;  // a thread flips max_retained_per_key between 0, 1 and pool.max
   };
 
   void Run(const RunOptions& run) {
@@ -216,17 +216,17 @@ class StressTest : public ::testing::Test {
     Failures failures;
     std::atomic<bool> done{false};
     std::atomic<uint64_t> ops{0}, samples{0};
-    const size_t cap = run.pool.max_idle_per_key;
+    const size_t cap = run.pool.max_retained_per_key;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(soak_seconds_);
 
     // Samples the idle counts while the workers run: counted under each
     // pool's lock (stats().idle is exact only when quiescent).
     std::thread sampler([&] {
       while (!done.load()) {
-        const size_t zstd_compress = pools.zstd_compress().CountIdleNow();
-        const size_t zstd_decompress = pools.zstd_decompress().CountIdleNow();
-        const size_t deflate = pools.deflate().CountIdleNow();
-        const size_t inflate = pools.inflate().CountIdleNow();
+        const size_t zstd_compress = pools.zstd_compress().CountIdleNowForTesting();
+        const size_t zstd_decompress = pools.zstd_decompress().CountIdleNowForTesting();
+        const size_t deflate = pools.deflate().CountIdleNowForTesting();
+        const size_t inflate = pools.inflate().CountIdleNowForTesting();
         if (zstd_compress > cap || zstd_decompress > cap || deflate > cap * kDeflateKeyCount ||
             inflate > cap * kInflateKeyCount) {
           failures.Add("idle over cap: zstd_compress " + std::to_string(zstd_compress) +
@@ -254,7 +254,7 @@ class StressTest : public ::testing::Test {
             if (run.change_caps) {
               PoolOptions o = run.pool;
               const size_t caps[] = {0, 1, cap};
-              o.max_idle_per_key = caps[rng() % 3];
+              o.max_retained_per_key = caps[rng() % 3];
               pools.SetOptions(o);
             }
             break;
@@ -310,7 +310,7 @@ class StressTest : public ::testing::Test {
 
 TEST_F(StressTest, ThirtyTwoThreadsRandomKeysLevelsSizesAndHoldTimes) {
   RunOptions run;
-  run.pool.max_idle_per_key = 3;
+  run.pool.max_retained_per_key = 3;
   run.pool.idle_timeout = absl::Milliseconds(20);  // expiry runs all the time
   run.pool.now = &SteadyNow;
   run.ops_per_thread = EnvOr("ROCKPOOL_STRESS_OPS", kDefaultOpsPerThread);
@@ -319,7 +319,7 @@ TEST_F(StressTest, ThirtyTwoThreadsRandomKeysLevelsSizesAndHoldTimes) {
 
 TEST_F(StressTest, CapsChangingUnderLoad) {
   RunOptions run;
-  run.pool.max_idle_per_key = 2;
+  run.pool.max_retained_per_key = 2;
   run.pool.idle_timeout = absl::InfiniteDuration();
   run.pool.now = &SteadyNow;
   run.ops_per_thread = EnvOr("ROCKPOOL_STRESS_OPS", kDefaultOpsPerThread) / 2;

@@ -23,7 +23,7 @@ TEST(RockpoolOptionsTest, Defaults) {
   EXPECT_EQ(o.mode(), RockpoolOptions::Mode::kPool);
   EXPECT_EQ(o.ToString(), "enabled=true;max_idle_per_key=8;idle_seconds=60;measure_stock=false");
   const PoolOptions p = o.ToPoolOptions();
-  EXPECT_EQ(p.max_idle_per_key, 8u);
+  EXPECT_EQ(p.max_retained_per_key, 8u);
   EXPECT_EQ(p.idle_timeout, absl::Seconds(60));
 }
 
@@ -35,7 +35,7 @@ TEST(RockpoolOptionsTest, Modes) {
   EXPECT_EQ(o.mode(), RockpoolOptions::Mode::kForward);
   o.enabled = true;
   EXPECT_EQ(o.mode(), RockpoolOptions::Mode::kMeasureStock);
-  EXPECT_EQ(o.ToPoolOptions().max_idle_per_key, 0u);  // nothing kept idle
+  EXPECT_EQ(o.ToPoolOptions().max_retained_per_key, 0u);  // nothing kept idle
   o.measure_stock = false;
   o.max_idle_per_key = 0;
   EXPECT_EQ(o.mode(), RockpoolOptions::Mode::kForward);

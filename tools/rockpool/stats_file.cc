@@ -157,10 +157,14 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
       ", \"saved_bytes\": ", s.saved_bytes(),
       ", \"stock_est_upper_bound\": ", s.stock_estimate_is_upper_bound() ? "true" : "false",
       ", \"idle\": ", s.idle, ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
-      ", \"discarded\": ", s.discarded, ", \"pools\": {\"zstd_c\": ", JsonPool(s.zstd_c),
-      ", \"zstd_d\": ", JsonPool(s.zstd_d), ", \"deflate\": ", JsonPool(s.deflate),
-      ", \"inflate\": ", JsonPool(s.inflate), ", \"lz4_c\": ", JsonPool(s.lz4),
-      ", \"lz4hc_c\": ", JsonPool(s.lz4hc), "}");
+      ", \"discarded\": ", s.discarded, ", \"pools\": {");
+  const char* separator = "";
+#define ROCKPOOL_JSON_POOL(name, Policy, library, report_key, ...)                 \
+  absl::StrAppend(&out, separator, "\"", report_key, "\": ", JsonPool(s.name)); \
+  separator = ", ";
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_JSON_POOL)
+#undef ROCKPOOL_JSON_POOL
+  absl::StrAppend(&out, "}");
   if (!total) {
     absl::StrAppend(&out, ", \"codecs\": {\"zstd\": {\"state\": ", JsonString(s.zstd_state),
                     ", \"forwarded\": ", JsonString(s.zstd_forwarded),
@@ -194,12 +198,10 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Number("idle_bytes", &s.idle_bytes);
   r.Number("in_use", &s.in_use);
   r.Number("discarded", &s.discarded);
-  r.Pool("zstd_c", &s.zstd_c);
-  r.Pool("zstd_d", &s.zstd_d);
-  r.Pool("deflate", &s.deflate);
-  r.Pool("inflate", &s.inflate);
-  r.Pool("lz4_c", &s.lz4, /*required=*/false);
-  r.Pool("lz4hc_c", &s.lz4hc, /*required=*/false);
+#define ROCKPOOL_READ_POOL(name, Policy, library, report_key, in_every_line) \
+  r.Pool(report_key, &s.name, in_every_line);
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_READ_POOL)
+#undef ROCKPOOL_READ_POOL
   r.Text("zstd", &s.zstd_state, /*required=*/false);
   r.Text("zlib", &s.zlib_state, /*required=*/false);
   r.Text("lz4", &s.lz4_state, /*required=*/false);
@@ -246,12 +248,9 @@ ProcessStats Total(const std::vector<ProcessStats>& processes) {
     t.idle_bytes += s.idle_bytes;
     t.in_use += s.in_use;
     t.discarded += s.discarded;
-    Add(&t.zstd_c, s.zstd_c);
-    Add(&t.zstd_d, s.zstd_d);
-    Add(&t.deflate, s.deflate);
-    Add(&t.inflate, s.inflate);
-    Add(&t.lz4, s.lz4);
-    Add(&t.lz4hc, s.lz4hc);
+#define ROCKPOOL_ADD_POOL(name, ...) Add(&t.name, s.name);
+    ROCKPOOL_POOL_TABLE(ROCKPOOL_ADD_POOL)
+#undef ROCKPOOL_ADD_POOL
   }
   return t;
 }

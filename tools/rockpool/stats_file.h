@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "compression/pool_table.h"
 #include "rocksdb_plugin/pool_figures.h"
 
 namespace rockpool::cli {
@@ -28,8 +29,11 @@ struct ProcessStats {
   uint64_t idle_bytes = 0;
   uint64_t in_use = 0;
   uint64_t discarded = 0;
-  // Per pool: leases/created/reused/lib_bytes (the other figures are 0).
-  PoolFigures zstd_c, zstd_d, deflate, inflate, lz4, lz4hc;
+  // Per pool of compression/pool_table.h: leases/created/reused/lib_bytes
+  // (the other figures are 0).
+#define ROCKPOOL_PROCESS_POOL_FIELD(name, ...) PoolFigures name;
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_PROCESS_POOL_FIELD)
+#undef ROCKPOOL_PROCESS_POOL_FIELD
   // "pooled", "forwarded", "unused"; "" when the line has no codec states.
   std::string zstd_state, zlib_state, lz4_state;
   std::string zstd_forwarded, zlib_forwarded, lz4_forwarded;  // the reason, "" if none
@@ -41,7 +45,9 @@ struct ProcessStats {
   // RocksDB keeps one ZSTD_DCtx per core and creates another only when that
   // slot is busy (not one per lease), and the bytes per created zstd context
   // include workspace regrowth; mode=measure_stock gives the true figure.
-  bool stock_estimate_is_upper_bound() const { return zstd_c.leases + zstd_d.leases > 0; }
+  bool stock_estimate_is_upper_bound() const {
+    return zstd_compress.leases + zstd_decompress.leases > 0;
+  }
 
   // What pooling saved against the stock estimate (0 if it did not).
   uint64_t saved_bytes() const {

@@ -44,7 +44,7 @@ class Replayer {
       // RocksDB 7.8.3 decompresses zstd with a per-core cached DCtx that
       // lives as long as the process: one context, reused.
       PoolOptions dctx;
-      dctx.max_idle_per_key = 1;
+      dctx.max_retained_per_key = 1;
       dctx.idle_timeout = absl::InfiniteDuration();
       pools_.zstd_decompress().SetOptions(dctx);
     }
@@ -100,7 +100,7 @@ class Replayer {
  private:
   static PoolOptions PoolOptionsFor(const Job& job) {
     PoolOptions o;
-    o.max_idle_per_key = job.strategy == Strategy::kStock ? 0 : job.max_idle_per_key;
+    o.max_retained_per_key = job.strategy == Strategy::kStock ? 0 : job.max_idle_per_key;
     o.idle_timeout = absl::Seconds(60);
     return o;
   }

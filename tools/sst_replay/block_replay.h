@@ -8,7 +8,7 @@
 //           block (deflateInit2/deflateEnd), an inflate stream per block
 //           read; zstd decompression uses one long-lived DCtx (RocksDB's
 //           per-core cache, one core here). Same counting allocator as
-//           pooled: the pools are built with max_idle_per_key = 0.
+//           pooled: the pools are built with max_retained_per_key = 0.
 //   pooled  the same calls served from rockpool's bounded pools.
 //
 // Then every blob of the job's blob files, with BlobDB's pattern: stock

@@ -1,7 +1,7 @@
 // blocks mode's LZ4 and LZ4HC side: which streams the stock pattern's
 // RocksDB creates for an SST file, a blob file, a block and a blob
 // (stock_patterns.h, Lz4Model), replayed with streams leased from the pools.
-// Stock's pools keep nothing (max_idle_per_key = 0), so each lease there is
+// Stock's pools keep nothing (max_retained_per_key = 0), so each lease there is
 // an LZ4_createStream[HC] and a free, byte for byte through the counting
 // allocator; pooled leases the same streams from pools that keep them.
 //

@@ -166,7 +166,7 @@ TEST_P(BlobDbTest, BlobsIdenticalToFreshContextsAndPooledPerBlob) {
 
   // Every record: a fresh-context compression of one version of its value.
   PoolOptions fresh_options;
-  fresh_options.max_idle_per_key = 0;  // every lease a new context
+  fresh_options.max_retained_per_key = 0;  // every lease a new context
   CompressionPools fresh(fresh_options);
   BlockCodecs codecs(&fresh);
   size_t records = 0;

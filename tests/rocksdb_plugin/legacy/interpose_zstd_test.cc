@@ -149,7 +149,7 @@ TEST_F(InterposeTest, ZstdBlockSizeMixDoesNotReallocate) {
   const std::string want_big = ZstdRocksDBStyle(fresh, big, 3);
   ZSTD_freeCCtx(fresh);
   auto file_bytes = [&](bool size_classes) {
-    SetZstdSizeClasses(size_classes);
+    SetZstdSizeClassesForTesting(size_classes);
     std::vector<uint64_t> per_file;
     for (int file = 0; file < 4; ++file) {
       const uint64_t before = Stats().zstd_compress.library.bytes_allocated;
@@ -161,7 +161,7 @@ TEST_F(InterposeTest, ZstdBlockSizeMixDoesNotReallocate) {
       ZSTD_freeCCtx(cctx);
       per_file.push_back(Stats().zstd_compress.library.bytes_allocated - before);
     }
-    SetZstdSizeClasses(true);
+    SetZstdSizeClassesForTesting(true);
     return per_file;
   };
   Configure(On());

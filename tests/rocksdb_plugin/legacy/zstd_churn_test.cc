@@ -154,7 +154,7 @@ RunResult RunWorkload(const std::string& name, const RockpoolOptions& options, b
   // As ROCKPOOL_OPTIONS configures db_stress: idle contexts survive a reopen
   // (configured by a listener, they are freed when the last DB closes).
   Configure(options, ConfigSource::kEnvironment);
-  SetZstdSizeClasses(routing);
+  SetZstdSizeClassesForTesting(routing);
   const CCtxFigures start = ReadCCtx();
   CCtxFigures warm;
   Sites warm_sites;
@@ -217,7 +217,7 @@ RunResult RunWorkload(const std::string& name, const RockpoolOptions& options, b
     }
     EXPECT_EQ(wrong, 0) << name << " family " << Families()[c].name;
   }
-  SetZstdSizeClasses(true);
+  SetZstdSizeClassesForTesting(true);
   return r;
 }
 

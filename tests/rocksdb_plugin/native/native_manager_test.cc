@@ -424,7 +424,7 @@ TEST(NativeManagerTest, OptionsStringConfiguresThePools) {
   ASSERT_NE(rp, nullptr);
   EXPECT_EQ(rp->options().max_idle_per_key, 3u);
   EXPECT_EQ(rp->options().idle_seconds, 7u);
-  EXPECT_EQ(rp->pools()->zstd_compress().options().max_idle_per_key, 3u);
+  EXPECT_EQ(rp->pools()->zstd_compress().options().max_retained_per_key, 3u);
 
   rocksdb::ColumnFamilyOptions cf;
   rocksdb::ConfigOptions config;
