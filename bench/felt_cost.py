@@ -128,9 +128,7 @@ def run_cell(s, a, wl, alloc, prep):
                 shutil.rmtree(db, ignore_errors=True)
             opts = prep["options"][side] if prep["options"] else None
             out, err = s.path("run.out"), s.path("run.err")
-            env, stats = s.env(alloc, side), s.stats_file(side)
-            if stats:
-                env.update(ROCKPOOL_STATS=stats, ROCKPOOL_STATS_SECONDS="0")
+            env, stats = s.measured_env(alloc, side)
             res = felt_run.run(s.argv(prep["args"], db, opts), env, out, err, a.sample_ms / 1000)
             what = f"{wl.name} {alloc} {side} pair {pair + 1}"
             res = s.finish(res, out, err, what, wl.main_phase)

@@ -63,6 +63,15 @@ class Session:
             os.unlink(path)
         return path
 
+    def measured_env(self, allocator, side):
+        """(environment, ROCKPOOL_STATS path or None) of a measured run: a
+        pooled run under a face configured from the environment writes its
+        statistics at exit only (no period thread)."""
+        env, stats = self.env(allocator, side), self.stats_file(side)
+        if stats:
+            env.update(ROCKPOOL_STATS=stats, ROCKPOOL_STATS_SECONDS="0")
+        return env, stats
+
     def argv(self, run_args, db, options=None):
         argv = [self.face.db_bench] + list(run_args) + [f"--db={db}"]
         if options:

@@ -22,20 +22,18 @@ NOTE = ("The stock and pooled processes of one allocator ran concurrently, on tw
         "allocators ran one after the other.")
 
 
-def _start_pair(s, alloc, args, options):
+def _start_pair(s, alloc, args, options, stats):
+    """Starts both sides; `stats` receives each side's ROCKPOOL_STATS path."""
     children = {}
     for side in SIDES:
         db = s.path(f"soak_{side}")
         shutil.rmtree(db, ignore_errors=True)
         shutil.copytree(s.path("soak_fill"), db)
         opts = options[side] if options else None
-        env, stats = s.env(alloc, side), s.stats_file(side)
-        if stats:  # the pool's idle bytes at the end, beside the RSS they add
-            env.update(ROCKPOOL_STATS=stats, ROCKPOOL_STATS_SECONDS="0")
+        env, stats[side] = s.measured_env(alloc, side)
         children[side] = felt_run.Child(
             s.argv(args, db, opts), env, s.path(f"soak_{side}.out"),
             s.path(f"soak_{side}.err"), interval_s=1.0, keep_samples=True)
-        children[side].stats = stats
     try:
         for side in SIDES:
             children[side].start()
@@ -48,15 +46,16 @@ def _start_pair(s, alloc, args, options):
 
 def _run_allocator(s, a, alloc, args, options):
     s.say(f"== soak under {alloc}: stock and pooled concurrently for {a.soak} s")
-    children = _start_pair(s, alloc, args, options)
+    stats = {}
+    children = _start_pair(s, alloc, args, options, stats)
     results = {}
     try:
         for side in SIDES:
             res = children[side].wait()
             results[side] = s.finish(res, s.path(f"soak_{side}.out"), s.path(f"soak_{side}.err"),
                                      f"soak {alloc} {side}", "readwhilewriting")
-            stats = children[side].stats
-            results[side]["pool_idle_kb"] = dbb.pool_idle_kb(stats) if stats else None
+            results[side]["pool_idle_kb"] = (dbb.pool_idle_kb(stats[side]) if stats[side]
+                                             else None)
     finally:
         for c in children.values():
             c.kill()
