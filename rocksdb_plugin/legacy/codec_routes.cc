@@ -158,8 +158,10 @@ void CodecRoutes<Copy>::Bind(Copy* copy) {
   if (const absl::Status coherent = CheckCoherent(*copy); !coherent.ok()) {
     return StandDown(std::string(coherent.message()));
   }
-  std::string why;
-  if (check_layout_ == nullptr || !check_layout_(*copy, &why)) return StandDown(why);
+  if (check_layout_ == nullptr) return StandDown("pooling was not armed");
+  if (const absl::Status layout = check_layout_(*copy); !layout.ok()) {
+    return StandDown(std::string(layout.message()));
+  }
   if (!PinObject(copy->object)) {
     return StandDown(absl::StrCat("cannot keep ", DisplayName(copy->object), " loaded"));
   }

@@ -37,6 +37,7 @@
 
 #include "absl/base/optimization.h"
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "compression/fast_tls.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
@@ -88,10 +89,11 @@ class CodecRoutes {
   std::string forwarded_callers() const;
 
   // Pooling is wanted (Configure() with pooling on): remembers the codec's
-  // private-layout check, `check_layout(copy, &why)`, run on a copy proven
-  // coherent when the codec is bound at its first call, and stands the codec
-  // down now if the executable defines its entry points. Idempotent.
-  using LayoutCheck = bool (*)(Copy& copy, std::string* why);
+  // private-layout check, `check_layout(copy)`, run on a copy proven
+  // coherent when the codec is bound at its first call (an error stands the
+  // codec down, its message the reason), and stands the codec down now if
+  // the executable defines its entry points. Idempotent.
+  using LayoutCheck = absl::Status (*)(Copy& copy);
   void Arm(LayoutCheck check_layout) noexcept;
   void set_pooling_wanted(bool wanted) { pooling_wanted_.store(wanted); }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
@@ -25,19 +26,19 @@ constexpr uintptr_t kLz4Hc = 1;
 // or alignment do not fit what rockpool allocates. `then` sees the stream
 // just initialised.
 template <typename Init, typename Then>
-bool InitFits(int size, Init init, const char* what, std::string* why, Then&& then) {
+absl::Status InitFits(int size, Init init, const char* what, Then&& then) {
   if (size <= 0) {
-    *why = absl::StrCat("lz4: the copy reports a ", what, " of ", size, " bytes");
-    return false;
+    return absl::FailedPreconditionError(
+        absl::StrCat("lz4: the copy reports a ", what, " of ", size, " bytes"));
   }
   std::unique_ptr<void, decltype(&std::free)> memory(std::malloc(static_cast<size_t>(size)),
                                                      &std::free);
   if (memory == nullptr || init(memory.get(), static_cast<size_t>(size)) == nullptr) {
-    *why = absl::StrCat("lz4: the copy refuses to initialise a ", what, " of ", size, " bytes");
-    return false;
+    return absl::FailedPreconditionError(
+        absl::StrCat("lz4: the copy refuses to initialise a ", what, " of ", size, " bytes"));
   }
   then(static_cast<const unsigned char*>(memory.get()), size);
-  return true;
+  return absl::OkStatus();
 }
 
 // Records the header LZ4_initStreamHC leaves (for FreshLz4HcStream), only
@@ -50,14 +51,17 @@ void RecordFreshHcHeader(Lz4Copy& copy, const unsigned char* stream, int size) {
 
 }  // namespace
 
-bool CheckLz4Copy(Lz4Copy& copy, std::string* why) {
+absl::Status CheckLz4Copy(Lz4Copy& copy) {
   if (copy.LZ4_versionNumber() < 10900) {
-    *why = absl::StrCat("lz4 ", copy.LZ4_versionNumber(), " predates LZ4_initStream (1.9.0)");
-    return false;
+    return absl::FailedPreconditionError(
+        absl::StrCat("lz4 ", copy.LZ4_versionNumber(), " predates LZ4_initStream (1.9.0)"));
   }
-  return InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t", why,
-                  [](const unsigned char*, int) {}) &&
-         InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t", why,
+  if (absl::Status fits = InitFits(copy.LZ4_sizeofState(), copy.LZ4_initStream, "LZ4_stream_t",
+                                   [](const unsigned char*, int) {});
+      !fits.ok()) {
+    return fits;
+  }
+  return InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t",
                   [&copy](const unsigned char* stream, int size) {
                     RecordFreshHcHeader(copy, stream, size);
                   });

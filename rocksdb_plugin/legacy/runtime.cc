@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/refusal.h"
@@ -38,14 +40,14 @@ absl::Mutex g_create_mu(absl::kConstInit);
 
 // The layout checks a copy must pass before the pools are bound to it
 // (run only on a copy proven coherent: they run it).
-bool CheckZstdCopy(ZstdCopy& z, std::string* why) {
-  z.custom_mem = zstd_layout::FindCustomMem(z, why);
-  return z.custom_mem.ok;
+absl::Status CheckZstdCopy(ZstdCopy& z) {
+  absl::StatusOr<zstd_layout::CustomMemOffsets> found = zstd_layout::FindCustomMem(z);
+  if (!found.ok()) return found.status();
+  z.custom_mem = *found;
+  return absl::OkStatus();
 }
 
-bool CheckZlibCopy(ZlibCopy& z, std::string* why) { return zlib_layout::CheckZlibLayout(z, why); }
-
-bool CheckLz4(Lz4Copy& copy, std::string* why) { return CheckLz4Copy(copy, why); }
+absl::Status CheckZlibCopy(ZlibCopy& z) { return zlib_layout::CheckZlibLayout(z); }
 
 }  // namespace
 
@@ -53,7 +55,7 @@ void ArmCodecs() {
   InsideRockpool inside;
   ZstdRoutes().Arm(&CheckZstdCopy);
   ZlibRoutes().Arm(&CheckZlibCopy);
-  Lz4Routes().Arm(&CheckLz4);
+  Lz4Routes().Arm(&CheckLz4Copy);
 }
 
 Runtime& Runtime::GetOrCreate() {

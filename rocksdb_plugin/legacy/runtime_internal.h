@@ -17,6 +17,7 @@
 
 #include "absl/base/optimization.h"
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
 #include "compression/compression_pools.h"
@@ -86,7 +87,7 @@ constexpr bool ZstdSizeClassesOn() noexcept { return true; }
 void ArmCodecs();
 // The check an lz4 copy passes before the pools are bound to it
 // (lz4_routing.cc): its streams fit the memory rockpool gives them.
-bool CheckLz4Copy(Lz4Copy& copy, std::string* why);
+absl::Status CheckLz4Copy(Lz4Copy& copy);
 
 // True if a create/init call should try the pool.
 inline bool ShouldPool() noexcept {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 
@@ -24,6 +25,9 @@ std::vector<unsigned char> Noise(size_t n) {
   return v;
 }
 
+// Every failed check: the layout is not the one rockpool relies on.
+absl::Status Failed(std::string what) { return absl::FailedPreconditionError(what); }
+
 enum class Phase { kFresh, kMidStream, kFinished };
 
 const char* PhaseName(Phase p) {
@@ -38,19 +42,17 @@ const char* PhaseName(Phase p) {
   return "?";
 }
 
-bool CheckDeflate(const ZlibCopy& z, int window_bits, Phase phase, std::string* detail) {
+absl::Status CheckDeflate(const ZlibCopy& z, int window_bits, Phase phase) {
   const std::string what = absl::StrCat("deflate window_bits ", window_bits, " ", PhaseName(phase));
   z_stream s;
   std::memset(&s, 0, sizeof(s));
   if (z.deflateInit2_(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                           kStreamSize) != Z_OK) {
-    *detail = absl::StrCat(what, ": deflateInit2 failed");
-    return false;
+    return Failed(absl::StrCat(what, ": deflateInit2 failed"));
   }
   if (BackPointer(s.state) != &s) {
     z.deflateEnd(&s);
-    *detail = absl::StrCat(what, ": state does not begin with the back pointer");
-    return false;
+    return Failed(absl::StrCat(what, ": state does not begin with the back pointer"));
   }
   std::vector<unsigned char> input = Noise(1 << 13);
   std::vector<unsigned char> output(phase == Phase::kFinished ? (1 << 17) : 16);
@@ -63,62 +65,53 @@ bool CheckDeflate(const ZlibCopy& z, int window_bits, Phase phase, std::string* 
     const int want = phase == Phase::kFinished ? Z_STREAM_END : Z_OK;
     if (rc != want) {
       z.deflateEnd(&s);
-      *detail = absl::StrCat(what, ": deflate returned ", rc);
-      return false;
+      return Failed(absl::StrCat(what, ": deflate returned ", rc));
     }
   }
   const int status = DeflateStatus(s.state);
   const int rc = z.deflateEnd(&s);
   if (!ValidDeflateStatus(status)) {
-    *detail = absl::StrCat(what, ": unexpected status field ", status);
-    return false;
+    return Failed(absl::StrCat(what, ": unexpected status field ", status));
   }
   if ((phase == Phase::kMidStream && status != kBusyState) ||
       (phase == Phase::kFinished && status != kFinishState)) {
-    *detail = absl::StrCat(what, ": status field ", status, " does not match the phase");
-    return false;
+    return Failed(absl::StrCat(what, ": status field ", status, " does not match the phase"));
   }
   if (rc != DeflateEndResult(status)) {
-    *detail = absl::StrCat(what, ": deflateEnd returned ", rc, ", predicted ",
-                           DeflateEndResult(status), " from status ", status);
-    return false;
+    return Failed(absl::StrCat(what, ": deflateEnd returned ", rc, ", predicted ",
+                               DeflateEndResult(status), " from status ", status));
   }
-  return true;
+  return absl::OkStatus();
 }
 
-bool CheckInflate(const ZlibCopy& z, int window_bits, std::string* detail) {
+absl::Status CheckInflate(const ZlibCopy& z, int window_bits) {
   z_stream s;
   std::memset(&s, 0, sizeof(s));
   if (z.inflateInit2_(&s, window_bits, ZLIB_VERSION, kStreamSize) != Z_OK) {
-    *detail = absl::StrCat("inflate window_bits ", window_bits, ": inflateInit2 failed");
-    return false;
+    return Failed(absl::StrCat("inflate window_bits ", window_bits, ": inflateInit2 failed"));
   }
   const bool ok = BackPointer(s.state) == &s;
   z.inflateEnd(&s);
   if (!ok) {
-    *detail = absl::StrCat("inflate window_bits ", window_bits,
-                           ": state does not begin with the back pointer");
+    return Failed(absl::StrCat("inflate window_bits ", window_bits,
+                               ": state does not begin with the back pointer"));
   }
-  return ok;
+  return absl::OkStatus();
 }
 
 }  // namespace
 
-bool CheckZlibLayout(const ZlibCopy& z, std::string* detail) {
-  if (z.deflate == nullptr) {
-    *detail = absl::StrCat(DisplayName(z.object), " lacks deflate");
-    return false;
-  }
+absl::Status CheckZlibLayout(const ZlibCopy& z) {
+  if (z.deflate == nullptr) return Failed(absl::StrCat(DisplayName(z.object), " lacks deflate"));
   for (int wb : {-14, 15, 31}) {
     for (Phase p : {Phase::kFresh, Phase::kMidStream, Phase::kFinished}) {
-      if (!CheckDeflate(z, wb, p, detail)) return false;
+      if (absl::Status checked = CheckDeflate(z, wb, p); !checked.ok()) return checked;
     }
   }
   for (int wb : {-14, 15, 31, 47}) {
-    if (!CheckInflate(z, wb, detail)) return false;
+    if (absl::Status checked = CheckInflate(z, wb); !checked.ok()) return checked;
   }
-  *detail = absl::StrCat("zlib ", z.zlibVersion(), " state layout verified");
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace rockpool::legacy::zlib_layout

@@ -22,6 +22,8 @@
 #include <cstring>
 #include <string>
 
+#include "absl/status/status.h"
+
 namespace rockpool::legacy {
 struct ZlibCopy;
 }  // namespace rockpool::legacy
@@ -79,9 +81,9 @@ inline bool ValidDeflateStatus(int status) {
 inline int DeflateEndResult(int status) { return status == kBusyState ? Z_DATA_ERROR : Z_OK; }
 
 // Runs the checks on copy `z` (which must be proven coherent first: the
-// checks run it); true if the layout is as described. *detail says what
-// failed (or what was verified).
-bool CheckZlibLayout(const ZlibCopy& z, std::string* detail);
+// checks run it): OK if the layout is as described, else
+// FailedPrecondition naming the stream and phase that differ.
+absl::Status CheckZlibLayout(const ZlibCopy& z);
 
 }  // namespace rockpool::legacy::zlib_layout
 

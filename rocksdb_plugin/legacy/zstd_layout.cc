@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <optional>
 
+#include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "compression/zstd_contexts.h"
 
 namespace rockpool::legacy::zstd_layout {
@@ -67,20 +69,19 @@ std::optional<size_t> Locate(const char* what, Create create, Free free_context,
 
 }  // namespace
 
-CustomMemOffsets FindCustomMem(const ZstdLibrary& z, std::string* detail) {
-  CustomMemOffsets out;
+absl::StatusOr<CustomMemOffsets> FindCustomMem(const ZstdLibrary& z) {
+  std::string failures;
+  std::string* detail = &failures;
   const std::optional<size_t> cctx = Locate(
       "ZSTD_CCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createCCtx_advanced(mem); },
       [&](void* c) { z.ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(c)); }, detail);
   const std::optional<size_t> dctx = Locate(
       "ZSTD_DCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createDCtx_advanced(mem); },
       [&](void* c) { z.ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(c)); }, detail);
-  if (cctx && dctx) {
-    out.ok = true;
-    out.cctx = *cctx;
-    out.dctx = *dctx;
+  if (!cctx || !dctx) {
+    return absl::FailedPreconditionError(absl::StripSuffix(failures, "; "));
   }
-  return out;
+  return CustomMemOffsets{.ok = true, .cctx = *cctx, .dctx = *dctx};
 }
 
 }  // namespace rockpool::legacy::zstd_layout

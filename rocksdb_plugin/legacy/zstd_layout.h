@@ -16,21 +16,23 @@
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
 
 #include <cstddef>
-#include <string>
+
+#include "absl/status/statusor.h"
 
 #include "compression/codec_library.h"  // ZstdLibrary (and zstd.h with ZSTD_customMem)
 
 namespace rockpool::legacy::zstd_layout {
 
 struct CustomMemOffsets {
-  bool ok = false;
+  bool ok = false;  // found (FindCustomMem succeeded); false until then
   size_t cctx = 0;  // offset of customMem in ZSTD_CCtx
   size_t dctx = 0;  // offset of customMem in ZSTD_DCtx
 };
 
 // Runs the check through the library table `z` (a copy proven coherent
-// first: the check runs it); on failure says why.
-CustomMemOffsets FindCustomMem(const ZstdLibrary& z, std::string* detail);
+// first: the check runs it). FailedPrecondition names each context kind the
+// check failed on, and why.
+absl::StatusOr<CustomMemOffsets> FindCustomMem(const ZstdLibrary& z);
 
 }  // namespace rockpool::legacy::zstd_layout
 
