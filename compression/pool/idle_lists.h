@@ -1,5 +1,7 @@
 // The pool's back layer: its records (one Entry per live context, one
 // KeyState per key), the per-key lists of idle contexts, and their ages.
+// Only a lease the front (compression/pool/thread_front.h) cannot serve
+// comes here.
 //
 // Not thread-safe: ContextPool holds its mutex around every IdleLists and
 // SweepEpochs call. The records are intrusive (links inside them), so
@@ -20,40 +22,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "compression/debug_check.h"
-
-namespace rockpool {
-
-template <typename Policy>
-class ContextPool;
-
-// Parkable (a record the pool keeps inside a context): a context that can leave the pool as a bare
-// pointer and come back without a lookup. The legacy face hands RocksDB a ZSTD_CCtx* (or moves a
-// zlib state into RocksDB's z_stream) and sees that pointer again only in the free call; a table
-// from pointer to lease would cost a lock, a lookup and allocations per lease. Instead the context
-// remembers its own pool entry: ContextPool::Park() turns a lease into its context, Unpark() turns
-// the context back into the lease, each a few plain stores. A context type opts in by deriving from
-// Parkable; the pool fills in the link when it creates the context. A parked context belongs to
-// whoever holds the pointer; Park/Unpark are not synchronized (the holder's own hand-over orders
-// them, as for any object it passes on).
-class Parkable {
- public:
-  bool parked() const { return parked_; }
-  // The parker's note: destroy this context instead of pooling it when it
-  // is unparked and returned (its user changed it in a way a reset cannot
-  // undo). Cleared by Park().
-  bool discard_when_unparked() const { return discard_; }
-  void set_discard_when_unparked() { discard_ = true; }
-
- private:
-  template <typename Policy>
-  friend class ContextPool;
-  void* entry_ = nullptr;       // the pool's Entry
-  const void* pool_ = nullptr;  // the ContextPool that created it
-  bool parked_ = false;
-  bool discard_ = false;
-};
-
-}  // namespace rockpool
 
 namespace rockpool::pool_internal {
 

@@ -1,6 +1,9 @@
 // The pool's lock-free front: everything the lease/return fast path touches,
-// indexed by the calling thread's shard.
+// indexed by the calling thread's shard, and the record a parked context
+// keeps of its pool entry.
 //
+//   Parkable       the link inside a context that leaves the pool as a bare
+//                  pointer (below).
 //   ThreadShard()  a small per-thread index: the thread's statistics shard
 //                  and (modulo kStripes) its stripe.
 //   StripeFront    one atomic slot per stripe, holding the idle context its
@@ -41,6 +44,40 @@
 #include <memory>
 
 #include "compression/fast_tls.h"
+
+namespace rockpool {
+
+template <typename Policy>
+class ContextPool;
+
+// Parkable (a record the pool keeps inside a context): a context that can leave the pool as a bare
+// pointer and come back without a lookup. The legacy face hands RocksDB a ZSTD_CCtx* (or moves a
+// zlib state into RocksDB's z_stream) and sees that pointer again only in the free call; a table
+// from pointer to lease would cost a lock, a lookup and allocations per lease. Instead the context
+// remembers its own pool entry: ContextPool::Park() turns a lease into its context, Unpark() turns
+// the context back into the lease, each a few plain stores. A context type opts in by deriving from
+// Parkable; the pool fills in the link when it creates the context. A parked context belongs to
+// whoever holds the pointer; Park/Unpark are not synchronized (the holder's own hand-over orders
+// them, as for any object it passes on).
+class Parkable {
+ public:
+  bool parked() const { return parked_; }
+  // The parker's note: destroy this context instead of pooling it when it
+  // is unparked and returned (its user changed it in a way a reset cannot
+  // undo). Cleared by Park().
+  bool discard_when_unparked() const { return discard_; }
+  void set_discard_when_unparked() { discard_ = true; }
+
+ private:
+  template <typename Policy>
+  friend class ContextPool;
+  void* entry_ = nullptr;       // the pool's Entry
+  const void* pool_ = nullptr;  // the ContextPool that created it
+  bool parked_ = false;
+  bool discard_ = false;
+};
+
+}  // namespace rockpool
 
 namespace rockpool::pool_internal {
 

@@ -3,7 +3,7 @@
 // deflateInit2_/inflateInit2_: lease a pooled stream of the call's key and
 // move its internal state (and the allocator that owns its memory) into the
 // caller's z_stream, exactly as a fresh init would leave it. The context is
-// parked in its pool meanwhile (Parkable, compression/pool/idle_lists.h).
+// parked in its pool meanwhile (Parkable, compression/pool/thread_front.h).
 // deflateEnd/inflateEnd: if the stream allocates through a pooled context's
 // allocator (its zalloc/opaque, which the transplant set), that context is
 // the one: the state moves back, the lease is unparked and returned. No
