@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "tools/sst/blob_file.h"
@@ -19,12 +20,6 @@ namespace rockpool::replay {
 namespace {
 
 namespace fs = std::filesystem;
-
-uint64_t FileNumber(const std::string& path) {
-  uint64_t n = 0;
-  if (!absl::SimpleAtoi(fs::path(path).stem().string(), &n)) return 0;
-  return n;
-}
 
 bool StartsWithBlobMagic(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -36,6 +31,12 @@ bool StartsWithBlobMagic(const std::string& path) {
 }
 
 }  // namespace
+
+uint64_t FileNumber(const std::string& path) {
+  uint64_t n = 0;
+  if (!absl::SimpleAtoi(fs::path(path).stem().string(), &n)) return 0;
+  return n;
+}
 
 bool IsBlobPath(const std::string& path) {
   return fs::path(path).extension() == ".blob" || StartsWithBlobMagic(path);
@@ -104,9 +105,7 @@ absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
   if (!parsed.ok()) return parsed.status();
   BlobInput in;
   in.path = path;
-  in.file_size = data.size();
   in.file_number = FileNumber(path);
-  in.column_family_id = parsed->header.column_family_id;
   in.compression = parsed->header.compression;
   in.records = parsed->records.size();
   for (const sst::BlobRecord& r : parsed->records) in.stored_value_bytes += r.value.size();
@@ -149,6 +148,35 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
     }
   }
   return out;
+}
+
+absl::Status CopyDbDirectory(const std::string& source, const std::string& target) {
+  std::error_code ec;
+  if (fs::exists(target, ec)) {
+    return absl::InternalError(absl::StrCat(target, ": offset 0: scratch copy already exists"));
+  }
+  fs::create_directories(target, ec);
+  if (ec) {
+    return absl::InternalError(absl::StrCat(target, ": offset 0: cannot create: ", ec.message()));
+  }
+  for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code ec2;
+    if (!it->is_regular_file(ec2)) continue;
+    // LOCK belongs to whoever has the source open; LOGs are RocksDB's text
+    // logs, not state, and the copy writes its own.
+    if (name == "LOCK" || name == "LOG" || absl::StartsWith(name, "LOG.old")) continue;
+    fs::copy_file(it->path(), fs::path(target) / name, ec2);
+    if (ec2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(it->path().string(), ": offset 0: cannot copy: ", ec2.message()));
+    }
+  }
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": offset 0: cannot list directory: ", ec.message()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace rockpool::replay

@@ -1,8 +1,8 @@
 // Blob files as sst_replay inputs: integrated BlobDB's *.blob files, given
 // directly, found in directories, or belonging to a DB directory. Parsed
 // and CRC-checked with tools/sst/blob_file.h (the one blob parser); this
-// file adds what the replay needs to know about each (codec, counts) and
-// which directories are DBs with blob files (compaction mode copies those
+// file adds what the replay needs to know about each (codec, counts), and
+// finds and copies DBs with blob files (compaction mode compacts those
 // whole: ingesting their SSTs would drop the blob references).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_
@@ -23,9 +23,7 @@ bool IsBlobPath(const std::string& path);
 
 struct BlobInput {
   std::string path;
-  uint64_t file_size = 0;
   uint64_t file_number = 0;  // from the name (000123.blob)
-  uint32_t column_family_id = 0;
   uint8_t compression = 0;  // RocksDB's type byte, from the header
   uint64_t records = 0;
   uint64_t stored_value_bytes = 0;  // values as stored (compressed if the file is)
@@ -64,12 +62,21 @@ class MappedFile {
   size_t size_ = 0;
 };
 
+// The number in a RocksDB file name (000123.sst, 000123.blob); 0 if none.
+uint64_t FileNumber(const std::string& path);
+
 // A RocksDB DB directory: has a CURRENT file.
 bool IsDbDirectory(const std::string& dir);
 
 // The arguments that are DB directories holding at least one *.blob file,
 // in argument order.
 std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args);
+
+// A private copy of such a DB for compaction mode (its SSTs hold blob
+// references that ingestion would drop): every regular file of `source` but
+// LOCK and the LOG files, into `target`, which is created and must not
+// exist. The source is only read. Errors name the file (offset 0).
+absl::Status CopyDbDirectory(const std::string& source, const std::string& target);
 
 }  // namespace rockpool::replay
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "absl/flags/internal/usage.h"
 #include "absl/flags/reflection.h"
@@ -32,29 +33,65 @@ int UsageError(absl::string_view message) {
   return 2;
 }
 
+namespace {
+
+absl::Status ReadMode(const std::string& mode, ReplaySettings* r) {
+  if (mode == "blocks") {
+    r->compaction = false;
+  } else if (mode == "compaction") {
+    r->blocks = false;
+  } else if (mode != "both") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--mode=", mode, ": want blocks, compaction or both"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadCodec(const std::string& codec, ReplaySettings* r) {
+  constexpr std::pair<const char*, uint8_t> kCodecs[] = {
+      {"zstd", compression_type::kZSTD},
+      {"zlib", compression_type::kZlib},
+      {"lz4", compression_type::kLZ4},
+      {"lz4hc", compression_type::kLZ4HC},
+  };
+  if (codec.empty()) return absl::OkStatus();
+  for (const auto& [name, type] : kCodecs) {
+    if (codec == name) {
+      r->codec = type;
+      return absl::OkStatus();
+    }
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--codec=", codec, ": want zstd, zlib, lz4 or lz4hc"));
+}
+
+// The numeric flags' ranges.
+absl::Status CheckRanges(const FlagValues& f) {
+  if (f.block_size > (uint64_t{64} << 20)) {
+    return absl::InvalidArgumentError("--block_size: at most 64 MiB");
+  }
+  if (f.block_size != 0 && f.block_size < 64) {
+    return absl::InvalidArgumentError("--block_size: at least 64 bytes (or 0)");
+  }
+  if (f.repeat < 1 || f.repeat > 1000) return absl::InvalidArgumentError("--repeat: want 1..1000");
+  if (f.max_idle_per_key < 1 || f.max_idle_per_key > RockpoolOptions::kMaxIdlePerKeyLimit) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--max_idle_per_key: want 1..", RockpoolOptions::kMaxIdlePerKeyLimit));
+  }
+  if (f.workload_mb < 1 || f.workload_mb > 65536) {
+    return absl::InvalidArgumentError("--workload_mb: want 1..65536");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
   Settings s;
+  static_cast<SessionFlags&>(s) = f;
   ReplaySettings& r = s.replay;
-  if (f.mode == "blocks") {
-    r.compaction = false;
-  } else if (f.mode == "compaction") {
-    r.blocks = false;
-  } else if (f.mode != "both") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--mode=", f.mode, ": want blocks, compaction or both"));
-  }
-  if (f.codec == "zstd") {
-    r.codec = compression_type::kZSTD;
-  } else if (f.codec == "zlib") {
-    r.codec = compression_type::kZlib;
-  } else if (f.codec == "lz4") {
-    r.codec = compression_type::kLZ4;
-  } else if (f.codec == "lz4hc") {
-    r.codec = compression_type::kLZ4HC;
-  } else if (!f.codec.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--codec=", f.codec, ": want zstd, zlib, lz4 or lz4hc"));
-  }
+  if (absl::Status st = ReadMode(f.mode, &r); !st.ok()) return st;
+  if (absl::Status st = ReadCodec(f.codec, &r); !st.ok()) return st;
   if (!f.level.empty()) {
     int v = 0;
     if (!absl::SimpleAtoi(f.level, &v) || v < -131072 || v > 32767) {
@@ -62,38 +99,16 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
     }
     r.level = v;
   }
-  r.block_size = f.block_size;
-  if (r.block_size > (uint64_t{64} << 20)) {
-    return absl::InvalidArgumentError("--block_size: at most 64 MiB");
-  }
-  if (r.block_size != 0 && r.block_size < 64) {
-    return absl::InvalidArgumentError("--block_size: at least 64 bytes (or 0)");
-  }
-  r.repeat = f.repeat;
-  if (r.repeat < 1 || r.repeat > 1000) return absl::InvalidArgumentError("--repeat: want 1..1000");
-  r.max_idle_per_key = f.max_idle_per_key;
-  if (r.max_idle_per_key < 1 || r.max_idle_per_key > RockpoolOptions::kMaxIdlePerKeyLimit) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--max_idle_per_key: want 1..", RockpoolOptions::kMaxIdlePerKeyLimit));
-  }
-  if (f.workload_mb < 1 || f.workload_mb > 65536) {
-    return absl::InvalidArgumentError("--workload_mb: want 1..65536");
-  }
+  if (absl::Status st = CheckRanges(f); !st.ok()) return st;
   if (f.rocksdb_version != "auto") {
     if (absl::StatusOr<const StockPattern*> p = PatternForVersion(f.rocksdb_version); !p.ok()) {
       return p.status();
     }
   }
-  s.rocksdb_version = f.rocksdb_version;
-  s.allocator = f.allocator;
+  r.block_size = f.block_size;
+  r.repeat = f.repeat;
+  r.max_idle_per_key = f.max_idle_per_key;
   r.verify_checksums = f.verify_checksums;
-  s.json = f.json;
-  s.svg = f.svg;
-  s.workload_mb = f.workload_mb;
-  s.tmpdir = f.tmpdir;
-  s.keep_tmp = f.keep_tmp;
-  s.progress = f.progress;
-  s.corrupt_pooled_output = f.corrupt_pooled_output;
   return s;
 }
 

@@ -16,31 +16,8 @@
 
 namespace rockpool::replay {
 
-// The flags as given (sst_replay.cc copies them out of ABSL_FLAGs).
-struct FlagValues {
-  std::string mode = "both";
-  std::string codec;
-  std::string level;
-  uint64_t block_size = 0;
-  int32_t repeat = 5;
-  bool json = false;
-  std::string svg;
-  RockpoolOptions::MaxIdlePerKey max_idle_per_key = RockpoolOptions::kDefaultMaxIdlePerKey;
-  uint64_t workload_mb = 32;
-  std::string tmpdir;
-  bool keep_tmp = false;
-  bool verify_checksums = true;
-  bool progress = true;
-  std::string rocksdb_version = "auto";
-  std::string allocator = "glibc";
-  // --testonly_corrupt_pooled_output, a flag of test builds only
-  // (internal_flags.h): always false in a released binary
-  bool corrupt_pooled_output = false;
-};
-
-// The checked settings of one invocation.
-struct Settings {
-  ReplaySettings replay;
+// The flags the session takes as they are (checked, but not converted).
+struct SessionFlags {
   bool json = false;
   std::string svg;
   uint64_t workload_mb = 32;
@@ -51,7 +28,25 @@ struct Settings {
   // --allocator as given: checked by the session (allocator.h's
   // SelectAllocators), whose errors are one line without "Try --help"
   std::string allocator = "glibc";
+  // --testonly_corrupt_pooled_output, a flag of test builds only
+  // (sst_replay.cc): always false in a released binary
   bool corrupt_pooled_output = false;
+};
+
+// The flags as given (sst_replay.cc copies them out of ABSL_FLAGs).
+struct FlagValues : SessionFlags {
+  std::string mode = "both";
+  std::string codec;
+  std::string level;
+  uint64_t block_size = 0;
+  int32_t repeat = 5;
+  RockpoolOptions::MaxIdlePerKey max_idle_per_key = RockpoolOptions::kDefaultMaxIdlePerKey;
+  bool verify_checksums = true;
+};
+
+// The checked settings of one invocation.
+struct Settings : SessionFlags {
+  ReplaySettings replay;
 };
 
 // InvalidArgument naming the flag for any bad value.

@@ -17,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "compression/compression_type.h"
+#include "tools/sst/checksum.h"
 
 namespace rockpool::replay {
 namespace {
@@ -27,13 +28,6 @@ absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.s
 
 absl::Status PathError(const std::string& path, int err, std::string_view what) {
   return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: ", A(what)));
-}
-
-uint64_t FileNumber(const std::string& path) {
-  std::string stem = fs::path(path).stem().string();
-  uint64_t n = 0;
-  if (!absl::SimpleAtoi(stem, &n)) return 0;
-  return n;
 }
 
 // The "key=value" items of a compression_options property, trimmed.
@@ -59,14 +53,15 @@ bool RockpoolDecodes(uint8_t type) {
 std::string CodecName(uint8_t type) { return std::string(rockpool::CompressionTypeName(type)); }
 
 uint8_t CompressionTypeFromName(std::string_view name) {
-  if (name == "NoCompression") return rockpool::compression_type::kNone;
-  if (name == "Snappy") return rockpool::compression_type::kSnappy;
-  if (name == "Zlib") return rockpool::compression_type::kZlib;
-  if (name == "BZip2") return rockpool::compression_type::kBZip2;
-  if (name == "LZ4") return rockpool::compression_type::kLZ4;
-  if (name == "LZ4HC") return rockpool::compression_type::kLZ4HC;
-  if (name == "Xpress") return rockpool::compression_type::kXpress;
-  if (name == "ZSTD" || name == "ZSTDNotFinal") return rockpool::compression_type::kZSTD;
+  namespace ct = rockpool::compression_type;
+  constexpr std::pair<std::string_view, uint8_t> kNames[] = {
+      {"NoCompression", ct::kNone}, {"Snappy", ct::kSnappy}, {"Zlib", ct::kZlib},
+      {"BZip2", ct::kBZip2},        {"LZ4", ct::kLZ4},       {"LZ4HC", ct::kLZ4HC},
+      {"Xpress", ct::kXpress},      {"ZSTD", ct::kZSTD},     {"ZSTDNotFinal", ct::kZSTD},
+  };
+  for (const auto& [known, type] : kNames) {
+    if (name == known) return type;
+  }
   return 0xff;
 }
 
@@ -145,28 +140,23 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
   const sst::SstFile& f = **file;
   InputFile in;
   in.path = path;
-  in.file_size = f.file_size();
   in.file_number = FileNumber(path);
   const sst::TableProperties& props = f.properties();
-  in.compression_name = props.compression_name();
-  uint8_t type = CompressionTypeFromName(in.compression_name);
+  uint8_t type = CompressionTypeFromName(props.compression_name());
   in.format_version = f.footer().format_version;
   in.checksum = static_cast<uint8_t>(f.footer().checksum_type);
   in.has_dictionary = !f.compression_dictionary().empty();
-  in.raw_kv_bytes = props.GetVarintOr(sst::property_names::kRawKeySize, 0) +
-                    props.GetVarintOr(sst::property_names::kRawValueSize, 0);
   in.ingestible = props.Get("rocksdb.external_sst_file.version").has_value();
   in.column_family = std::string(props.Get(sst::property_names::kColumnFamilyName).value_or(""));
-  in.compression_manager =
-      RecordedCompressionManager(props.Get(sst::property_names::kCompressionOptions).value_or(""));
+  const std::string_view options_text =
+      props.Get(sst::property_names::kCompressionOptions).value_or("");
+  in.compression_manager = RecordedCompressionManager(options_text);
   absl::StatusOr<std::vector<sst::BlockHandle>> handles = f.DataBlockHandles();
   if (!handles.ok() && absl::IsUnimplemented(handles.status()) && type != 0xff &&
       !RockpoolDecodes(type)) {
     // A codec rockpool does not decode (snappy, bzip2, ...) compresses the
     // index too: the file is reported and skipped, not an error.
-    in.codec = ParseCompressionOptions(
-        props.Get(sst::property_names::kCompressionOptions).value_or(""), type);
-    in.undecodable = std::string(handles.status().message());
+    in.codec = ParseCompressionOptions(options_text, type);
     return in;
   }
   if (!handles.ok()) return handles.status();
@@ -178,8 +168,7 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
     if (!raw.ok()) return raw.status();
     type = raw->compression_type;
   }
-  in.codec = ParseCompressionOptions(
-      props.Get(sst::property_names::kCompressionOptions).value_or(""), type);
+  in.codec = ParseCompressionOptions(options_text, type);
   return in;
 }
 
@@ -193,6 +182,36 @@ absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions
     if (!contents.ok()) return contents.status();
   }
   return absl::OkStatus();
+}
+
+std::vector<InputReport> InputReports(const std::vector<InputFile>& ssts,
+                                      const std::vector<BlobInput>& blobs) {
+  std::vector<InputReport> out;
+  for (const InputFile& in : ssts) {
+    InputReport r;
+    r.path = in.path;
+    r.codec = CodecName(in.codec.type);
+    r.level = in.codec.level;
+    r.data_blocks = in.data_blocks;
+    r.stored_data_bytes = in.stored_data_bytes;
+    r.format_version = in.format_version;
+    r.checksum = std::string(sst::ChecksumTypeName(static_cast<sst::ChecksumType>(in.checksum)));
+    r.dictionary = in.has_dictionary;
+    out.push_back(r);
+  }
+  for (const BlobInput& in : blobs) {
+    InputReport r;
+    r.path = in.path;
+    r.kind = in.has_footer ? "blob" : "blob (no footer: still being written)";
+    r.codec = CodecName(in.compression);
+    r.level = 32767;
+    r.data_blocks = in.records;
+    r.stored_data_bytes = in.stored_value_bytes;
+    r.format_version = 1;
+    r.checksum = "crc32c";
+    out.push_back(r);
+  }
+  return out;
 }
 
 }  // namespace rockpool::replay

@@ -11,7 +11,9 @@
 
 #include "absl/status/statusor.h"
 #include "tools/sst/sst_file.h"
+#include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/job.h"
+#include "tools/sst_replay/report.h"
 
 namespace rockpool::replay {
 
@@ -22,25 +24,19 @@ absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::st
 
 struct InputFile {
   std::string path;
-  uint64_t file_size = 0;
-  uint64_t file_number = 0;      // from the name (000123.sst), for ordering
-  std::string compression_name;  // "rocksdb.compression" property, e.g. "ZSTD"
+  uint64_t file_number = 0;  // from the name (000123.sst), for ordering
   CodecSettings codec;           // as recorded: type byte and options
   bool has_dictionary = false;
   uint32_t format_version = 0;
   uint8_t checksum = 1;
   uint64_t data_blocks = 0;
   uint64_t stored_data_bytes = 0;  // sum of data block sizes (no trailers)
-  uint64_t raw_kv_bytes = 0;       // raw key + value bytes (properties)
   bool ingestible = false;         // written by SstFileWriter: ingestible as is
   std::string column_family;
   // The compression manager RocksDB >= 10.4 records when one was set
   // (compression_options' "_compression_manager=<id>" pseudo-option, e.g.
   // "rockpool"); "" for the built-in default and older files.
   std::string compression_manager;
-  // Set when the file's blocks use a codec rockpool cannot decode (its
-  // index could not be read): the reader's message. The file is skipped.
-  std::string undecodable;
 };
 
 // Opens `path` with the reader (footer, metaindex, properties, dictionary,
@@ -66,6 +62,11 @@ bool RockpoolDecodes(uint8_t type);
 
 // "zstd", "zlib", "none", "snappy", ...
 std::string CodecName(uint8_t type);
+
+// What the report says of each input, SSTs first, then blob files (the
+// order plan.h keeps); the modes fill in their verdicts.
+std::vector<InputReport> InputReports(const std::vector<InputFile>& ssts,
+                                      const std::vector<BlobInput>& blobs);
 
 }  // namespace rockpool::replay
 

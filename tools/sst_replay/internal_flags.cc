@@ -1,4 +1,8 @@
-#include "tools/sst_replay/internal_flags.h"
+// sst_replay's hidden flags (declared in tools/sst_replay/sst_replay.cc):
+// defined here, away from the main file, so that --help does not list them;
+// --helpfull does.
+#include <cstdint>
+#include <string>
 
 #include "absl/flags/flag.h"
 

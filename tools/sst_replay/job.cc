@@ -1,8 +1,11 @@
 #include "tools/sst_replay/job.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -64,30 +67,113 @@ absl::Status Bad(std::string_view what, std::string_view line) {
 
 const char* StrategyName(Strategy s) { return s == Strategy::kStock ? "stock" : "pooled"; }
 
+namespace {
+
+// The Job's one-value lines, in one table so that writer and parser list the
+// same fields (strategy, files and groups have lines of their own).
+struct JobField {
+  const char* key;
+  std::variant<std::string Job::*, uint64_t Job::*, bool Job::*> member;
+};
+static_assert(std::is_same_v<RockpoolOptions::MaxIdlePerKey, uint64_t>);
+const JobField kJobFields[] = {
+    {"mode", &Job::mode},
+    {"max_idle_per_key", &Job::max_idle_per_key},
+    {"verify_checksums", &Job::verify_checksums},
+    {"pattern", &Job::pattern},
+    {"block_size", &Job::block_size},
+    {"total_blocks", &Job::total_blocks},
+    {"total_stored_bytes", &Job::total_stored_bytes},
+    {"output", &Job::output},
+    {"allocator", &Job::allocator},
+    {"allocator_preload", &Job::allocator_preload},
+    {"source_db", &Job::source_db},
+};
+
+std::string FieldText(const Job& job, const JobField& field) {
+  return std::visit(
+      [&](auto member) {
+        if constexpr (std::is_same_v<decltype(member), bool Job::*>) {
+          return std::string(job.*member ? "1" : "0");
+        } else {
+          return absl::StrCat(job.*member);
+        }
+      },
+      field.member);
+}
+
+bool ReadField(std::string_view value, const JobField& field, Job* job) {
+  return std::visit(
+      [&](auto member) {
+        using Member = decltype(member);
+        if constexpr (std::is_same_v<Member, bool Job::*>) {
+          job->*member = value == "1";
+          return true;
+        } else if constexpr (std::is_same_v<Member, uint64_t Job::*>) {
+          return ParseInt(value, &(job->*member));
+        } else {
+          job->*member = std::string(value);
+          return true;
+        }
+      },
+      field.member);
+}
+
+// "<codec words> [<use_dict>] <path>": an SST ("file", with use_dict) or a
+// blob file ("blob") of blocks mode.
+bool ParseBlocksFile(std::string_view value, bool sst, Job* job) {
+  const size_t words = kCodecWords + (sst ? 2 : 1);
+  std::vector<std::string_view> w = Words(value, words);
+  BlocksFile f;
+  if (w.size() != words || !ParseCodec(w, 0, &f.codec)) return false;
+  f.use_dictionary = sst && w[kCodecWords] == "1";
+  f.path = std::string(w.back());
+  (sst ? job->files : job->blobs).push_back(std::move(f));
+  return true;
+}
+
+// "<name> <codec words> <format_version> <checksum> <block_size>"
+bool ParseGroup(std::string_view value, Job* job) {
+  constexpr size_t kAt = kCodecWords + 1;
+  std::vector<std::string_view> w = Words(value, kAt + 3);
+  CompactionGroup g;
+  if (w.size() != kAt + 3 || !ParseCodec(w, 1, &g.codec) || !ParseInt(w[kAt], &g.format_version) ||
+      !ParseInt(w[kAt + 1], &g.checksum) || !ParseInt(w[kAt + 2], &g.block_size)) {
+    return false;
+  }
+  g.name = std::string(w[0]);
+  job->groups.push_back(std::move(g));
+  return true;
+}
+
+// "<group name> <path>": a file of a group listed before.
+bool ParseIngest(std::string_view value, Job* job) {
+  std::vector<std::string_view> w = Words(value, 2);
+  if (w.size() != 2) return false;
+  bool found = false;
+  for (CompactionGroup& g : job->groups) {
+    if (g.name == w[0]) {
+      g.files.emplace_back(w[1]);
+      found = true;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
 std::string SerializeJob(const Job& job) {
-  std::string out;
-  absl::StrAppend(&out, "mode ", job.mode, "\n");
-  absl::StrAppend(&out, "strategy ", StrategyName(job.strategy), "\n");
-  absl::StrAppend(&out, "max_idle_per_key ", job.max_idle_per_key, "\n");
-  absl::StrAppend(&out, "verify_checksums ", job.verify_checksums ? 1 : 0, "\n");
-  absl::StrAppend(&out, "pattern ", job.pattern, "\n");
-  absl::StrAppend(&out, "block_size ", job.block_size, "\n");
-  absl::StrAppend(&out, "total_blocks ", job.total_blocks, "\n");
-  absl::StrAppend(&out, "total_stored_bytes ", job.total_stored_bytes, "\n");
-  absl::StrAppend(&out, "output ", job.output, "\n");
-  absl::StrAppend(&out, "allocator ", job.allocator, "\n");
-  if (!job.allocator_preload.empty()) {
-    absl::StrAppend(&out, "allocator_preload ", job.allocator_preload, "\n");
+  std::string out = absl::StrCat("strategy ", StrategyName(job.strategy), "\n");
+  for (const JobField& field : kJobFields) {
+    absl::StrAppend(&out, field.key, " ", FieldText(job, field), "\n");
   }
   for (const BlocksFile& f : job.files) {
-    // file <codec words> <use_dict> <path>
     absl::StrAppend(&out, "file ", CodecText(f.codec), " ", f.use_dictionary ? 1 : 0, " ", f.path,
                     "\n");
   }
   for (const BlocksFile& f : job.blobs) {
     absl::StrAppend(&out, "blob ", CodecText(f.codec), " ", f.path, "\n");
   }
-  if (!job.source_db.empty()) absl::StrAppend(&out, "source_db ", job.source_db, "\n");
   for (const CompactionGroup& g : job.groups) {
     absl::StrAppend(&out, "group ", g.name, " ", CodecText(g.codec), " ", g.format_version, " ",
                     g.checksum, " ", g.block_size, "\n");
@@ -101,71 +187,19 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
   for (absl::string_view raw : absl::StrSplit(A(text), '\n', absl::SkipEmpty())) {
     const std::string_view line(raw.data(), raw.size());
     auto [key, value] = KeyValue(line);
+    const auto field = std::find_if(std::begin(kJobFields), std::end(kJobFields),
+                                    [&](const JobField& f) { return key == f.key; });
     bool ok = true;
-    if (key == "mode") {
-      job.mode = std::string(value);
+    if (field != std::end(kJobFields)) {
+      ok = ReadField(value, *field, &job);
     } else if (key == "strategy") {
       job.strategy = value == "pooled" ? Strategy::kPooled : Strategy::kStock;
-    } else if (key == "max_idle_per_key") {
-      ok = ParseInt(value, &job.max_idle_per_key);
-    } else if (key == "verify_checksums") {
-      job.verify_checksums = value == "1";
-    } else if (key == "pattern") {
-      job.pattern = std::string(value);
-    } else if (key == "block_size") {
-      ok = ParseInt(value, &job.block_size);
-    } else if (key == "total_blocks") {
-      ok = ParseInt(value, &job.total_blocks);
-    } else if (key == "total_stored_bytes") {
-      ok = ParseInt(value, &job.total_stored_bytes);
-    } else if (key == "output") {
-      job.output = std::string(value);
-    } else if (key == "allocator") {
-      job.allocator = std::string(value);
-    } else if (key == "allocator_preload") {
-      job.allocator_preload = std::string(value);
-    } else if (key == "file") {
-      std::vector<std::string_view> w = Words(value, kCodecWords + 2);
-      BlocksFile f;
-      ok = w.size() == kCodecWords + 2 && ParseCodec(w, 0, &f.codec);
-      if (ok) {
-        f.use_dictionary = w[kCodecWords] == "1";
-        f.path = std::string(w[kCodecWords + 1]);
-        job.files.push_back(std::move(f));
-      }
-    } else if (key == "blob") {
-      std::vector<std::string_view> w = Words(value, kCodecWords + 1);
-      BlocksFile f;
-      ok = w.size() == kCodecWords + 1 && ParseCodec(w, 0, &f.codec);
-      if (ok) {
-        f.path = std::string(w[kCodecWords]);
-        job.blobs.push_back(std::move(f));
-      }
-    } else if (key == "source_db") {
-      job.source_db = std::string(value);
+    } else if (key == "file" || key == "blob") {
+      ok = ParseBlocksFile(value, key == "file", &job);
     } else if (key == "group") {
-      // group <name> <codec words> <format_version> <checksum> <block_size>
-      constexpr size_t kAt = kCodecWords + 1;
-      std::vector<std::string_view> w = Words(value, kAt + 3);
-      CompactionGroup g;
-      ok = w.size() == kAt + 3 && ParseCodec(w, 1, &g.codec) &&
-           ParseInt(w[kAt], &g.format_version) && ParseInt(w[kAt + 1], &g.checksum) &&
-           ParseInt(w[kAt + 2], &g.block_size);
-      if (ok) {
-        g.name = std::string(w[0]);
-        job.groups.push_back(std::move(g));
-      }
+      ok = ParseGroup(value, &job);
     } else if (key == "ingest") {
-      std::vector<std::string_view> w = Words(value, 2);
-      ok = w.size() == 2;
-      bool found = false;
-      for (CompactionGroup& g : job.groups) {
-        if (ok && g.name == w[0]) {
-          g.files.emplace_back(w[1]);
-          found = true;
-        }
-      }
-      ok = ok && found;
+      ok = ParseIngest(value, &job);
     }
     if (!ok) return Bad("job", line);
   }

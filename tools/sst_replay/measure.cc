@@ -8,8 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tools/sst_replay/malloc_counter_shim.h"
-
 // Weak: defined only when //tools/sst_replay:malloc_counter is linked in.
 extern "C" {
 void rockpool_malloc_counts_read(struct rockpool_malloc_counts* out) __attribute__((weak));
@@ -25,32 +23,15 @@ bool MallocCounterActive() {
 }
 
 MallocCounts ReadMallocCounts() {
-  rockpool_malloc_counts raw{};
-  if (rockpool_malloc_counts_read != nullptr) rockpool_malloc_counts_read(&raw);
-  MallocCounts c;
-  c.calls = raw.calls;
-  c.bytes = raw.bytes;
-  c.frees = raw.frees;
-  c.live = raw.live;
-  c.peak = raw.peak;
-  return c;
+  MallocCounts counts{};
+  if (rockpool_malloc_counts_read != nullptr) rockpool_malloc_counts_read(&counts);
+  return counts;
 }
 
 MallocForward ReadMallocForward() {
-  MallocForward f;
-  if (rockpool_malloc_forward_read == nullptr) return f;
-  rockpool_malloc_forward raw{};
-  rockpool_malloc_forward_read(&raw);
-  f.malloc = raw.malloc;
-  f.free = raw.free;
-  f.calloc = raw.calloc;
-  f.realloc = raw.realloc;
-  f.memalign = raw.memalign;
-  f.usable_size = raw.usable_size;
-  f.operator_new = raw.operator_new;
-  f.operator_new_counted = raw.operator_new_counted != 0;
-  f.bootstrap_bytes = raw.bootstrap_bytes;
-  return f;
+  MallocForward forward{};
+  if (rockpool_malloc_forward_read != nullptr) rockpool_malloc_forward_read(&forward);
+  return forward;
 }
 
 void ResetMallocPeak() {

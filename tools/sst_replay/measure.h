@@ -6,15 +6,12 @@
 
 #include <cstdint>
 
+#include "tools/sst_replay/malloc_counter_shim.h"
+
 namespace rockpool::replay {
 
-struct MallocCounts {
-  uint64_t calls = 0;
-  uint64_t bytes = 0;
-  uint64_t frees = 0;
-  int64_t live = 0;
-  int64_t peak = 0;
-};
+// The malloc counter's figures (malloc_counter_shim.h says what each is).
+using MallocCounts = rockpool_malloc_counts;
 
 // True if this process counts its mallocs (false under sanitizers).
 bool MallocCounterActive();
@@ -24,17 +21,7 @@ void ResetMallocPeak();
 
 // Where the malloc counter forwards: the functions of the allocator that
 // serves the process. All null without the counter (sanitizer builds, tests).
-struct MallocForward {
-  const void* malloc = nullptr;
-  const void* free = nullptr;
-  const void* calloc = nullptr;
-  const void* realloc = nullptr;
-  const void* memalign = nullptr;
-  const void* usable_size = nullptr;
-  const void* operator_new = nullptr;
-  bool operator_new_counted = false;  // the allocator's own operator new
-  uint64_t bootstrap_bytes = 0;
-};
+using MallocForward = rockpool_malloc_forward;
 MallocForward ReadMallocForward();
 
 struct ProcessSnapshot {
@@ -42,7 +29,7 @@ struct ProcessSnapshot {
   int64_t cpu_ns = 0;   // user + system, all threads
   int64_t minor_faults = 0;
   int64_t major_faults = 0;
-  MallocCounts malloc;
+  MallocCounts malloc{};
 };
 
 ProcessSnapshot TakeSnapshot();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -21,17 +22,44 @@ void RecordComparison(const Comparison& c, ModeReport* m) {
   }
 }
 
-
-// A child's failure as a Status carrying its exit code's meaning.
-absl::Status ChildError(int exit_code, const std::string& message) {
-  return exit_code == 2 ? absl::InvalidArgumentError(message) : absl::InternalError(message);
-}
-
-}  // namespace
-
+// Failures of the parent's own bookkeeping (reading outputs back, comparing,
+// the test hook) are internal errors (exit 3), whatever the reader said.
 absl::Status AsInternal(const absl::Status& s) {
   return s.ok() ? s : absl::InternalError(s.message());
 }
+template <typename T>
+absl::StatusOr<T> AsInternal(absl::StatusOr<T> v) {
+  if (v.ok()) return v;
+  return absl::InternalError(v.status().message());
+}
+
+// What both modes' runs share: the job, run as a child process.
+class ChildRuns : public ModeRuns {
+ public:
+  ChildRuns(const ChildContext& context, Job job, std::string mode)
+      : context_(context), job_(std::move(job)), mode_(std::move(mode)) {}
+  // The job names the allocator each child checks and the parent preloads.
+  void UseAllocator(size_t index, const AllocatorChoice& allocator) override {
+    allocator_index_ = index;
+    job_.allocator = allocator.name;
+    job_.allocator_preload = allocator.preload;
+  }
+
+ protected:
+  absl::StatusOr<RunResult> RunJob(Strategy strategy, int rep, std::string output);
+  // Outputs of later allocators get the allocator's name: the first run's
+  // output stays the reference.
+  std::string OutputPath(Strategy strategy, int rep, std::string_view suffix) const {
+    const std::string under = allocator_index_ > 0 ? absl::StrCat("-", job_.allocator) : "";
+    return context_.scratch->Path(
+        absl::StrCat(mode_, under, "-", StrategyName(strategy), "-", rep, std::string(suffix)));
+  }
+
+  const ChildContext context_;
+  Job job_;
+  const std::string mode_;
+  size_t allocator_index_ = 0;
+};
 
 absl::StatusOr<RunResult> ChildRuns::RunJob(Strategy strategy, int rep, std::string output) {
   job_.strategy = strategy;
@@ -40,58 +68,121 @@ absl::StatusOr<RunResult> ChildRuns::RunJob(Strategy strategy, int rep, std::str
       absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1, "/", context_.repeat,
                    job_.allocator_preload.empty() ? "" : absl::StrCat(" under ", job_.allocator));
   const std::string base = context_.scratch->Path(absl::StrCat("run", (*context_.runs)++));
-  absl::StatusOr<ChildRun> run = RunChild(context_.self, job_, base + ".job", base + ".result",
-                                          context_.bar, *context_.units_done, label);
+  absl::StatusOr<RunResult> result = RunChild(context_.self, job_, base + ".job",
+                                              base + ".result", context_.bar,
+                                              *context_.units_done, label);
   *context_.units_done += 1;
-  if (!run.ok()) return absl::InternalError(run.status().message());
-  if (run->result.error_code != 0) {
-    return ChildError(run->result.error_code, run->result.error);
+  if (!result.ok()) return AsInternal(result.status());
+  if (result->error_code == 2) return absl::InvalidArgumentError(result->error);
+  if (result->error_code != 0) return absl::InternalError(result->error);
+  return result;
+}
+
+class BlocksRuns : public ChildRuns {
+ public:
+  BlocksRuns(const ChildContext& context, Job job, std::vector<std::string> file_names)
+      : ChildRuns(context, std::move(job), "blocks"), file_names_(std::move(file_names)) {}
+  absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
+    latest_ = OutputPath(strategy, rep, ".out");
+    if (reference_.empty()) reference_ = latest_;
+    return RunJob(strategy, rep, latest_);
   }
-  return std::move(run->result);
+  absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
+    return AsInternal(
+        CompareFramedOutputs(reference_, latest_, file_names_, StrategyName(strategy)));
+  }
+  absl::Status CorruptLatest() override { return AsInternal(CorruptFirstFramedRecord(latest_)); }
+  void DropLatest() override { RemoveQuietly(latest_); }
+  void DropReference() override { RemoveQuietly(reference_); }
+
+ private:
+  const std::vector<std::string> file_names_;
+  std::string reference_;
+  std::string latest_;
+};
+
+// One compaction run's scratch DB and its output files.
+struct CompactionOutput {
+  std::string dir;
+  OutputList ssts;
+  OutputList blobs;
+};
+
+class CompactionRuns : public ChildRuns {
+ public:
+  CompactionRuns(const ChildContext& context, Job job, ModeReport* m)
+      : ChildRuns(context, std::move(job), "compaction"), m_(m) {}
+  absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override;
+  absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override;
+  absl::Status CorruptLatest() override {
+    if (latest_.ssts.empty()) return absl::OkStatus();
+    return AsInternal(CorruptFirstDataBlock(latest_.ssts.front().second, *context_.read_options));
+  }
+  void DropLatest() override { RemoveQuietly(latest_.dir); }
+  void DropReference() override { RemoveQuietly(reference_.dir); }
+
+ private:
+  absl::Status AddOutputMetrics(RunResult* result) const;
+
+  ModeReport* const m_;
+  CompactionOutput reference_;
+  CompactionOutput latest_;
+};
+
+// What the parent reads back of the output files: sizes, blocks and blobs.
+absl::Status CompactionRuns::AddOutputMetrics(RunResult* result) const {
+  absl::StatusOr<OutputSummary> summary = SummarizeOutputs(latest_.ssts, *context_.read_options);
+  if (!summary.ok()) return AsInternal(summary.status());
+  absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_.blobs);
+  if (!blobs.ok()) return AsInternal(blobs.status());
+  auto& metrics = result->metrics;
+  metrics["uncompressed_bytes"] =
+      static_cast<int64_t>(summary->uncompressed_bytes + blobs->uncompressed_bytes);
+  metrics["stored_bytes"] = static_cast<int64_t>(summary->stored_bytes + blobs->stored_bytes);
+  metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
+  if (!latest_.blobs.empty()) {
+    metrics["output_blobs"] = static_cast<int64_t>(blobs->blobs);
+    metrics["output_blob_uncompressed_bytes"] = static_cast<int64_t>(blobs->uncompressed_bytes);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<RunResult> CompactionRuns::Run(Strategy strategy, int rep) {
-  latest_dir_ = OutputPath(strategy, rep, "");
-  absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_dir_);
+  latest_.dir = OutputPath(strategy, rep, "");
+  absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_.dir);
   if (!result.ok()) return result;
-  std::tie(latest_, latest_blobs_) = SplitOutputs(result->outputs);
-  absl::StatusOr<OutputSummary> summary = SummarizeOutputs(latest_, *context_.read_options);
-  if (!summary.ok()) return absl::InternalError(summary.status().message());
-  absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_blobs_);
-  if (!blobs.ok()) return absl::InternalError(blobs.status().message());
-  result->metrics["uncompressed_bytes"] =
-      static_cast<int64_t>(summary->uncompressed_bytes + blobs->uncompressed_bytes);
-  result->metrics["stored_bytes"] =
-      static_cast<int64_t>(summary->stored_bytes + blobs->stored_bytes);
-  result->metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
-  if (!latest_blobs_.empty()) {
-    result->metrics["output_blobs"] = static_cast<int64_t>(blobs->blobs);
-    result->metrics["output_blob_uncompressed_bytes"] =
-        static_cast<int64_t>(blobs->uncompressed_bytes);
-  }
+  std::tie(latest_.ssts, latest_.blobs) = SplitOutputs(result->outputs);
+  if (absl::Status s = AddOutputMetrics(&*result); !s.ok()) return s;
   for (const std::string& note : result->notes) {
     if (std::find(m_->notes.begin(), m_->notes.end(), note) == m_->notes.end()) {
       m_->notes.push_back(note);
     }
   }
-  if (reference_dir_.empty()) {
-    reference_dir_ = latest_dir_;
-    reference_ = latest_;
-    reference_blobs_ = latest_blobs_;
-  }
+  if (reference_.dir.empty()) reference_ = latest_;
   return result;
 }
 
 absl::StatusOr<Comparison> CompactionRuns::CompareLatest(Strategy strategy) {
   absl::StatusOr<Comparison> c = AsInternal(CompareCompactionOutputs(
-      reference_, latest_, *context_.read_options, StrategyName(strategy)));
+      reference_.ssts, latest_.ssts, *context_.read_options, StrategyName(strategy)));
   if (!c.ok() || !c->identical) return c;
-  // The rewritten blobs too, record by record.
   absl::StatusOr<Comparison> blobs =
-      AsInternal(CompareBlobOutputs(reference_blobs_, latest_blobs_, StrategyName(strategy)));
+      AsInternal(CompareBlobOutputs(reference_.blobs, latest_.blobs, StrategyName(strategy)));
   if (!blobs.ok() || !blobs->identical) return blobs;
   c->blocks += blobs->blocks;
   return c;
+}
+
+}  // namespace
+
+std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
+                                         std::vector<std::string> file_names) {
+  return std::make_unique<BlocksRuns>(context, std::move(job), std::move(file_names));
+}
+
+std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job,
+                                             ModeReport* m) {
+  return std::make_unique<CompactionRuns>(context, std::move(job), m);
 }
 
 absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, ModeReport* m) {
@@ -131,6 +222,5 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
   if (!options.keep_outputs && have_reference) runs.DropReference();
   return absl::OkStatus();
 }
-
 
 }  // namespace rockpool::replay

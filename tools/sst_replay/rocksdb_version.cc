@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <system_error>
 
 #include "absl/strings/ascii.h"
@@ -13,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "tools/sst_replay/job.h"
 
 namespace rockpool::replay {
 namespace {
@@ -109,6 +108,9 @@ OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& tex
   return info;
 }
 
+namespace {
+
+// The newest (highest-numbered) OPTIONS-<n> file of `dir`; NotFound if none.
 absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir) {
   std::error_code ec;
   std::string newest;
@@ -121,21 +123,20 @@ absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir) {
     }
   }
   if (best < 0) return absl::NotFoundError(absl::StrCat("no OPTIONS file in ", dir));
-  std::ifstream in(newest, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) return absl::NotFoundError(absl::StrCat("cannot read ", newest));
-  return ParseOptionsText(newest, text.str());
+  absl::StatusOr<std::string> text = ReadTextFile(newest);
+  if (!text.ok()) return text.status();
+  return ParseOptionsText(newest, *text);
 }
 
-std::string OptionsFiles::DirectoryOf(const std::string& path, bool is_directory) {
-  if (is_directory) return path;
+std::string DirectoryOf(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? "." : parent.string();
 }
 
-const OptionsFileInfo* OptionsFiles::Beside(const std::string& path, bool is_directory) {
-  const std::string dir = DirectoryOf(path, is_directory);
+}  // namespace
+
+const OptionsFileInfo* OptionsFiles::Beside(const std::string& path) {
+  const std::string dir = DirectoryOf(path);
   auto [it, fresh] = by_dir_.try_emplace(dir);
   if (fresh) {
     absl::StatusOr<OptionsFileInfo> o = ReadNewestOptionsFile(dir);
@@ -164,7 +165,7 @@ struct InputsSay {
 // The OPTIONS file of `in`'s directory, if it records a version.
 absl::StatusOr<FoundInDirectory> ReadDirectory(const VersionInput& in,
                                                OptionsFiles* options_files) {
-  const OptionsFileInfo* options = options_files->Beside(in.path, in.is_directory);
+  const OptionsFileInfo* options = options_files->Beside(in.path);
   FoundInDirectory f;
   if (options == nullptr || options->rocksdb_version.empty()) return f;
   f.options = *options;
@@ -184,7 +185,7 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
   InputsSay say;
   for (const VersionInput& in : files) {
     if (!in.compression_manager.empty()) AddUnique(&say.sst_managers, in.compression_manager);
-    const std::string dir = OptionsFiles::DirectoryOf(in.path, in.is_directory);
+    const std::string dir = DirectoryOf(in.path);
     auto it = say.by_dir.find(dir);
     if (it == say.by_dir.end()) {
       absl::StatusOr<FoundInDirectory> f = ReadDirectory(in, options_files);
@@ -192,7 +193,7 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
       it = say.by_dir.emplace(dir, *std::move(f)).first;
     }
     if (it->second.pattern != nullptr) continue;
-    if (!in.is_blob && !in.is_directory &&
+    if (!in.is_blob &&
         (in.format_version >= 7 || !in.compression_manager.empty())) {
       say.format7 = true;
     } else {

@@ -1,12 +1,7 @@
 // Which RocksDB's call pattern "stock" replays (--rocksdb_version): given,
-// or detected from the inputs. A DB directory's newest OPTIONS-* file names
-// the RocksDB that last opened the DB (`[Version] rocksdb_version=`), read
-// as text (7.8.3's options parser rejects newer options). A file given on
-// its own is looked up beside itself (its parent directory's OPTIONS file).
-// SST files of format_version 7, or that record a compression manager (its
-// "_compression_manager=" pseudo-option), prove RocksDB >= 10.4, whose SST
-// pattern 11.x shares. Anything else is not guessed: the caller asks the
-// user.
+// or detected from the inputs (README.md beside this file, "Whose stock?").
+// OPTIONS files are read as text: 7.8.3's options parser rejects newer
+// options.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_VERSION_H_
 
@@ -51,8 +46,6 @@ struct OptionsFileInfo {
 // its OPTIONS file (SST files do not record it).
 uint32_t ParallelThreadsOf(const OptionsFileInfo& options, const std::string& column_family);
 
-// The newest (highest-numbered) OPTIONS-<n> file of `dir`; NotFound if none.
-absl::StatusOr<OptionsFileInfo> ReadNewestOptionsFile(const std::string& dir);
 // Parses the text of an OPTIONS file.
 OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& text);
 
@@ -60,13 +53,10 @@ OptionsFileInfo ParseOptionsText(const std::string& path, const std::string& tex
 // pattern choice and the parallel_threads lookup ask the same files.
 class OptionsFiles {
  public:
-  // The OPTIONS file of `path`'s directory (of `path` itself if it is a
-  // directory); nullptr if it has none or it cannot be read. The pointer
-  // stays valid as long as this object.
-  const OptionsFileInfo* Beside(const std::string& path, bool is_directory = false);
-  // The directory Beside looks in: `path`'s parent ("." for a bare name), or
-  // `path` itself if it is a directory.
-  static std::string DirectoryOf(const std::string& path, bool is_directory);
+  // The newest (highest-numbered) OPTIONS-<n> file of `path`'s directory
+  // ("." for a bare name); nullptr if it has none or it cannot be read. The
+  // pointer stays valid as long as this object.
+  const OptionsFileInfo* Beside(const std::string& path);
 
  private:
   std::map<std::string, std::optional<OptionsFileInfo>> by_dir_;
@@ -75,7 +65,6 @@ class OptionsFiles {
 // One input as the detector sees it.
 struct VersionInput {
   std::string path;  // as given
-  bool is_directory = false;
   bool is_blob = false;
   uint32_t format_version = 0;  // SSTs; 0 for blobs and directories
   // An SST's recorded compression manager (InputFile::compression_manager).

@@ -11,6 +11,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <string_view>
 #include <vector>
 
@@ -163,7 +166,90 @@ void FollowProgress(int fd, ProgressBar* bar, double units_done, const std::stri
   }
 }
 
+// Starts this executable as a child on `job_path` with its stdout on our
+// stderr (our stdout is the report's) and `progress_fd` as its fd 3.
+absl::StatusOr<pid_t> SpawnChild(const std::string& self_exe, const std::string& job_path,
+                                 const std::string& result_path, const std::string& preload,
+                                 int progress_fd) {
+  constexpr int kChildProgressFd = 3;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, progress_fd, kChildProgressFd);  // clears CLOEXEC
+  std::vector<std::string> args = {self_exe, "--internal_child", "--internal_job=" + job_path,
+                                   "--internal_result=" + result_path,
+                                   absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::string preload_entry;
+  std::vector<char*> envp = ChildEnvironment(preload, &preload_entry);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return absl::ErrnoToStatus(rc, absl::StrCat("cannot start ", self_exe));
+  return pid;
+}
+
+// The child's result file, or an internal error in its place when the child
+// was killed or left none.
+absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_path,
+                                          const std::string& label) {
+  RunResult failed;
+  failed.error_code = 3;
+  if (WIFSIGNALED(status)) {
+    failed.error = absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
+    return failed;
+  }
+  const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+  absl::StatusOr<std::string> text = ReadTextFile(result_path);
+  if (!text.ok()) {
+    failed.error = absl::StrCat("child run (", label, ") exited with code ", exit_code,
+                                " and left no result");
+    return failed;
+  }
+  absl::StatusOr<RunResult> result = ParseResult(*text);
+  if (result.ok() && exit_code != 0 && result->error_code == 0) {
+    result->error_code = 3;
+    result->error = absl::StrCat("child run (", label, ") exited with code ", exit_code);
+  }
+  return result;
+}
+
 }  // namespace
+
+Scratch::~Scratch() {
+  if (path_.empty()) return;
+  if (keep_) {
+    std::fprintf(stderr, "sst_replay: scratch directory kept: %s\n", path_.c_str());
+    return;
+  }
+  RemoveQuietly(path_);
+}
+
+absl::Status Scratch::Create(std::string parent, bool keep) {
+  keep_ = keep;
+  if (parent.empty()) {
+    const char* env = std::getenv("TMPDIR");
+    parent = env != nullptr && *env != '\0' ? env : "/tmp";
+  }
+  std::string tmpl = parent + "/sst_replay.XXXXXX";
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(parent, ": cannot create a scratch directory: ", std::strerror(errno)));
+  }
+  path_ = tmpl;
+  return absl::OkStatus();
+}
+
+std::string Scratch::Path(std::string_view name) const {
+  return absl::StrCat(path_, "/", std::string(name));
+}
+
+void RemoveQuietly(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove_all(path, ec);
+}
 
 absl::StatusOr<std::string> SelfExecutable() {
   std::string path(4096, '\0');
@@ -173,74 +259,31 @@ absl::StatusOr<std::string> SelfExecutable() {
   return path;
 }
 
-absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
-                                  const std::string& job_path, const std::string& result_path,
-                                  ProgressBar* bar, double units_done, const std::string& label) {
+absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
+                                   const std::string& job_path, const std::string& result_path,
+                                   ProgressBar* bar, double units_done, const std::string& label) {
   if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
   ::unlink(result_path.c_str());
-
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
-  constexpr int kChildProgressFd = 3;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  // The child's stdout is ours for the report: send it to stderr.
-  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], kChildProgressFd);  // clears CLOEXEC
-
-  std::vector<std::string> args = {self_exe, "--internal_child", "--internal_job=" + job_path,
-                                   "--internal_result=" + result_path,
-                                   absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::string preload_entry;
-  std::vector<char*> envp = ChildEnvironment(job.allocator_preload, &preload_entry);
   const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
+  absl::StatusOr<pid_t> pid =
+      SpawnChild(self_exe, job_path, result_path, job.allocator_preload, fds[1]);
   ::close(fds[1]);
-  if (rc != 0) {
-    ::close(fds[0]);
-    return absl::ErrnoToStatus(rc, absl::StrCat("cannot start ", self_exe));
-  }
-
-  FollowProgress(fds[0], bar, units_done, label);
+  if (pid.ok()) FollowProgress(fds[0], bar, units_done, label);
   ::close(fds[0]);
+  if (!pid.ok()) return pid.status();
   int status = 0;
   struct rusage usage {};
-  while (::wait4(pid, &status, 0, &usage) < 0) {
+  while (::wait4(*pid, &status, 0, &usage) < 0) {
     if (errno != EINTR) return absl::ErrnoToStatus(errno, "wait4");
   }
   const int64_t wall_ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count();
-  ChildRun run;
-  if (WIFSIGNALED(status)) {
-    run.exit_code = 128 + WTERMSIG(status);
-    run.result.error_code = 3;
-    run.result.error =
-        absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
-    return run;
-  }
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
-  absl::StatusOr<std::string> text = ReadTextFile(result_path);
-  if (!text.ok()) {
-    run.result.error_code = 3;
-    run.result.error = absl::StrCat("child run (", label, ") exited with code ", run.exit_code,
-                                    " and left no result");
-    return run;
-  }
-  absl::StatusOr<RunResult> result = ParseResult(*text);
-  if (!result.ok()) return result.status();
-  run.result = *std::move(result);
-  AddFeltMetrics(usage, wall_ns, &run.result);
-  if (run.exit_code != 0 && run.result.error_code == 0) {
-    run.result.error_code = 3;
-    run.result.error = absl::StrCat("child run (", label, ") exited with code ", run.exit_code);
-  }
-  return run;
+  absl::StatusOr<RunResult> result = ReadChildResult(status, result_path, label);
+  if (result.ok() && !WIFSIGNALED(status)) AddFeltMetrics(usage, wall_ns, &*result);
+  return result;
 }
 
 }  // namespace rockpool::replay

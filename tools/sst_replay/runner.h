@@ -1,8 +1,9 @@
 // Parent side, the bottom of its three layers (session.h, mode_runs.h, this):
 // runs one strategy in a child process of this very binary
 // (/proc/self/exe with the hidden --internal_child flag), so whole-process
-// figures (malloc, RSS, page faults, CPU) belong to that run alone, and
-// shows a progress bar on stderr when it is a terminal.
+// figures (malloc, RSS, page faults, CPU) belong to that run alone; shows a
+// progress bar on stderr when it is a terminal; and holds the scratch
+// directory every job, result and output goes to.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_RUNNER_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_RUNNER_H_
 
@@ -52,17 +53,35 @@ class ProgressBar {
   std::thread thread_;
 };
 
-struct ChildRun {
-  int exit_code = 0;  // of the child; 128 + signal if killed
-  RunResult result;
+// The scratch directory of one invocation: everything sst_replay writes
+// (generated workload, jobs, outputs, copied DBs) goes here; removed at the
+// end unless --keep_tmp.
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch();
+  // A new directory under `parent` ($TMPDIR or /tmp when empty).
+  absl::Status Create(std::string parent, bool keep);
+  std::string Path(std::string_view name) const;
+  bool keep() const { return keep_; }
+
+ private:
+  std::string path_;
+  bool keep_ = false;
 };
 
-// Writes `job` next to `result_path`, runs the child (with the job's
-// allocator preloaded), reads its result and adds what the parent measured
-// of the whole child: felt_wall_ns, and wait4's felt_cpu_ns,
-// felt_minor_faults and felt_major_faults. `units_done` is where this run
+// Removes a file or directory tree, ignoring errors.
+void RemoveQuietly(const std::string& path);
+
+// Writes `job` to `job_path`, runs the child (with the job's allocator
+// preloaded), reads its result and adds what the parent measured of the
+// whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults and
+// felt_major_faults. A child that was killed, or exited non-zero with no
+// error in its result, gets error_code 3. `units_done` is where this run
 // starts on the bar (each run is one unit).
-absl::StatusOr<ChildRun> RunChild(const std::string& self_exe, const Job& job,
+absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
                                   const std::string& job_path, const std::string& result_path,
                                   ProgressBar* bar, double units_done, const std::string& label);
 

@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <system_error>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -24,7 +26,6 @@
 #include "tools/sst_replay/compaction_faces.h"
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
-#include "tools/sst_replay/input_reports.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/mode_runs.h"
@@ -32,7 +33,6 @@
 #include "tools/sst_replay/report.h"
 #include "tools/sst_replay/rocksdb_version.h"
 #include "tools/sst_replay/runner.h"
-#include "tools/sst_replay/scratch.h"
 #include "tools/sst_replay/staging.h"
 #include "tools/sst_replay/stock_patterns.h"
 #include "tools/sst_replay/svg.h"
@@ -42,6 +42,25 @@ namespace rockpool::replay {
 namespace {
 
 namespace fs = std::filesystem;
+
+// "4 zlib, 7 zstd"
+std::string PerCodecText(const std::map<std::string, int>& per_codec) {
+  std::vector<std::string> parts;
+  for (const auto& [name, n] : per_codec) parts.push_back(absl::StrCat(n, " ", name));
+  return absl::StrJoin(parts, ", ");
+}
+
+// "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
+std::string SizesText(const RunResult& first) {
+  return absl::StrFormat("%s uncompressed -> %s (%.2fx)",
+                         FormatBytes(MetricValue(first, "uncompressed_bytes")),
+                         FormatBytes(MetricValue(first, "stored_bytes")),
+                         MetricValue(first, "ratio"));
+}
+
+int OutputFiles(const RunResult& first, const char* key) {
+  return static_cast<int>(MetricValue(first, key));
+}
 
 class Session {
  public:
@@ -69,10 +88,27 @@ class Session {
     self_ = *self;
     report_.repeat = replay_.repeat;
     report_.malloc_counter_active = MallocCounterActive();
-
     if (args_.empty()) {
       if (int rc = GenerateWorkload(); rc != 0) return rc;
     }
+    if (int rc = ReadInputs(); rc != 0) return rc;
+    if (int rc = ChooseStockPattern(); rc != 0) return rc;
+    const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
+    bar_.SetTotal(RunsPerMode() * modes);
+    if (replay_.blocks) {
+      if (int rc = RunBlocks(); rc != 0) return rc;
+    }
+    if (replay_.compaction) {
+      if (int rc = RunCompaction(); rc != 0) return rc;
+    }
+    bar_.Clear();
+    return Finish();
+  }
+
+ private:
+  // Scans every input file (SSTs with the reader, blob files with the blob
+  // parser) and gives each SST its family's parallel_threads.
+  int ReadInputs() {
     absl::StatusOr<std::vector<std::string>> paths = ResolveInputs(args_);
     if (!paths.ok()) return Fail(2, paths.status().message());
     for (const std::string& path : *paths) {
@@ -89,21 +125,9 @@ class Session {
     }
     ApplyParallelThreads();
     report_.inputs = InputReports(inputs_, blob_inputs_);
-
-    if (int rc = ChooseStockPattern(); rc != 0) return rc;
-    const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
-    bar_.SetTotal(RunsPerMode() * modes);
-    if (replay_.blocks) {
-      if (int rc = RunBlocks(); rc != 0) return rc;
-    }
-    if (replay_.compaction) {
-      if (int rc = RunCompaction(); rc != 0) return rc;
-    }
-    bar_.Clear();
-    return Finish();
+    return 0;
   }
 
- private:
   // What compaction mode's stock and pooled runs are.
   std::string CompactionModesNote() const {
     const std::string built = CompactionRocksDbVersion();
@@ -139,9 +163,9 @@ class Session {
     if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return 0;
     std::vector<VersionInput> files;
     for (const InputFile& in : inputs_) {
-      files.push_back({in.path, false, false, in.format_version, in.compression_manager});
+      files.push_back({in.path, false, in.format_version, in.compression_manager});
     }
-    for (const BlobInput& in : blob_inputs_) files.push_back({in.path, false, true, 0});
+    for (const BlobInput& in : blob_inputs_) files.push_back({in.path, true, 0});
     absl::StatusOr<PatternChoice> c =
         ChoosePattern(settings_.rocksdb_version, files, &options_files_);
     if (!c.ok()) return Fail(2, c.status().message());
@@ -171,11 +195,12 @@ class Session {
     return ChildContext{self_,  &scratch_,      &bar_,         &units_done_,
                         &runs_, replay_.repeat, &read_options_};
   }
-
-  AlternatingOptions Alternating() const {
-    return AlternatingOptions{replay_.repeat, scratch_.keep(), settings_.corrupt_pooled_output,
-                              allocators_};
+  absl::Status RunAll(std::unique_ptr<ModeRuns> runs, ModeReport* m) {
+    const AlternatingOptions options{replay_.repeat, scratch_.keep(),
+                                     settings_.corrupt_pooled_output, allocators_};
+    return RunAlternating(*runs, options, m);
   }
+
   double RunsPerMode() const {
     return 2.0 * replay_.repeat * static_cast<double>(allocators_.size());
   }
@@ -186,13 +211,7 @@ class Session {
     absl::StatusOr<WorkloadStats> stats = GenerateDefaultWorkload(dir, settings_.workload_mb);
     if (!stats.ok()) return Fail(3, stats.status().message());
     report_.default_workload = true;
-    report_.workload_description = absl::StrFormat(
-        "RocksDB %s DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd), "
-        "\"orders\" JSON documents (zlib) and \"histories\" order histories as blobs (zstd, "
-        "%s blobs), %d SST files, %d blob files",
-        CompactionRocksDbVersion(), FormatCount(static_cast<double>(stats->records)),
-        FormatBytes(static_cast<double>(stats->raw_bytes)),
-        FormatCount(static_cast<double>(stats->blobs)), stats->sst_files, stats->blob_files);
+    report_.workload_description = DescribeWorkload(*stats);
     args_.push_back(dir);
     return 0;
   }
@@ -205,8 +224,9 @@ class Session {
     if (pattern_.pattern != nullptr) m.stock_is = absl::StrCat("RocksDB ", pattern_.version);
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
-    for (size_t i = 0; i < plan.input_status.size(); ++i)
+    for (size_t i = 0; i < plan.input_status.size(); ++i) {
       report_.inputs[i].blocks_mode = plan.input_status[i];
+    }
     if (plan.job.files.empty() && plan.job.blobs.empty()) {
       m.notes.push_back("nothing to replay in blocks mode");
       return NothingToRun(std::move(m), "blocks mode: no file with zstd, zlib or LZ4 data");
@@ -216,21 +236,26 @@ class Session {
     const bool parallel =
         std::any_of(plan.job.files.begin(), plan.job.files.end(),
                     [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
-    BlocksRuns runs(Context(), std::move(plan.job), plan.file_names);
-    if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
-
+    if (absl::Status s = RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m);
+        !s.ok()) {
+      return Fail(s);
+    }
     for (std::string& n : StockNotes(*pattern_.pattern, plan, parallel)) m.notes.push_back(n);
-    const RunResult& first = m.stock.front();
+    m.description = BlocksDescription(plan, files, blob_files, m.stock.front());
+    report_.modes.push_back(std::move(m));
+    return 0;
+  }
+
+  // "11 SST files (4 zlib, 7 zstd), 6.76k data blocks, 3 blob files (...),
+  // 2.73k blobs, 32.2 MiB uncompressed -> 9.05 MiB (3.56x)" and the flags
+  // that changed the codec.
+  std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_files,
+                                const RunResult& first) const {
     auto metric = [&](const char* key) { return MetricValue(first, key); };
-    std::vector<std::string> codecs;
-    for (const auto& [name, n] : plan.per_codec) codecs.push_back(absl::StrCat(n, " ", name));
-    std::vector<std::string> blob_codecs;
-    for (const auto& [name, n] : plan.blob_per_codec)
-      blob_codecs.push_back(absl::StrCat(n, " ", name));
     std::vector<std::string> parts;
     if (files > 0) {
       parts.push_back(absl::StrFormat(
-          "%d SST files (%s), %s data blocks%s", files, absl::StrJoin(codecs, ", "),
+          "%d SST files (%s), %s data blocks%s", files, PerCodecText(plan.per_codec),
           FormatCount(metric("source_blocks")),
           replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
                                                 " of ", replay_.block_size, " B")
@@ -238,25 +263,22 @@ class Session {
     }
     if (blob_files > 0) {
       parts.push_back(absl::StrFormat("%d blob files (%s), %s blobs", blob_files,
-                                      absl::StrJoin(blob_codecs, ", "),
+                                      PerCodecText(plan.blob_per_codec),
                                       FormatCount(metric("blobs"))));
     }
     if (plan.skipped > 0) parts.push_back(absl::StrCat(plan.skipped, " inputs skipped"));
-    m.description = absl::StrFormat(
-        "%s, %s uncompressed -> %s (%.2fx)%s%s", absl::StrJoin(parts, ", "),
-        FormatBytes(metric("uncompressed_bytes")), FormatBytes(metric("stored_bytes")),
-        MetricValue(first, "ratio"),
+    return absl::StrCat(
+        absl::StrJoin(parts, ", "), ", ", SizesText(first),
         replay_.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay_.codec)) : "",
         replay_.level.has_value() ? absl::StrCat(", --level=", *replay_.level) : "");
-    report_.modes.push_back(std::move(m));
-    return 0;
   }
 
   int RunCompaction() {
     const std::vector<std::string> blob_dbs = BlobDbDirectories(args_);
     if (!blob_dbs.empty()) return RunDbCopyCompaction(blob_dbs);
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
-    ModeReport m = CompactionReport(plan.notes);
+    ModeReport m;
+    Job job = StartCompaction(plan.notes, &m);
     for (size_t i = 0; i < inputs_.size(); ++i) {
       if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
     }
@@ -266,33 +288,29 @@ class Session {
     }
     if (plan.groups.empty()) {  // the notes say why each input was skipped
       return NothingToRun(std::move(m),
-                          "compaction mode: no file with zstd, zlib or LZ4 data to "
-                          "compact");
+                          "compaction mode: no file with zstd, zlib or LZ4 data to compact");
     }
     for (const PlannedGroup& g : plan.groups) {
       for (size_t i : g.inputs) {
         if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
       }
     }
-    Job job = CompactionJob();
     int staged = 0;
     std::vector<std::string> group_text;
     if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
     if (job.groups.empty()) return NothingToRun(std::nullopt, "compaction mode: nothing to ingest");
     const size_t groups = job.groups.size();
-    CompactionRuns runs(Context(), std::move(job), &m);
-    if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
-
+    if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
+      return Fail(s);
+    }
     m.notes.insert(m.notes.begin(), CompactionModesNote());
     const RunResult& first = m.stock.front();
     m.description = absl::StrFormat(
-        "%d column families (%s%s%s), full compaction -> %d SSTs, %s uncompressed -> %s (%.2fx)",
-        groups, absl::StrJoin(group_text, ", "),
+        "%d column families (%s%s%s), full compaction -> %d SSTs, %s", groups,
+        absl::StrJoin(group_text, ", "),
         staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
         plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
-        static_cast<int>(MetricValue(first, "output_files")),
-        FormatBytes(MetricValue(first, "uncompressed_bytes")),
-        FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
+        OutputFiles(first, "output_files"), SizesText(first));
     report_.modes.push_back(std::move(m));
     return 0;
   }
@@ -317,16 +335,12 @@ class Session {
     return 0;
   }
 
-  ModeReport CompactionReport(std::vector<std::string> notes) const {
-    ModeReport m;
-    m.mode = "compaction";
-    m.stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
-    m.x_label = "seconds into the compaction";
-    m.notes = std::move(notes);
-    return m;
-  }
-
-  Job CompactionJob() const {
+  // Compaction mode's report (with the plan's `notes`) and its job's options.
+  Job StartCompaction(std::vector<std::string> notes, ModeReport* m) const {
+    m->mode = "compaction";
+    m->stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
+    m->x_label = "seconds into the compaction";
+    m->notes = std::move(notes);
     Job job;
     job.mode = "compaction";
     job.max_idle_per_key = replay_.max_idle_per_key;
@@ -341,37 +355,40 @@ class Session {
     for (PlannedGroup& planned : plan.groups) {
       CompactionGroup& g = planned.group;
       for (size_t i : planned.inputs) {
-        const InputFile& in = inputs_[i];
-        job->total_stored_bytes += in.stored_data_bytes;
-        if (IngestibleAsIs(in)) {
-          g.files.push_back(in.path);
-          report_.inputs[i].compaction_mode = "ingested";
-          continue;
-        }
-        const std::string dir = scratch_.Path(absl::StrCat("staged-", g.name));
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-        const std::string out = absl::StrCat(dir, "/", g.files.size(), ".sst");
-        bar_.Update(units_done_, absl::StrCat("staging ", in.path));
-        absl::StatusOr<StagedFile> s = StageForIngestion(in.path, read_options_, g, out);
-        if (!s.ok()) return s.status();
-        if (s->empty) {
-          report_.inputs[i].compaction_mode = "skipped: no puts or deletions to ingest";
-          continue;
-        }
-        if (s->skipped_entries > 0) {
-          m->notes.push_back(absl::StrCat(in.path, ": ", s->skipped_entries,
-                                          " merge/blob entries left out of staging"));
-        }
-        report_.inputs[i].compaction_mode = "staged (rewritten for ingestion) and ingested";
-        g.files.push_back(out);
-        ++*staged;
+        job->total_stored_bytes += inputs_[i].stored_data_bytes;
+        absl::StatusOr<std::string> verdict = AddToGroup(inputs_[i], m, &g);
+        if (!verdict.ok()) return verdict.status();
+        report_.inputs[i].compaction_mode = *verdict;
+        if (absl::StartsWith(*verdict, "staged")) ++*staged;
       }
       if (g.files.empty()) continue;
       group_text->push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
       job->groups.push_back(std::move(g));
     }
     return absl::OkStatus();
+  }
+
+  // Adds `in` to `g` as it is, or staged (rewritten for ingestion); returns
+  // what happened to it, for the report.
+  absl::StatusOr<std::string> AddToGroup(const InputFile& in, ModeReport* m, CompactionGroup* g) {
+    if (IngestibleAsIs(in)) {
+      g->files.push_back(in.path);
+      return "ingested";
+    }
+    const std::string dir = scratch_.Path(absl::StrCat("staged-", g->name));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const std::string out = absl::StrCat(dir, "/", g->files.size(), ".sst");
+    bar_.Update(units_done_, absl::StrCat("staging ", in.path));
+    absl::StatusOr<StagedFile> s = StageForIngestion(in.path, read_options_, *g, out);
+    if (!s.ok()) return s.status();
+    if (s->empty) return "skipped: no puts or deletions to ingest";
+    if (s->skipped_entries > 0) {
+      m->notes.push_back(absl::StrCat(in.path, ": ", s->skipped_entries,
+                                      " merge/blob entries left out of staging"));
+    }
+    g->files.push_back(out);
+    return "staged (rewritten for ingestion) and ingested";
   }
 
   // compaction mode on a DB with blob files: the DB copied whole per run
@@ -381,8 +398,8 @@ class Session {
     for (const InputFile& in : inputs_) paths.push_back(in.path);
     for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
     DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
-    ModeReport m = CompactionReport(plan.notes);
-    Job job = CompactionJob();
+    ModeReport m;
+    Job job = StartCompaction(plan.notes, &m);
     job.source_db = plan.db;
     int ssts = 0;
     int blob_files = 0;
@@ -393,17 +410,14 @@ class Session {
       }
       report_.inputs[i].compaction_mode = "copied with its DB and compacted";
       if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
-      if (i < inputs_.size()) {
-        ++ssts;
-        job.total_stored_bytes += inputs_[i].stored_data_bytes;
-      } else {
-        ++blob_files;
-        job.total_stored_bytes += blob_inputs_[i - inputs_.size()].stored_value_bytes;
-      }
+      const bool sst = i < inputs_.size();
+      ++(sst ? ssts : blob_files);
+      job.total_stored_bytes += sst ? inputs_[i].stored_data_bytes
+                                    : blob_inputs_[i - inputs_.size()].stored_value_bytes;
     }
-    CompactionRuns runs(Context(), std::move(job), &m);
-    if (absl::Status s = RunAlternating(runs, Alternating(), &m); !s.ok()) return Fail(s);
-
+    if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
+      return Fail(s);
+    }
     m.notes.insert(m.notes.begin(), CompactionModesNote());
     if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
       m.notes.push_back(
@@ -417,14 +431,11 @@ class Session {
     const RunResult& first = m.stock.front();
     m.description = absl::StrFormat(
         "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %d "
-        "SSTs + %d blob files (%s blobs), %s uncompressed -> %s (%.2fx)",
+        "SSTs + %d blob files (%s blobs), %s",
         plan.db, ssts, blob_files,
         plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " other inputs skipped") : "",
-        static_cast<int>(MetricValue(first, "output_files")),
-        static_cast<int>(MetricValue(first, "output_blob_files")),
-        FormatCount(MetricValue(first, "output_blobs")),
-        FormatBytes(MetricValue(first, "uncompressed_bytes")),
-        FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
+        OutputFiles(first, "output_files"), OutputFiles(first, "output_blob_files"),
+        FormatCount(MetricValue(first, "output_blobs")), SizesText(first));
     report_.modes.push_back(std::move(m));
     return 0;
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/internal/program_name.h"
 #include "absl/flags/usage.h"
@@ -21,9 +22,20 @@
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/command_line.h"
 #include "tools/sst_replay/compaction_replay.h"
-#include "tools/sst_replay/internal_flags.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/session.h"
+
+// Hidden flags, defined in internal_flags.cc so that --help (this file's
+// flags only) does not list them: how sst_replay starts its own child runs,
+// and a test hook that exists only where `bazel test` defines
+// ROCKPOOL_DEBUG_CHECKS (a released sst_replay cannot damage its output).
+ABSL_DECLARE_FLAG(bool, internal_child);
+ABSL_DECLARE_FLAG(std::string, internal_job);
+ABSL_DECLARE_FLAG(std::string, internal_result);
+ABSL_DECLARE_FLAG(int32_t, internal_progress_fd);
+#ifdef ROCKPOOL_DEBUG_CHECKS
+ABSL_DECLARE_FLAG(bool, testonly_corrupt_pooled_output);
+#endif
 
 ABSL_FLAG(std::string, mode, "both",
           "blocks: replay every data block's decompression and compression as RocksDB calls "

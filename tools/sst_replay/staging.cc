@@ -77,7 +77,6 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
       rocksdb::Status s = key->type == kTypeValue ? writer.Put(S(key->user_key), S(it->value()))
                                                   : writer.Delete(S(key->user_key));
       if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
-      ++staged.entries;
     }
     if (!it->status().ok()) return sst::WithContext(it->status(), input, h.offset);
   }

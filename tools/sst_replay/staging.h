@@ -18,7 +18,6 @@
 namespace rockpool::replay {
 
 struct StagedFile {
-  uint64_t entries = 0;          // written
   uint64_t skipped_entries = 0;  // merge operands, blob references, ...
   bool empty = false;            // nothing to write: no file was created
 };

@@ -13,6 +13,8 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "tools/sst_replay/compaction_replay.h"
+#include "tools/sst_replay/report.h"
 #include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
@@ -237,6 +239,16 @@ absl::Status FlushAndCount(rocksdb::DB* db,
 }
 
 }  // namespace
+
+std::string DescribeWorkload(const WorkloadStats& stats) {
+  return absl::StrFormat(
+      "RocksDB %s DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd), "
+      "\"orders\" JSON documents (zlib) and \"histories\" order histories as blobs (zstd, "
+      "%s blobs), %d SST files, %d blob files",
+      CompactionRocksDbVersion(), FormatCount(static_cast<double>(stats.records)),
+      FormatBytes(static_cast<double>(stats.raw_bytes)),
+      FormatCount(static_cast<double>(stats.blobs)), stats.sst_files, stats.blob_files);
+}
 
 absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
                                                       uint64_t megabytes) {

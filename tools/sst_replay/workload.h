@@ -36,6 +36,10 @@ struct WorkloadStats {
 absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
                                                       uint64_t megabytes);
 
+// The report's line on the generated workload: RocksDB version, records,
+// bytes, families and files.
+std::string DescribeWorkload(const WorkloadStats& stats);
+
 }  // namespace rockpool::replay
 
 #endif  // ROCKPOOL_TOOLS_SST_REPLAY_WORKLOAD_H_

@@ -178,7 +178,7 @@ TEST_F(ChoosePatternTest, NewestOptionsFileOfTheDbNamesTheVersion) {
   Options(db, 5, "6.29.5");
   Options(db, 12, "11.8.1", "  compression_manager=Acme\n");
   std::ofstream(db + "/OPTIONS-000013.dbtmp") << "[Version]\n  rocksdb_version=7.8.3\n";
-  absl::StatusOr<PatternChoice> c = ChoosePattern("auto", {{db + "/000010.sst", false, false, 5}});
+  absl::StatusOr<PatternChoice> c = ChoosePattern("auto", {{db + "/000010.sst", false, 5}});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_STREQ(c->pattern->key, "11");
   EXPECT_EQ(c->version, "11.8.1");
@@ -192,13 +192,13 @@ TEST_F(ChoosePatternTest, NewestOptionsFileOfTheDbNamesTheVersion) {
 TEST_F(ChoosePatternTest, BareFilesNeedTheFlag) {
   const std::string dir = Dir("bare");
   absl::StatusOr<PatternChoice> c =
-      ChoosePattern("auto", {{dir + "/1.sst", false, false, 5}, {dir + "/2.blob", false, true, 0}});
+      ChoosePattern("auto", {{dir + "/1.sst", false, 5}, {dir + "/2.blob", true, 0}});
   ASSERT_FALSE(c.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(c.status()));
   EXPECT_THAT(c.status().message(), HasSubstr("which RocksDB wrote " + dir + "/1.sst"));
   EXPECT_THAT(c.status().message(), HasSubstr("pass --rocksdb_version="));
 
-  absl::StatusOr<PatternChoice> given = ChoosePattern("6.29", {{dir + "/1.sst", false, false, 5}});
+  absl::StatusOr<PatternChoice> given = ChoosePattern("6.29", {{dir + "/1.sst", false, 5}});
   ASSERT_TRUE(given.ok()) << given.status();
   EXPECT_STREQ(given->pattern->key, "6.29");
   EXPECT_THAT(PatternHeader(*given), HasSubstr("from --rocksdb_version"));
@@ -206,12 +206,12 @@ TEST_F(ChoosePatternTest, BareFilesNeedTheFlag) {
 
 TEST_F(ChoosePatternTest, FormatVersion7ProvesTheNewSstPatternButNotBlobs) {
   const std::string dir = Dir("fv7");
-  absl::StatusOr<PatternChoice> c = ChoosePattern("auto", {{dir + "/1.sst", false, false, 7}});
+  absl::StatusOr<PatternChoice> c = ChoosePattern("auto", {{dir + "/1.sst", false, 7}});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_TRUE(c->pattern->separate_index_context);
   EXPECT_THAT(PatternHeader(*c), HasSubstr("format_version 7"));
   EXPECT_FALSE(
-      ChoosePattern("auto", {{dir + "/1.sst", false, false, 7}, {dir + "/2.blob", false, true, 0}})
+      ChoosePattern("auto", {{dir + "/1.sst", false, 7}, {dir + "/2.blob", true, 0}})
           .ok());
 }
 
@@ -226,14 +226,14 @@ TEST_F(ChoosePatternTest, RecordedCompressionManagerProvesTheNewSstPatternAndIsR
   EXPECT_EQ(RecordedCompressionManager("window_bits=-14; level=32767; strategy=0; "), "");
   const std::string dir = Dir("manager");
   absl::StatusOr<PatternChoice> c =
-      ChoosePattern("auto", {{dir + "/1.sst", false, false, 5, "rockpool"}});
+      ChoosePattern("auto", {{dir + "/1.sst", false, 5, "rockpool"}});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_TRUE(c->pattern->separate_index_context);
   EXPECT_THAT(PatternHeader(*c), HasSubstr("recorded compression manager"));
   EXPECT_EQ(c->compression_managers, std::vector<std::string>{"rockpool"});
   EXPECT_THAT(CompressionManagerNote(*c), HasSubstr("already run rockpool's native face"));
   // Without it, the same file proves nothing.
-  EXPECT_FALSE(ChoosePattern("auto", {{dir + "/1.sst", false, false, 5}}).ok());
+  EXPECT_FALSE(ChoosePattern("auto", {{dir + "/1.sst", false, 5}}).ok());
 }
 
 TEST_F(ChoosePatternTest, DisagreeingDbsNeedTheFlagAndTheFlagWinsWithANote) {
@@ -241,8 +241,8 @@ TEST_F(ChoosePatternTest, DisagreeingDbsNeedTheFlagAndTheFlagWinsWithANote) {
   const std::string b = Dir("b");
   Options(a, 7, "7.8.3");
   Options(b, 9, "11.8.1");
-  const std::vector<VersionInput> files = {{a + "/1.sst", false, false, 5},
-                                           {b + "/2.sst", false, false, 7}};
+  const std::vector<VersionInput> files = {{a + "/1.sst", false, 5},
+                                           {b + "/2.sst", false, 7}};
   absl::StatusOr<PatternChoice> c = ChoosePattern("auto", files);
   ASSERT_FALSE(c.ok());
   EXPECT_THAT(c.status().message(), HasSubstr("different call patterns"));
