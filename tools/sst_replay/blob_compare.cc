@@ -37,14 +37,6 @@ absl::StatusOr<std::vector<ParsedBlob>> ParseAll(const OutputList& outputs) {
   return out;
 }
 
-size_t FirstDifference(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return i;
-  }
-  return n;
-}
-
 }  // namespace
 
 bool IsBlobOutput(const std::pair<std::string, std::string>& output) {
