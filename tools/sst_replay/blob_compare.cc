@@ -39,13 +39,11 @@ absl::StatusOr<std::vector<ParsedBlob>> ParseAll(const OutputList& outputs) {
 
 }  // namespace
 
-bool IsBlobOutput(const std::pair<std::string, std::string>& output) {
-  return absl::StartsWith(output.first, "blob:");
-}
-
 std::pair<OutputList, OutputList> SplitOutputs(const OutputList& outputs) {
   std::pair<OutputList, OutputList> split;
-  for (const auto& o : outputs) (IsBlobOutput(o) ? split.second : split.first).push_back(o);
+  for (const auto& o : outputs) {
+    (absl::StartsWith(o.first, "blob:") ? split.second : split.first).push_back(o);
+  }
   return split;
 }
 

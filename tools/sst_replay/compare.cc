@@ -188,8 +188,8 @@ absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
   auto differs = [&](const Record& x, const Record& y) -> std::string {
     if (x.file != y.file || x.offset != y.offset) {
       return absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
-                          " output is out of step with stock (", name(y.file), " offset ",
-                          y.offset, ")");
+                          " output is out of step with stock (", name(y.file), " offset ", y.offset,
+                          ")");
     }
     if (x.bytes == y.bytes) return "";
     return absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,

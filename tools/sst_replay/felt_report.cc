@@ -35,17 +35,23 @@ std::string ActiveText(const AllocatorRuns& a) {
                       ")");
 }
 
-// Display columns of UTF-8 text ("±" is two bytes, one column).
-size_t Columns(const std::string& s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 int MaxRuns(const ModeReport& m) {
   size_t n = 0;
   for (const AllocatorRuns& a : m.allocators) n = std::max({n, a.stock.size(), a.pooled.size()});
   return static_cast<int>(n);
+}
+
+// "better", "worse", "no felt difference": the JSON's verdict.
+const char* VerdictName(FeltVerdict v) {
+  switch (v) {
+    case FeltVerdict::kBetter:
+      return "better";
+    case FeltVerdict::kWorse:
+      return "worse";
+    case FeltVerdict::kNoDifference:
+      break;
+  }
+  return "no felt difference";
 }
 
 }  // namespace
@@ -78,18 +84,6 @@ FeltComparison CompareFelt(const std::vector<RunResult>& stock,
     if (c.pooled.median > c.stock.median) c.verdict = FeltVerdict::kWorse;
   }
   return c;
-}
-
-const char* VerdictName(FeltVerdict v) {
-  switch (v) {
-    case FeltVerdict::kBetter:
-      return "better";
-    case FeltVerdict::kWorse:
-      return "worse";
-    case FeltVerdict::kNoDifference:
-      break;
-  }
-  return "no felt difference";
 }
 
 std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact) {
@@ -144,7 +138,7 @@ std::string FormatFeltTable(const ModeReport& m) {
   std::vector<size_t> width(columns, 0);
   for (size_t r = several ? 1 : 0; r < rows.size(); ++r) {
     for (size_t c = 0; c < columns; ++c) {
-      width[c] = std::max(width[c], Columns(rows[r][c]) + 3);
+      width[c] = std::max(width[c], DisplayColumns(rows[r][c]) + 3);
     }
   }
   width[0] = std::max<size_t>(width[0], 28);

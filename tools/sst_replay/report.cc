@@ -16,21 +16,8 @@ namespace {
 
 using json::JsonString;
 
-const char* UnitName(Unit u) {
-  switch (u) {
-    case Unit::kBytes:
-      return "bytes";
-    case Unit::kCount:
-      return "count";
-    case Unit::kNanos:
-      return "ns";
-    case Unit::kRate:
-      return "MB/s";
-    case Unit::kRatio:
-      return "ratio";
-  }
-  return "";
-}
+// In Unit's order.
+constexpr const char* kUnitNames[] = {"bytes", "count", "ns", "MB/s", "ratio"};
 
 Unit GuessUnit(const std::string& key) {
   auto ends_with = [&](std::string_view suffix) {
@@ -89,10 +76,14 @@ std::string FormatCell(const Summary& s, Unit unit) {
   return out;
 }
 
-std::string PadColumns(std::string s, size_t width) {
-  // ± is two bytes in UTF-8 but one column.
+size_t DisplayColumns(const std::string& s) {
   size_t columns = 0;
   for (char c : s) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return columns;
+}
+
+std::string PadColumns(std::string s, size_t width) {
+  const size_t columns = DisplayColumns(s);
   if (columns < width) s.append(width - columns, ' ');
   return s;
 }
@@ -375,7 +366,7 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
     const double delta =
         s.median != 0 ? (p.median - s.median) / s.median * 100.0 : (p.median == 0 ? 0.0 : NAN);
     absl::StrAppend(&o, i == 0 ? "\n" : ",\n", indent, JsonString(key),
-                    ": {\"unit\": ", JsonString(UnitName(def.unit)));
+                    ": {\"unit\": ", JsonString(kUnitNames[static_cast<int>(def.unit)]));
     if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
     absl::StrAppend(&o, ", \"stock\": ", SummaryJson(s), ", \"pooled\": ", SummaryJson(p),
                     ", \"delta_percent\": ", JsonNumber(delta), "}");
@@ -384,16 +375,18 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
   return o;
 }
 
+std::string JsonStrings(const std::vector<std::string>& strings) {
+  std::vector<std::string> quoted;
+  for (const std::string& s : strings) quoted.push_back(JsonString(s));
+  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
+}
+
 std::string PatternJson(const PatternReport& p) {
-  std::vector<std::string> managers;
-  for (const std::string& m : p.compression_managers) managers.push_back(JsonString(m));
-  std::vector<std::string> notes;
-  for (const std::string& n : p.notes) notes.push_back(JsonString(n));
   return absl::StrCat("{\"header\": ", JsonString(p.header), ", \"pattern\": ", JsonString(p.key),
                       ", \"rocksdb_version\": ", JsonString(p.version),
-                      ", \"source\": ", JsonString(p.source), ", \"compression_managers\": [",
-                      absl::StrJoin(managers, ", "), "], \"notes\": [", absl::StrJoin(notes, ", "),
-                      "]}");
+                      ", \"source\": ", JsonString(p.source),
+                      ", \"compression_managers\": ", JsonStrings(p.compression_managers),
+                      ", \"notes\": ", JsonStrings(p.notes), "}");
 }
 
 std::string FormatJson(const Report& report) {
@@ -403,12 +396,8 @@ std::string FormatJson(const Report& report) {
                   ",\n");
   absl::StrAppend(&o, "  \"workload\": ", JsonString(report.workload_description), ",\n");
   absl::StrAppend(&o, "  \"repeat\": ", report.repeat, ",\n");
-  {
-    std::vector<std::string> notes;
-    for (const std::string& n : report.allocator_notes) notes.push_back(JsonString(n));
-    absl::StrAppend(&o, "  \"allocator\": ", JsonString(report.allocator_flag),
-                    ",\n  \"allocator_notes\": [", absl::StrJoin(notes, ", "), "],\n");
-  }
+  absl::StrAppend(&o, "  \"allocator\": ", JsonString(report.allocator_flag),
+                  ",\n  \"allocator_notes\": ", JsonStrings(report.allocator_notes), ",\n");
   absl::StrAppend(&o, "  \"stock_pattern\": ", PatternJson(report.pattern), ",\n");
   absl::StrAppend(&o, "  \"process_malloc_counter\": ",
                   JsonString(report.malloc_counter_active
@@ -443,12 +432,8 @@ std::string FormatJson(const Report& report) {
     absl::StrAppend(&o, "      \"stock_is\": ", JsonString(m.stock_is), ",\n");
     absl::StrAppend(
         &o, "      \"saving\": ", JsonString(SavingLine(m, report.malloc_counter_active)), ",\n");
-    absl::StrAppend(&o, "      \"notes\": [");
-    for (size_t i = 0; i < m.notes.size(); ++i) {
-      absl::StrAppend(&o, i == 0 ? "" : ", ", JsonString(m.notes[i]));
-    }
-    absl::StrAppend(&o, "],\n      \"metrics\": ", MetricsJson(m.stock, m.pooled, "        "),
-                    ",\n");
+    absl::StrAppend(&o, "      \"notes\": ", JsonStrings(m.notes), ",\n");
+    absl::StrAppend(&o, "      \"metrics\": ", MetricsJson(m.stock, m.pooled, "        "), ",\n");
     absl::StrAppend(&o, "      \"allocators\": ", AllocatorsJson(m, "        "), ",\n");
     absl::StrAppend(&o, "      \"series\": {\"x\": ", JsonString(m.x_label),
                     ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
