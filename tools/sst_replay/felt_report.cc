@@ -162,35 +162,35 @@ std::string FormatFeltTable(const ModeReport& m) {
 }
 
 std::string AllocatorsJson(const ModeReport& m, const std::string& indent) {
-  std::string o = "[";
-  for (size_t i = 0; i < m.allocators.size(); ++i) {
-    const AllocatorRuns& a = m.allocators[i];
-    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", indent, "{\"name\": ", JsonString(a.name),
-                    ", \"preload\": ", JsonString(a.preload), ",\n");
-    const std::string in = indent + "  ";
-    absl::StrAppend(&o, in, "\"active\": {\"name\": ", JsonString(Fact(a, "allocator")),
-                    ", \"version\": ", JsonString(Fact(a, "allocator_version")),
-                    ", \"object\": ", JsonString(Fact(a, "allocator_object")),
-                    ", \"evidence\": ", JsonString(Fact(a, "allocator_evidence")), "},\n");
-    absl::StrAppend(&o, in, "\"felt\": {");
-    bool first = true;
+  const std::string in = indent + "  ";
+  std::vector<std::string> allocators;
+  for (const AllocatorRuns& a : m.allocators) {
+    std::vector<std::string> felt;
     for (const FeltMetric& metric : FeltMetrics()) {
       const FeltComparison c = CompareFelt(a.stock, a.pooled, metric);
-      absl::StrAppend(
-          &o, first ? "\n" : ",\n", in, "  ", JsonString(metric.key),
-          ": {\"label\": ", JsonString(metric.label), ", \"stock\": ", SummaryJson(c.stock),
-          ", \"pooled\": ", SummaryJson(c.pooled), ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
-          ", \"delta_percent\": ", JsonNumber(c.delta_percent),
-          ", \"verdict\": ", JsonString(VerdictName(c.verdict)),
-          ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}");
-      first = false;
+      felt.push_back(
+          JsonMember(metric.key,
+                     absl::StrCat("{\"label\": ", JsonString(metric.label), ", \"stock\": ",
+                                  SummaryJson(c.stock), ", \"pooled\": ", SummaryJson(c.pooled),
+                                  ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
+                                  ", \"delta_percent\": ", JsonNumber(c.delta_percent),
+                                  ", \"verdict\": ", JsonString(VerdictName(c.verdict)),
+                                  ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}")));
     }
-    absl::StrAppend(&o, "\n", in, "},\n", in,
-                    "\"metrics\": ", MetricsJson(a.stock, a.pooled, in + "  "), "\n", indent, "}");
+    const std::string active =
+        absl::StrCat("{\"name\": ", JsonString(Fact(a, "allocator")),
+                     ", \"version\": ", JsonString(Fact(a, "allocator_version")),
+                     ", \"object\": ", JsonString(Fact(a, "allocator_object")),
+                     ", \"evidence\": ", JsonString(Fact(a, "allocator_evidence")), "}");
+    const std::string open = absl::StrCat("{\"name\": ", JsonString(a.name),
+                                          ", \"preload\": ", JsonString(a.preload), ",");
+    allocators.push_back(JsonLines(
+        open,
+        {JsonMember("active", active), JsonMember("felt", JsonLines("{", felt, in + "  ", "}")),
+         JsonMember("metrics", MetricsJson(a.stock, a.pooled, in + "  "))},
+        in, "}"));
   }
-  absl::StrAppend(&o,
-                  m.allocators.empty() ? "]" : "\n" + indent.substr(0, indent.size() - 2) + "]");
-  return o;
+  return JsonLines("[", allocators, indent, "]");
 }
 
 }  // namespace rockpool::replay

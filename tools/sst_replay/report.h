@@ -119,6 +119,12 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
 std::string SummaryJson(const Summary& s);
 // ["a", "b"]
 std::string JsonStrings(const std::vector<std::string>& strings);
+// "key": value
+std::string JsonMember(const std::string& key, const std::string& value);
+// A JSON object or array one member per line: `open`, each member at
+// `indent`, `close` two columns left of it ("[]" or "{}" when empty).
+std::string JsonLines(const std::string& open, const std::vector<std::string>& members,
+                      const std::string& indent, const char* close);
 std::string JsonNumber(double v);
 
 // A table cell: the median and, over several runs, "±" the largest
