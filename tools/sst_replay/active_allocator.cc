@@ -64,6 +64,17 @@ void WithProbe(Measure measure) {
   process_free(p);
 }
 
+// The probe reached `allocator` if `statistic` rose by its size.
+void JudgeRise(uint64_t rose, const char* allocator, const char* statistic, ActiveAllocator* a) {
+  if (rose < kProbeBytes) {
+    a->problem = absl::StrCat("a 64 KiB malloc through the process's malloc did not reach ",
+                              allocator, " (", statistic, " rose by ", rose, " bytes)");
+  } else {
+    a->evidence = absl::StrCat("a 64 KiB malloc through the process's malloc raised ", statistic,
+                               " by ", rose, " bytes");
+  }
+}
+
 bool ProbeJemalloc(const Object& o, ActiveAllocator* a) {
   using Mallctl = int (*)(const char*, void*, size_t*, void*, size_t);
   const Mallctl mallctl = SymbolIn<Mallctl>("mallctl", o);
@@ -83,17 +94,7 @@ bool ProbeJemalloc(const Object& o, ActiveAllocator* a) {
     return true;
   }
   WithProbe([&](void*) { mallctl("thread.allocated", &after, &size, nullptr, 0); });
-  const uint64_t rose = after - before;
-  if (rose < kProbeBytes) {
-    a->problem = absl::StrCat(
-        "a 64 KiB malloc through the process's malloc did not reach jemalloc (thread.allocated "
-        "rose by ",
-        rose, " bytes)");
-  } else {
-    a->evidence = absl::StrCat(
-        "a 64 KiB malloc through the process's malloc raised jemalloc's thread.allocated by ", rose,
-        " bytes");
-  }
+  JudgeRise(after - before, "jemalloc", "jemalloc's thread.allocated", a);
   return true;
 }
 
@@ -135,17 +136,8 @@ bool ProbeGlibc(const Object& o, ActiveAllocator* a) {
   const size_t before = in_use();
   size_t during = before;
   WithProbe([&](void*) { during = in_use(); });
-  const size_t rose = during > before ? during - before : 0;
-  if (rose < kProbeBytes) {
-    a->problem = absl::StrCat(
-        "a 64 KiB malloc through the process's malloc did not reach glibc's heap (mallinfo2 in "
-        "use rose by ",
-        rose, " bytes)");
-  } else {
-    a->evidence = absl::StrCat(
-        "a 64 KiB malloc through the process's malloc raised glibc's mallinfo2 bytes in use by ",
-        rose);
-  }
+  JudgeRise(during > before ? during - before : 0, "glibc's heap", "glibc's mallinfo2 bytes in use",
+            a);
   return true;
 }
 
@@ -189,6 +181,12 @@ std::string MappedAs(const std::string& path) {
     }
   }
   return "";
+}
+
+// "jemalloc 5.3.0 (/usr/lib/x86_64-linux-gnu/libjemalloc.so.2)"
+std::string DescribeActive(const ActiveAllocator& active) {
+  return absl::StrCat(active.name, active.version.empty() ? "" : " ", active.version, " (",
+                      active.object, ")");
 }
 
 }  // namespace
@@ -258,11 +256,6 @@ void AddAllocatorFacts(const ActiveAllocator& active, RunResult* result) {
   result->facts["allocator_version"] = active.version;
   result->facts["allocator_object"] = active.object;
   result->facts["allocator_evidence"] = active.evidence;
-}
-
-std::string DescribeActive(const ActiveAllocator& active) {
-  return absl::StrCat(active.name, active.version.empty() ? "" : " ", active.version, " (",
-                      active.object, ")");
 }
 
 }  // namespace rockpool::replay

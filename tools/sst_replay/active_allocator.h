@@ -1,10 +1,6 @@
-// Child side of --allocator (allocator.h): which allocator really serves
-// this process's malloc. The malloc counter forwards to it
-// (malloc_counter_shim.h's rockpool_malloc_forward_read): the object that
-// function lives in is the answer, confirmed by the allocator's own
-// statistics seeing a test allocation made through the process's malloc
-// (jemalloc's thread.allocated, tcmalloc's ownership check, glibc's
-// mallinfo2) and, for a preloaded object, by /proc/self/maps.
+// --allocator, the child's side: which allocator really serves this
+// process's malloc, and the evidence (README.md beside this file, "Under the
+// allocator you run").
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ACTIVE_ALLOCATOR_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ACTIVE_ALLOCATOR_H_
 
@@ -35,9 +31,6 @@ absl::Status CheckActiveAllocator(const std::string& requested, const std::strin
 // The result's facts: allocator, allocator_version, allocator_object,
 // allocator_evidence.
 void AddAllocatorFacts(const ActiveAllocator& active, RunResult* result);
-
-// "jemalloc 5.3.0-0-g54eaed1d (/usr/lib/x86_64-linux-gnu/libjemalloc.so.2)"
-std::string DescribeActive(const ActiveAllocator& active);
 
 }  // namespace rockpool::replay
 

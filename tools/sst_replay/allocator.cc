@@ -126,7 +126,7 @@ absl::StatusOr<bool> DefinesMalloc(const std::string& data, const Elf64_Ehdr& eh
   return false;  // no dynamic symbols at all
 }
 
-absl::Status Check(const std::string& path) {
+absl::Status CheckObject(const std::string& path) {
   absl::StatusOr<std::string> data = ReadWhole(path);
   if (!data.ok()) return data.status();
   Elf64_Ehdr eh;
@@ -175,7 +175,7 @@ absl::StatusOr<AllocatorChoice> Named(std::string_view flag, const NamedAllocato
     *missing = absl::StrCat(a.path, " is missing; install Debian's ", a.package);
     return AllocatorChoice{};
   }
-  if (absl::Status s = Check(a.path); !s.ok()) {
+  if (absl::Status s = CheckObject(a.path); !s.ok()) {
     return Invalid(flag,
                    absl::StrCat(a.path, ": ", s.message(), "; reinstall Debian's ", a.package));
   }
@@ -187,7 +187,7 @@ absl::StatusOr<AllocatorChoice> FromPath(std::string_view flag) {
   if (path.find_first_of(" :") != std::string::npos) {
     return Invalid(flag, "LD_PRELOAD cannot carry a path with a space or a colon");
   }
-  if (absl::Status s = Check(path); !s.ok()) return Invalid(flag, std::string(s.message()));
+  if (absl::Status s = CheckObject(path); !s.ok()) return Invalid(flag, std::string(s.message()));
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
   if (ec) return Invalid(flag, ec.message());
@@ -220,7 +220,7 @@ bool SanitizerBuild() {
 #endif
 }
 
-absl::Status CheckAllocatorObject(const std::string& path) { return Check(path); }
+absl::Status CheckAllocatorObject(const std::string& path) { return CheckObject(path); }
 
 absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag) {
   return SelectAllocators(flag, NamedAllocators());

@@ -1,17 +1,7 @@
-// --allocator: which malloc the stock and pooled children run under. The
-// parent picks the objects to preload (LD_PRELOAD in each child's
-// environment, runner.cc); each child then checks which allocator really
-// serves its malloc (active_allocator.h) and fails the run when it is not
-// the one asked for.
-//
-//   glibc     nothing preloaded (the default)
-//   jemalloc  /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 (Debian's libjemalloc2)
-//   tcmalloc  /usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4 (libtcmalloc-minimal4)
-//   PATH      any ELF shared object defining malloc (a value with a '/')
-//   all       glibc and every named one installed, one after the other
-//
-// Sanitizer builds refuse all but glibc: their runtime must serve malloc
-// and be the first object loaded.
+// --allocator, the parent's side: which malloc the children run under
+// (values: README.md beside this file, "Under the allocator you run"). The
+// parent preloads the chosen object; each child checks what serves its
+// malloc (active_allocator.h).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ALLOCATOR_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ALLOCATOR_H_
 

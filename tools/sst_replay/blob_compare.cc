@@ -37,23 +37,13 @@ absl::StatusOr<std::vector<ParsedBlob>> ParseAll(const OutputList& outputs) {
   return out;
 }
 
-size_t FirstDifference(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return i;
-  }
-  return n;
-}
-
 }  // namespace
-
-bool IsBlobOutput(const std::pair<std::string, std::string>& output) {
-  return absl::StartsWith(output.first, "blob:");
-}
 
 std::pair<OutputList, OutputList> SplitOutputs(const OutputList& outputs) {
   std::pair<OutputList, OutputList> split;
-  for (const auto& o : outputs) (IsBlobOutput(o) ? split.second : split.first).push_back(o);
+  for (const auto& o : outputs) {
+    (absl::StartsWith(o.first, "blob:") ? split.second : split.first).push_back(o);
+  }
   return split;
 }
 

@@ -13,10 +13,8 @@
 
 namespace rockpool::replay {
 
-// Outputs whose group starts with "blob:" are blob files.
-bool IsBlobOutput(const std::pair<std::string, std::string>& output);
-
-// Splits outputs into (SSTs, blob files), keeping their order.
+// Splits outputs into (SSTs, blob files: their group starts with "blob:"),
+// keeping their order.
 std::pair<OutputList, OutputList> SplitOutputs(const OutputList& outputs);
 
 struct BlobOutputSummary {

@@ -1,20 +1,8 @@
-// What compaction mode's two runs switch on in the RocksDB sst_replay is
-// built with, and how their codec figures are read. One child process runs
-// one strategy (compaction_replay.h).
-//
-//   RocksDB without CompressionManager (Debian's 7.8.3, or an install < 10.4)
-//     stock   rockpool's legacy face with measure_stock=true: RocksDB creates
-//             and frees every zstd/zlib context as always, through rockpool's
-//             counting allocator;
-//     pooled  the legacy face pooling (listeners={id=rockpool}).
-//   RocksDB >= 10.4 (an upstream install, ROCKPOOL_ROCKSDB_PREFIX)
-//     stock   RocksDB's built-in compression manager, counted the same way
-//             (legacy face, measure_stock=true);
-//     pooled  compression_manager=rockpool (the native face) on every column
-//             family for SST blocks, and the legacy face pooling for what no
-//             CompressionManager reaches: blob files and the compressed
-//             secondary cache (rocksdb_plugin/README.md's recommendation).
-//             The figures are both faces' pools added up.
+// What compaction mode's stock and pooled runs switch on in the RocksDB
+// sst_replay is built with, and how their codec figures are read (the
+// table under "compaction" in README.md beside this file): the legacy face
+// counting (measure_stock) or pooling, plus on RocksDB >= 10.4 the native
+// face's compression_manager for the pooled run's SST blocks.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_FACES_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_FACES_H_
 

@@ -114,33 +114,14 @@ class Sampler {
   std::thread thread_;
 };
 
-}  // namespace
-
+// A copied DB's family options for the measured compaction: with blob
+// files, garbage collection with age cutoff 1.0 rewrites every blob.
 void BlobRewriteOptions(rocksdb::ColumnFamilyOptions* cf) {
   cf->disable_auto_compactions = true;
   if (!cf->enable_blob_files) return;
   cf->enable_blob_garbage_collection = true;
   cf->blob_garbage_collection_age_cutoff = 1.0;
 }
-
-rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
-  rocksdb::ColumnFamilyOptions cf;
-  cf.compression = static_cast<rocksdb::CompressionType>(g.codec.type);
-  cf.compression_opts.level = g.codec.level;
-  cf.compression_opts.window_bits = g.codec.window_bits;
-  cf.compression_opts.strategy = g.codec.strategy;
-  cf.compression_opts.max_dict_bytes = g.codec.max_dict_bytes;
-  cf.compression_opts.parallel_threads = g.codec.parallel_threads;
-  cf.disable_auto_compactions = true;
-  rocksdb::BlockBasedTableOptions table;
-  table.block_size = g.block_size;
-  table.format_version = g.format_version;
-  table.checksum = static_cast<rocksdb::ChecksumType>(g.checksum);
-  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  return cf;
-}
-
-namespace {
 
 // The scratch DB a compaction runs in: closed (handles first) on every way
 // out.
@@ -288,8 +269,6 @@ void AddOutputBlobFiles(rocksdb::DB* db, RunResult* result) {
   result->metrics["output_blob_files"] = blob_files;
 }
 
-}  // namespace
-
 bool IsLz4(rocksdb::CompressionType t) {
   return t == rocksdb::kLZ4Compression || t == rocksdb::kLZ4HCCompression;
 }
@@ -319,6 +298,25 @@ std::string Lz4ServedNote(const CompressionPoolsStats& before, const Compression
   return "LZ4: no LZ4 stream reached rockpool's pools (the legacy face does not serve liblz4 "
          "here: see \"RocksDB's codec calls\"), so RocksDB's LZ4_createStream[HC] calls run as "
          "stock in both strategies: counted in process bytes, not in codec lib bytes";
+}
+
+}  // namespace
+
+rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
+  rocksdb::ColumnFamilyOptions cf;
+  cf.compression = static_cast<rocksdb::CompressionType>(g.codec.type);
+  cf.compression_opts.level = g.codec.level;
+  cf.compression_opts.window_bits = g.codec.window_bits;
+  cf.compression_opts.strategy = g.codec.strategy;
+  cf.compression_opts.max_dict_bytes = g.codec.max_dict_bytes;
+  cf.compression_opts.parallel_threads = g.codec.parallel_threads;
+  cf.disable_auto_compactions = true;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = g.block_size;
+  table.format_version = g.format_version;
+  table.checksum = static_cast<rocksdb::ChecksumType>(g.checksum);
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
 }
 
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {

@@ -49,14 +49,6 @@ class FramedReader {
   std::string path_;
 };
 
-size_t FirstDifference(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return i;
-  }
-  return n;
-}
-
 // The data blocks of a list of SSTs, in order.
 class DataBlockStream {
  public:
@@ -104,7 +96,85 @@ sst::SstReadOptions NoVerify(sst::SstReadOptions o) {
   return o;
 }
 
+// Reads two streams of records in step until both end. `differs(x, y)`
+// says how a pair differs (empty: equal); `ended(extra, other_longer,
+// matched)` says which record one stream has beyond the other's end.
+template <typename Stream, typename Differs, typename Ended>
+absl::StatusOr<Comparison> CompareInStep(Stream& reference, Stream& other, Differs differs,
+                                         Ended ended) {
+  Comparison c;
+  while (true) {
+    auto x = reference.Next();
+    if (!x.ok()) return x.status();
+    auto y = other.Next();
+    if (!y.ok()) return y.status();
+    if (!x->has_value() && !y->has_value()) return c;
+    c.difference = x->has_value() && y->has_value()
+                       ? differs(**x, **y)
+                       : ended(x->has_value() ? **x : **y, y->has_value(), c.blocks);
+    if (!c.difference.empty()) {
+      c.identical = false;
+      return c;
+    }
+    ++c.blocks;
+  }
+}
+
 }  // namespace
+
+size_t FirstDifference(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+namespace {
+
+constexpr size_t kWriteBuffer = size_t{1} << 20;
+
+}  // namespace
+FramedWriter::~FramedWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+absl::Status FramedWriter::Open(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
+  buffer_.reserve(kWriteBuffer + 64);
+  return absl::OkStatus();
+}
+
+absl::Status FramedWriter::Append(uint32_t file_index, uint64_t offset, std::string_view bytes) {
+  if (buffer_.size() + 16 + bytes.size() > kWriteBuffer) {
+    if (absl::Status s = Flush(); !s.ok()) return s;
+  }
+  rockpool::PutFixed32(&buffer_, file_index);
+  rockpool::PutFixed64(&buffer_, offset);
+  rockpool::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
+  if (bytes.size() > kWriteBuffer) {  // too big to buffer: header, then the bytes
+    if (absl::Status s = Flush(); !s.ok()) return s;
+    return WriteAll(bytes);
+  }
+  buffer_.append(bytes.data(), bytes.size());
+  return absl::OkStatus();
+}
+
+absl::Status FramedWriter::Flush() {
+  absl::Status s = WriteAll(buffer_);
+  buffer_.clear();
+  return s;
+}
+
+absl::Status FramedWriter::WriteAll(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t w = ::write(fd_, bytes.data(), bytes.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) return absl::ErrnoToStatus(errno, "writing the replay output");
+    bytes.remove_prefix(static_cast<size_t>(w));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
                                                 const std::string& other,
@@ -114,41 +184,25 @@ absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
   FramedReader b(other);
   if (!a.ok()) return absl::InternalError(absl::StrCat("cannot read ", reference));
   if (!b.ok()) return absl::InternalError(absl::StrCat("cannot read ", other));
-  Comparison c;
   auto name = [&](uint32_t i) { return i < files.size() ? files[i] : absl::StrCat("file #", i); };
-  while (true) {
-    absl::StatusOr<std::optional<Record>> ra = a.Next();
-    if (!ra.ok()) return ra.status();
-    absl::StatusOr<std::optional<Record>> rb = b.Next();
-    if (!rb.ok()) return rb.status();
-    if (!ra->has_value() && !rb->has_value()) return c;
-    if (!ra->has_value() || !rb->has_value()) {
-      const Record& extra = ra->has_value() ? **ra : **rb;
-      c.identical = false;
-      c.difference = absl::StrCat(name(extra.file), ": offset ", extra.offset, ": ", other_label,
-                                  " output has ", rb->has_value() ? "more" : "fewer",
-                                  " compressed blocks than stock (", c.blocks, " matched)");
-      return c;
-    }
-    const Record& x = **ra;
-    const Record& y = **rb;
+  auto differs = [&](const Record& x, const Record& y) -> std::string {
     if (x.file != y.file || x.offset != y.offset) {
-      c.identical = false;
-      c.difference = absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
-                                  " output is out of step with stock (", name(y.file), " offset ",
-                                  y.offset, ")");
-      return c;
+      return absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
+                          " output is out of step with stock (", name(y.file), " offset ", y.offset,
+                          ")");
     }
-    if (x.bytes != y.bytes) {
-      c.identical = false;
-      c.difference = absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
-                                  " compressed block differs from stock (", y.bytes.size(), " vs ",
-                                  x.bytes.size(), " bytes, first difference at byte ",
-                                  FirstDifference(x.bytes, y.bytes), ")");
-      return c;
-    }
-    ++c.blocks;
-  }
+    if (x.bytes == y.bytes) return "";
+    return absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
+                        " compressed block differs from stock (", y.bytes.size(), " vs ",
+                        x.bytes.size(), " bytes, first difference at byte ",
+                        FirstDifference(x.bytes, y.bytes), ")");
+  };
+  auto ended = [&](const Record& extra, bool other_longer, uint64_t matched) {
+    return absl::StrCat(name(extra.file), ": offset ", extra.offset, ": ", other_label,
+                        " output has ", other_longer ? "more" : "fewer",
+                        " compressed blocks than stock (", matched, " matched)");
+  };
+  return CompareInStep(a, b, differs, ended);
 }
 
 absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
@@ -177,39 +231,28 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
                                                     const OutputList& other,
                                                     const sst::SstReadOptions& read_options,
                                                     const std::string& other_label) {
+  using Block = DataBlockStream::Block;
   const sst::SstReadOptions options = NoVerify(read_options);
   DataBlockStream a(reference, options);
   DataBlockStream b(other, options);
-  Comparison c;
-  while (true) {
-    absl::StatusOr<std::optional<DataBlockStream::Block>> x = a.Next();
-    if (!x.ok()) return x.status();
-    absl::StatusOr<std::optional<DataBlockStream::Block>> y = b.Next();
-    if (!y.ok()) return y.status();
-    if (!x->has_value() && !y->has_value()) return c;
-    if (!x->has_value() || !y->has_value()) {
-      c.identical = false;
-      const DataBlockStream::Block& extra = x->has_value() ? **x : **y;
-      c.difference = absl::StrCat(
-          extra.path, ": offset ", extra.raw.handle.offset, ": ", other_label, " compaction wrote ",
-          y->has_value() ? "more" : "fewer", " data blocks than stock (", c.blocks, " matched)");
-      return c;
-    }
-    const DataBlockStream::Block& s = **x;
-    const DataBlockStream::Block& p = **y;
+  auto differs = [&](const Block& s, const Block& p) -> std::string {
     const std::string_view sp = s.raw.payload();
     const std::string_view pp = p.raw.payload();
-    if (s.group != p.group || s.raw.compression_type != p.raw.compression_type || sp != pp) {
-      c.identical = false;
-      c.difference = absl::StrCat(
-          p.path, ": offset ", p.raw.handle.offset, ": ", other_label,
-          " data block differs from stock's (", s.path, " offset ", s.raw.handle.offset, "; type ",
-          p.raw.compression_type, " vs ", s.raw.compression_type, ", ", pp.size(), " vs ",
-          sp.size(), " bytes, first difference at byte ", FirstDifference(sp, pp), ")");
-      return c;
+    if (s.group == p.group && s.raw.compression_type == p.raw.compression_type && sp == pp) {
+      return "";
     }
-    ++c.blocks;
-  }
+    return absl::StrCat(p.path, ": offset ", p.raw.handle.offset, ": ", other_label,
+                        " data block differs from stock's (", s.path, " offset ",
+                        s.raw.handle.offset, "; type ", p.raw.compression_type, " vs ",
+                        s.raw.compression_type, ", ", pp.size(), " vs ", sp.size(),
+                        " bytes, first difference at byte ", FirstDifference(sp, pp), ")");
+  };
+  auto ended = [&](const Block& extra, bool other_longer, uint64_t matched) {
+    return absl::StrCat(extra.path, ": offset ", extra.raw.handle.offset, ": ", other_label,
+                        " compaction wrote ", other_longer ? "more" : "fewer",
+                        " data blocks than stock (", matched, " matched)");
+  };
+  return CompareInStep(a, b, differs, ended);
 }
 
 namespace {

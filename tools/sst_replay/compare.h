@@ -1,6 +1,9 @@
 // The byte-for-byte check between strategies.
-//   blocks mode: the framed outputs of two runs (block_replay.h), record by
-//     record: same source block, same compressed bytes.
+//   blocks mode: the framed outputs of two runs, record by record: same
+//     source block, same compressed bytes. A framed output is every
+//     compressed block (and blob) a blocks-mode child makes, each as
+//     fixed32 file index | fixed64 source offset | fixed32 size | bytes
+//     (little endian); FramedWriter writes it.
 //   compaction mode: the data blocks of the SSTs two compactions produced,
 //     in key order, read with rockpool's SST reader: same compression type,
 //     same stored bytes.
@@ -11,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -18,6 +22,30 @@
 #include "tools/sst/sst_file.h"
 
 namespace rockpool::replay {
+
+// Buffered, the buffer reserved up front, so steady-state appends do not
+// allocate inside the measured window.
+class FramedWriter {
+ public:
+  FramedWriter() = default;
+  ~FramedWriter();
+  FramedWriter(const FramedWriter&) = delete;
+  FramedWriter& operator=(const FramedWriter&) = delete;
+
+  absl::Status Open(const std::string& path);
+  absl::Status Append(uint32_t file_index, uint64_t offset, std::string_view bytes);
+  absl::Status Flush();
+
+ private:
+  absl::Status WriteAll(std::string_view bytes);
+
+  int fd_ = -1;
+  std::string buffer_;
+};
+
+// The index of the first byte where `a` and `b` differ (the shorter's size
+// if one is a prefix of the other).
+size_t FirstDifference(std::string_view a, std::string_view b);
 
 struct Comparison {
   bool identical = true;

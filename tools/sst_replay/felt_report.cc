@@ -35,17 +35,23 @@ std::string ActiveText(const AllocatorRuns& a) {
                       ")");
 }
 
-// Display columns of UTF-8 text ("±" is two bytes, one column).
-size_t Columns(const std::string& s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 int MaxRuns(const ModeReport& m) {
   size_t n = 0;
   for (const AllocatorRuns& a : m.allocators) n = std::max({n, a.stock.size(), a.pooled.size()});
   return static_cast<int>(n);
+}
+
+// "better", "worse", "no felt difference": the JSON's verdict.
+const char* VerdictName(FeltVerdict v) {
+  switch (v) {
+    case FeltVerdict::kBetter:
+      return "better";
+    case FeltVerdict::kWorse:
+      return "worse";
+    case FeltVerdict::kNoDifference:
+      break;
+  }
+  return "no felt difference";
 }
 
 }  // namespace
@@ -78,18 +84,6 @@ FeltComparison CompareFelt(const std::vector<RunResult>& stock,
     if (c.pooled.median > c.stock.median) c.verdict = FeltVerdict::kWorse;
   }
   return c;
-}
-
-const char* VerdictName(FeltVerdict v) {
-  switch (v) {
-    case FeltVerdict::kBetter:
-      return "better";
-    case FeltVerdict::kWorse:
-      return "worse";
-    case FeltVerdict::kNoDifference:
-      break;
-  }
-  return "no felt difference";
 }
 
 std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact) {
@@ -144,7 +138,7 @@ std::string FormatFeltTable(const ModeReport& m) {
   std::vector<size_t> width(columns, 0);
   for (size_t r = several ? 1 : 0; r < rows.size(); ++r) {
     for (size_t c = 0; c < columns; ++c) {
-      width[c] = std::max(width[c], Columns(rows[r][c]) + 3);
+      width[c] = std::max(width[c], DisplayColumns(rows[r][c]) + 3);
     }
   }
   width[0] = std::max<size_t>(width[0], 28);
@@ -168,35 +162,35 @@ std::string FormatFeltTable(const ModeReport& m) {
 }
 
 std::string AllocatorsJson(const ModeReport& m, const std::string& indent) {
-  std::string o = "[";
-  for (size_t i = 0; i < m.allocators.size(); ++i) {
-    const AllocatorRuns& a = m.allocators[i];
-    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", indent, "{\"name\": ", JsonString(a.name),
-                    ", \"preload\": ", JsonString(a.preload), ",\n");
-    const std::string in = indent + "  ";
-    absl::StrAppend(&o, in, "\"active\": {\"name\": ", JsonString(Fact(a, "allocator")),
-                    ", \"version\": ", JsonString(Fact(a, "allocator_version")),
-                    ", \"object\": ", JsonString(Fact(a, "allocator_object")),
-                    ", \"evidence\": ", JsonString(Fact(a, "allocator_evidence")), "},\n");
-    absl::StrAppend(&o, in, "\"felt\": {");
-    bool first = true;
+  const std::string in = indent + "  ";
+  std::vector<std::string> allocators;
+  for (const AllocatorRuns& a : m.allocators) {
+    std::vector<std::string> felt;
     for (const FeltMetric& metric : FeltMetrics()) {
       const FeltComparison c = CompareFelt(a.stock, a.pooled, metric);
-      absl::StrAppend(
-          &o, first ? "\n" : ",\n", in, "  ", JsonString(metric.key),
-          ": {\"label\": ", JsonString(metric.label), ", \"stock\": ", SummaryJson(c.stock),
-          ", \"pooled\": ", SummaryJson(c.pooled), ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
-          ", \"delta_percent\": ", JsonNumber(c.delta_percent),
-          ", \"verdict\": ", JsonString(VerdictName(c.verdict)),
-          ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}");
-      first = false;
+      felt.push_back(
+          JsonMember(metric.key,
+                     absl::StrCat("{\"label\": ", JsonString(metric.label), ", \"stock\": ",
+                                  SummaryJson(c.stock), ", \"pooled\": ", SummaryJson(c.pooled),
+                                  ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
+                                  ", \"delta_percent\": ", JsonNumber(c.delta_percent),
+                                  ", \"verdict\": ", JsonString(VerdictName(c.verdict)),
+                                  ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}")));
     }
-    absl::StrAppend(&o, "\n", in, "},\n", in,
-                    "\"metrics\": ", MetricsJson(a.stock, a.pooled, in + "  "), "\n", indent, "}");
+    const std::string active =
+        absl::StrCat("{\"name\": ", JsonString(Fact(a, "allocator")),
+                     ", \"version\": ", JsonString(Fact(a, "allocator_version")),
+                     ", \"object\": ", JsonString(Fact(a, "allocator_object")),
+                     ", \"evidence\": ", JsonString(Fact(a, "allocator_evidence")), "}");
+    const std::string open = absl::StrCat("{\"name\": ", JsonString(a.name),
+                                          ", \"preload\": ", JsonString(a.preload), ",");
+    allocators.push_back(JsonLines(
+        open,
+        {JsonMember("active", active), JsonMember("felt", JsonLines("{", felt, in + "  ", "}")),
+         JsonMember("metrics", MetricsJson(a.stock, a.pooled, in + "  "))},
+        in, "}"));
   }
-  absl::StrAppend(&o,
-                  m.allocators.empty() ? "]" : "\n" + indent.substr(0, indent.size() - 2) + "]");
-  return o;
+  return JsonLines("[", allocators, indent, "]");
 }
 
 }  // namespace rockpool::replay

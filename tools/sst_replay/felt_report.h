@@ -1,10 +1,6 @@
-// What users feel, first in each mode's report: wall time, CPU time, minor
-// page faults and peak RSS of each whole child process (the felt_* metrics:
-// the parent's clock and wait4 rusage, the child's own VmHWM), stock against
-// pooled under each --allocator, medians with a verdict from the
-// Mann-Whitney U test. Pooled is called better or worse only when the test
-// says so (p <= 0.05); anything else reads "no felt difference", and a
-// significant regression is shown as one, never as a saving.
+// What users feel, first in each mode's report: the felt_* metrics of each
+// whole child process, stock against pooled under each --allocator, with a
+// Mann-Whitney U verdict (README.md beside this file, "The felt section").
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_FELT_REPORT_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_FELT_REPORT_H_
 
@@ -44,7 +40,6 @@ FeltComparison CompareFelt(const std::vector<RunResult>& stock,
 // "pooled slower: +12.0% wall (p=0.010)", "no felt difference (p=0.421)";
 // `compact` leaves out the noun (the table with one column per allocator).
 std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact);
-const char* VerdictName(FeltVerdict v);  // "better", "worse", "no felt difference"
 
 // The felt section of a mode: one column group per allocator, then the
 // allocators as the children saw them. Lines end in '\n'.

@@ -1,28 +1,8 @@
-// blocks mode's LZ4 and LZ4HC side: which streams the stock pattern's
-// RocksDB creates for an SST file, a blob file, a block and a blob
-// (stock_patterns.h, Lz4Model), replayed with streams leased from the pools.
-// Stock's pools keep nothing (max_retained_per_key = 0), so each lease there is
-// an LZ4_createStream[HC] and a free, byte for byte through the counting
-// allocator; pooled leases the same streams from pools that keep them.
-//
-//   kStreamPerBlock (6.x-10.5)  a new LZ4_stream_t per LZ4 block or blob,
-//                  a new LZ4_streamHC_t per LZ4HC block or blob: no stream
-//                  held, BlockCodecs leases one per call.
-//   kWorkingAreas (10.7+)       LZ4HC: one stream per working area (the
-//                  table builder's data area, and its index area when index
-//                  blocks are compressed; 11.x: one per blob file), reset
-//                  with LZ4_resetStreamHC_fast before each block, as
-//                  RocksDB's BuiltinLZ4HCCompressorV2::CompressBlock does.
-//                  LZ4: no stream at all without a dictionary
-//                  (LZ4_compress_fast, its state on the stack), one per data
-//                  area with one (LZ4_loadDict resets it fully each block).
-//                  Blobs before 11.x still take a new stream per blob.
-//
-// Every output is RocksDB's block format (varint32 size | LZ4 block).
-// Reading: RocksDB creates an LZ4_streamDecode_t (32 bytes, calloc) per LZ4
-// block and blob it reads, in every release; Lz4ReadStream replays that in
-// both strategies: rockpool does not pool it (32 bytes: no pool beats
-// calloc), so a pooled RocksDB makes the same call.
+// blocks mode's LZ4 and LZ4HC side: the streams the stock pattern's RocksDB
+// holds per SST file, blob file and block (stock_patterns.h's Lz4Model),
+// leased from the pools. Stock's pools keep nothing, so each stock lease is
+// an LZ4_createStream[HC] and a free through the counting allocator. Every
+// output is RocksDB's block format (varint32 size | LZ4 block).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_LZ4_REPLAY_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_LZ4_REPLAY_H_
 

@@ -1,27 +1,14 @@
-/* Whole-process malloc counter: rockpool's sst_replay defines the C
- * allocation functions in its own executable. ELF symbol interposition makes
- * every caller in the process (libstdc++, librocksdb, libzstd, libz, glibc
- * itself) bind to these definitions, which count and forward to the
- * allocator that would serve the process without them: the next definition
- * of each function after the executable (dlsym(RTLD_NEXT, ...)), i.e.
- * glibc's, or jemalloc's or tcmalloc's when sst_replay's --allocator
- * preloads one into the child (an executable is searched before preloaded
- * objects, so forwarding to glibc's __libc_* entry points would leave a
- * preloaded allocator unused). operator new and delete are counted too
- * (malloc_counter_new.cc).
+/* Whole-process malloc counter (what it counts: README.md beside this file,
+ * "What is measured"). The executable defines the C allocation functions, so
+ * ELF interposition binds every caller in the process to them; each counts
+ * and forwards to the next definition (dlsym(RTLD_NEXT, ...)), not to glibc's
+ * __libc_* entry points, because an executable is searched before preloaded
+ * objects and forwarding to glibc would leave a preloaded --allocator unused.
  *
- * The forward targets are looked up at the first call. dlsym may allocate
- * while it looks them up; those calls, and any made by another thread
- * meanwhile, are served from a static bootstrap buffer that is never freed
- * (not counted).
- *
- * Counted per call that returns memory: the bytes the caller asked for
- * (realloc: its new size) and one call. Bytes in use are tracked with the
- * serving allocator's malloc_usable_size (the only size free() can know),
- * with a high-water mark that callers can reset.
- *
- * Built as stubs (counter inactive) under sanitizers, whose runtimes own
- * malloc. */
+ * dlsym may allocate while the targets are looked up at the first call:
+ * those calls, and other threads' meanwhile, are served from a static
+ * bootstrap buffer that is never freed. Stubs under sanitizers, whose
+ * runtimes own malloc. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>

@@ -16,21 +16,8 @@ namespace {
 
 using json::JsonString;
 
-const char* UnitName(Unit u) {
-  switch (u) {
-    case Unit::kBytes:
-      return "bytes";
-    case Unit::kCount:
-      return "count";
-    case Unit::kNanos:
-      return "ns";
-    case Unit::kRate:
-      return "MB/s";
-    case Unit::kRatio:
-      return "ratio";
-  }
-  return "";
-}
+// In Unit's order.
+constexpr const char* kUnitNames[] = {"bytes", "count", "ns", "MB/s", "ratio"};
 
 Unit GuessUnit(const std::string& key) {
   auto ends_with = [&](std::string_view suffix) {
@@ -89,10 +76,14 @@ std::string FormatCell(const Summary& s, Unit unit) {
   return out;
 }
 
-std::string PadColumns(std::string s, size_t width) {
-  // ± is two bytes in UTF-8 but one column.
+size_t DisplayColumns(const std::string& s) {
   size_t columns = 0;
   for (char c : s) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return columns;
+}
+
+std::string PadColumns(std::string s, size_t width) {
+  const size_t columns = DisplayColumns(s);
   if (columns < width) s.append(width - columns, ' ');
   return s;
 }
@@ -351,6 +342,18 @@ std::string SummaryJson(const Summary& x) {
                       ", \"max\": ", JsonNumber(x.max), ", \"runs\": [", runs, "]}");
 }
 
+std::string JsonMember(const std::string& key, const std::string& value) {
+  return absl::StrCat(JsonString(key), ": ", value);
+}
+
+std::string JsonLines(const std::string& open, const std::vector<std::string>& members,
+                      const std::string& indent, const char* close) {
+  if (members.empty()) return absl::StrCat(open, close);
+  const std::string outer = indent.substr(0, indent.size() >= 2 ? indent.size() - 2 : 0);
+  return absl::StrCat(open, "\n", indent, absl::StrJoin(members, ",\n" + indent), "\n", outer,
+                      close);
+}
+
 std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
                         const std::string& indent) {
   // The table's metrics first, then every other metric the runs reported.
@@ -367,108 +370,112 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
       }
     }
   }
-  std::string o = "{";
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const auto& [key, def] = keys[i];
+  std::vector<std::string> members;
+  for (const auto& [key, def] : keys) {
     const Summary s = Summarize(stock, key);
     const Summary p = Summarize(pooled, key);
     const double delta =
         s.median != 0 ? (p.median - s.median) / s.median * 100.0 : (p.median == 0 ? 0.0 : NAN);
-    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", indent, JsonString(key),
-                    ": {\"unit\": ", JsonString(UnitName(def.unit)));
+    std::string o = absl::StrCat("{\"unit\": ", JsonString(kUnitNames[static_cast<int>(def.unit)]));
     if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
     absl::StrAppend(&o, ", \"stock\": ", SummaryJson(s), ", \"pooled\": ", SummaryJson(p),
                     ", \"delta_percent\": ", JsonNumber(delta), "}");
+    members.push_back(JsonMember(key, o));
   }
-  absl::StrAppend(&o, "\n", indent.substr(0, indent.size() >= 2 ? indent.size() - 2 : 0), "}");
-  return o;
+  return JsonLines("{", members, indent, "}");
+}
+
+std::string JsonStrings(const std::vector<std::string>& strings) {
+  std::vector<std::string> quoted;
+  for (const std::string& s : strings) quoted.push_back(JsonString(s));
+  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
 }
 
 std::string PatternJson(const PatternReport& p) {
-  std::vector<std::string> managers;
-  for (const std::string& m : p.compression_managers) managers.push_back(JsonString(m));
-  std::vector<std::string> notes;
-  for (const std::string& n : p.notes) notes.push_back(JsonString(n));
   return absl::StrCat("{\"header\": ", JsonString(p.header), ", \"pattern\": ", JsonString(p.key),
                       ", \"rocksdb_version\": ", JsonString(p.version),
-                      ", \"source\": ", JsonString(p.source), ", \"compression_managers\": [",
-                      absl::StrJoin(managers, ", "), "], \"notes\": [", absl::StrJoin(notes, ", "),
-                      "]}");
+                      ", \"source\": ", JsonString(p.source),
+                      ", \"compression_managers\": ", JsonStrings(p.compression_managers),
+                      ", \"notes\": ", JsonStrings(p.notes), "}");
 }
 
-std::string FormatJson(const Report& report) {
-  std::string o = "{\n";
-  absl::StrAppend(&o, "  \"tool\": \"sst_replay\",\n");
-  absl::StrAppend(&o, "  \"default_workload\": ", report.default_workload ? "true" : "false",
-                  ",\n");
-  absl::StrAppend(&o, "  \"workload\": ", JsonString(report.workload_description), ",\n");
-  absl::StrAppend(&o, "  \"repeat\": ", report.repeat, ",\n");
-  {
-    std::vector<std::string> notes;
-    for (const std::string& n : report.allocator_notes) notes.push_back(JsonString(n));
-    absl::StrAppend(&o, "  \"allocator\": ", JsonString(report.allocator_flag),
-                    ",\n  \"allocator_notes\": [", absl::StrJoin(notes, ", "), "],\n");
-  }
-  absl::StrAppend(&o, "  \"stock_pattern\": ", PatternJson(report.pattern), ",\n");
-  absl::StrAppend(&o, "  \"process_malloc_counter\": ",
-                  JsonString(report.malloc_counter_active
-                                 ? "malloc/calloc/realloc/memalign/... interposed in the executable"
-                                 : "inactive (sanitizer build)"),
-                  ",\n");
-  absl::StrAppend(&o, "  \"inputs\": [");
-  for (size_t i = 0; i < report.inputs.size(); ++i) {
-    const InputReport& in = report.inputs[i];
-    absl::StrAppend(&o, i == 0 ? "\n" : ",\n", "    {\"path\": ", JsonString(in.path),
-                    ", \"kind\": ", JsonString(in.kind), ", \"codec\": ", JsonString(in.codec),
-                    ", \"level\": ", in.level, ", \"data_blocks\": ", in.data_blocks,
-                    ", \"stored_data_bytes\": ", in.stored_data_bytes,
-                    ", \"format_version\": ", in.format_version,
-                    ", \"checksum\": ", JsonString(in.checksum),
-                    ", \"dictionary\": ", in.dictionary ? "true" : "false",
-                    ", \"blocks_mode\": ", JsonString(in.blocks_mode),
-                    ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
-  }
-  absl::StrAppend(&o, report.inputs.empty() ? "],\n" : "\n  ],\n");
-  absl::StrAppend(&o, "  \"modes\": [");
-  for (size_t mi = 0; mi < report.modes.size(); ++mi) {
-    const ModeReport& m = report.modes[mi];
-    absl::StrAppend(&o, mi == 0 ? "\n" : ",\n", "    {\n");
-    absl::StrAppend(&o, "      \"mode\": ", JsonString(m.mode), ",\n");
-    absl::StrAppend(&o, "      \"description\": ", JsonString(m.description), ",\n");
-    absl::StrAppend(&o, "      \"runs_per_strategy\": ", m.stock.size(), ",\n");
-    absl::StrAppend(&o, "      \"identical\": ", m.identical ? "true" : "false", ",\n");
-    absl::StrAppend(&o, "      \"compared_blocks\": ", m.compared_blocks, ",\n");
-    absl::StrAppend(&o, "      \"compared_runs\": ", m.compared_runs, ",\n");
-    absl::StrAppend(&o, "      \"difference\": ", JsonString(m.difference), ",\n");
-    absl::StrAppend(&o, "      \"stock_is\": ", JsonString(m.stock_is), ",\n");
-    absl::StrAppend(
-        &o, "      \"saving\": ", JsonString(SavingLine(m, report.malloc_counter_active)), ",\n");
-    absl::StrAppend(&o, "      \"notes\": [");
-    for (size_t i = 0; i < m.notes.size(); ++i) {
-      absl::StrAppend(&o, i == 0 ? "" : ", ", JsonString(m.notes[i]));
-    }
-    absl::StrAppend(&o, "],\n      \"metrics\": ", MetricsJson(m.stock, m.pooled, "        "),
-                    ",\n");
-    absl::StrAppend(&o, "      \"allocators\": ", AllocatorsJson(m, "        "), ",\n");
-    absl::StrAppend(&o, "      \"series\": {\"x\": ", JsonString(m.x_label),
-                    ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
-    for (const auto& [name, runs] :
-         {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
-      absl::StrAppend(&o, ", ", JsonString(name), ": [");
-      if (!runs->empty()) {
-        const std::vector<SeriesPoint>& pts = runs->front().series;
-        for (size_t i = 0; i < pts.size(); ++i) {
-          absl::StrAppend(&o, i ? ", " : "", "[", JsonNumber(pts[i].x), ", ", pts[i].process_bytes,
-                          ", ", pts[i].codec_bytes, "]");
-        }
+namespace {
+
+const char* JsonBool(bool b) { return b ? "true" : "false"; }
+
+std::string InputJson(const InputReport& in) {
+  return absl::StrCat(
+      "{\"path\": ", JsonString(in.path), ", \"kind\": ", JsonString(in.kind),
+      ", \"codec\": ", JsonString(in.codec), ", \"level\": ", in.level,
+      ", \"data_blocks\": ", in.data_blocks, ", \"stored_data_bytes\": ", in.stored_data_bytes,
+      ", \"format_version\": ", in.format_version, ", \"checksum\": ", JsonString(in.checksum),
+      ", \"dictionary\": ", JsonBool(in.dictionary),
+      ", \"blocks_mode\": ", JsonString(in.blocks_mode),
+      ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
+}
+
+// The first stock and pooled runs' cumulative allocation (the chart's lines).
+std::string SeriesJson(const ModeReport& m) {
+  std::string o = absl::StrCat("{\"x\": ", JsonString(m.x_label),
+                               ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
+  for (const auto& [name, runs] : {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
+    std::vector<std::string> points;
+    if (!runs->empty()) {
+      for (const SeriesPoint& p : runs->front().series) {
+        points.push_back(
+            absl::StrCat("[", JsonNumber(p.x), ", ", p.process_bytes, ", ", p.codec_bytes, "]"));
       }
-      absl::StrAppend(&o, "]");
     }
-    absl::StrAppend(&o, "}\n    }");
+    absl::StrAppend(&o, ", ", JsonString(name), ": [", absl::StrJoin(points, ", "), "]");
   }
-  absl::StrAppend(&o, report.modes.empty() ? "],\n" : "\n  ],\n");
-  absl::StrAppend(&o, "  \"exit_code\": ", report.exit_code, "\n}\n");
-  return o;
+  return o + "}";
+}
+
+std::string ModeJson(const ModeReport& m, bool malloc_counter_active) {
+  const std::vector<std::string> members = {
+      JsonMember("mode", JsonString(m.mode)),
+      JsonMember("description", JsonString(m.description)),
+      JsonMember("runs_per_strategy", absl::StrCat(m.stock.size())),
+      JsonMember("identical", JsonBool(m.identical)),
+      JsonMember("compared_blocks", absl::StrCat(m.compared_blocks)),
+      JsonMember("compared_runs", absl::StrCat(m.compared_runs)),
+      JsonMember("difference", JsonString(m.difference)),
+      JsonMember("stock_is", JsonString(m.stock_is)),
+      JsonMember("saving", JsonString(SavingLine(m, malloc_counter_active))),
+      JsonMember("notes", JsonStrings(m.notes)),
+      JsonMember("metrics", MetricsJson(m.stock, m.pooled, "        ")),
+      JsonMember("allocators", AllocatorsJson(m, "        ")),
+      JsonMember("series", SeriesJson(m)),
+  };
+  return JsonLines("{", members, "      ", "}");
+}
+
+}  // namespace
+
+std::string FormatJson(const Report& report) {
+  std::vector<std::string> inputs;
+  for (const InputReport& in : report.inputs) inputs.push_back(InputJson(in));
+  std::vector<std::string> modes;
+  for (const ModeReport& m : report.modes) {
+    modes.push_back(ModeJson(m, report.malloc_counter_active));
+  }
+  const std::vector<std::string> members = {
+      JsonMember("tool", JsonString("sst_replay")),
+      JsonMember("default_workload", JsonBool(report.default_workload)),
+      JsonMember("workload", JsonString(report.workload_description)),
+      JsonMember("repeat", absl::StrCat(report.repeat)),
+      JsonMember("allocator", JsonString(report.allocator_flag)),
+      JsonMember("allocator_notes", JsonStrings(report.allocator_notes)),
+      JsonMember("stock_pattern", PatternJson(report.pattern)),
+      JsonMember("process_malloc_counter",
+                 JsonString(report.malloc_counter_active
+                                ? "malloc/calloc/realloc/memalign/... interposed in the executable"
+                                : "inactive (sanitizer build)")),
+      JsonMember("inputs", JsonLines("[", inputs, "    ", "]")),
+      JsonMember("modes", JsonLines("[", modes, "    ", "]")),
+      JsonMember("exit_code", absl::StrCat(report.exit_code)),
+  };
+  return JsonLines("{", members, "  ", "}") + "\n";
 }
 
 }  // namespace rockpool::replay

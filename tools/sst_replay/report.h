@@ -12,7 +12,7 @@
 
 namespace rockpool::replay {
 
-enum class Unit { kBytes, kCount, kNanos, kRate, kRatio };
+enum class Unit { kBytes, kCount, kNanos, kRate, kRatio };  // report.cc names them in order
 
 struct MetricDef {
   const char* key;    // RunResult metric, or "throughput" / "ratio" (derived)
@@ -117,12 +117,22 @@ std::string FormatJson(const Report& report);
 std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
                         const std::string& indent);
 std::string SummaryJson(const Summary& s);
+// ["a", "b"]
+std::string JsonStrings(const std::vector<std::string>& strings);
+// "key": value
+std::string JsonMember(const std::string& key, const std::string& value);
+// A JSON object or array one member per line: `open`, each member at
+// `indent`, `close` two columns left of it ("[]" or "{}" when empty).
+std::string JsonLines(const std::string& open, const std::vector<std::string>& members,
+                      const std::string& indent, const char* close);
 std::string JsonNumber(double v);
 
 // A table cell: the median and, over several runs, "±" the largest
 // deviation from it in percent.
 std::string FormatCell(const Summary& s, Unit unit);
-// `s` padded with spaces to `width` columns (UTF-8 aware).
+// Display columns of UTF-8 text ("±" is two bytes, one column), and `s`
+// padded with spaces to `width` of them.
+size_t DisplayColumns(const std::string& s);
 std::string PadColumns(std::string s, size_t width);
 
 // Human-readable numbers.

@@ -29,33 +29,15 @@ struct PatternEvent {
 };
 
 // How a pattern's table builder obtains zstd data-block contexts when
-// compression_opts.parallel_threads = N > 1.
-enum class ParallelModel {
-  // compression_ctxs[N]: N CCtxs per file, index blocks on the first
-  // (6.29 to 10.3).
-  kContextPerThread,
-  // The data working area plus one per worker thread, min(N, 31) workers,
-  // and none of them when the file uses a dictionary (11.x).
-  kDataAreaPlusWorkers,
-  // Not replayed: 10.4-10.x changed it between minor releases (10.4-10.6
-  // data_block_working_areas[N], 10.7+ worker threads); one data context per
-  // file, so stock is a lower bound there.
-  kNotReplayed,
-};
+// compression_opts.parallel_threads > 1 (the README table's
+// "parallel_threads" row). 10.4-10.x changed it between minor releases, so
+// it is not replayed there and stock is a lower bound.
+enum class ParallelModel { kContextPerThread, kDataAreaPlusWorkers, kNotReplayed };
 
-// How a pattern's RocksDB obtains LZ4 and LZ4HC streams (lz4_replay.h).
-enum class Lz4Model {
-  // util/compression.h LZ4_Compress / LZ4HC_Compress: LZ4_createStream, or
-  // LZ4_createStreamHC + LZ4_resetStreamHC, per block and per blob written
-  // (6.x to 10.5; 10.4-10.5 through BuiltinCompressorV2 / OLD_CompressData).
-  kStreamPerBlock,
-  // util/compression.cc (10.7+): the compressors' working areas. LZ4HC one
-  // stream per area (table builder: data and index; 11.x also one per
-  // BlobFileBuilder); LZ4 none without a dictionary (LZ4_compress_fast) and
-  // one per data area with one. 10.6 kept an LZ4 stream per area without a
-  // dictionary too (not replayed: the 10.4 pattern is 10.x's newest).
-  kWorkingAreas,
-};
+// How a pattern's RocksDB obtains LZ4 and LZ4HC streams (the README table's
+// LZ4 rows): a new stream per block and blob (6.x-10.5), or the
+// compressors' working areas (10.7+; 10.6 is not replayed).
+enum class Lz4Model { kStreamPerBlock, kWorkingAreas };
 
 struct StockPattern {
   const char* key;        // "6.29", "7.8", "8", "10.4", "11": --rocksdb_version values

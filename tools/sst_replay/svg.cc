@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 
 namespace rockpool::replay {
 namespace {
@@ -16,26 +17,8 @@ constexpr char kStockColor[] = "#d62728";
 constexpr char kPooledColor[] = "#1f77b4";
 
 std::string Escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return absl::StrReplaceAll(absl::string_view(s.data(), s.size()),
+                             {{"&", "&amp;"}, {"<", "&lt;"}, {">", "&gt;"}, {"\"", "&quot;"}});
 }
 
 std::string Text(double x, double y, std::string_view s, std::string_view attrs = "") {
