@@ -56,6 +56,7 @@ fns = set()
 for n in names:
     if not n or n.startswith("0x") or n.startswith("_GLOBAL__"):
         continue
+    n = re.sub(r"'\d+$", "", n)  # callgrind's mark of a recursion level
     # A complete-object constructor or destructor (C1, D1, D0; C1I... for a
     # template constructor) lives in its base-object twin's section (C2, D2).
     fns.add(re.sub(r"C1(?=[EI])", "C2", re.sub(r"D[01](?=E)", "D2", n)))
