@@ -186,9 +186,9 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
   Job job;
   for (absl::string_view raw : absl::StrSplit(A(text), '\n', absl::SkipEmpty())) {
     const std::string_view line(raw.data(), raw.size());
-    auto [key, value] = KeyValue(line);
+    const auto [key, value] = KeyValue(line);
     const auto field = std::find_if(std::begin(kJobFields), std::end(kJobFields),
-                                    [&](const JobField& f) { return key == f.key; });
+                                    [key = key](const JobField& f) { return key == f.key; });
     bool ok = true;
     if (field != std::end(kJobFields)) {
       ok = ReadField(value, *field, &job);
