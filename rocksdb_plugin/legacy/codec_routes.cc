@@ -45,7 +45,11 @@ const Copy* CodecRoutes<Copy>::Resolve(const void* return_address) noexcept {
   // An address in no object (generated code): the global scope decides.
   if (!ObjectAt(return_address, &caller)) caller = LoadedObject();
   {
-    absl::ReaderMutexLock lock(&mu_);
+    // Exclusive, not a reader lock: Debian's Abseil is not built for TSan,
+    // and only AnnotatedMutexLock tells it about the ordering
+    // (compression/annotated_mutex.h). This is the slow path, after the hot
+    // table and the thread's last hit.
+    AnnotatedMutexLock lock(&mu_);
     for (int i = 0; i < known_count_; ++i) {
       if (SameObject(known_[i]->caller, caller)) return known_[i]->copy;
     }
@@ -191,7 +195,7 @@ template <typename Copy>
 std::string CodecRoutes<Copy>::forwarded_callers() const {
   const Copy* bound = bound_copy();
   std::string out;
-  absl::ReaderMutexLock lock(&mu_);
+  AnnotatedMutexLock lock(&mu_);
   for (int i = 0; i < copy_count_; ++i) {
     const Copy* copy = copies_[i];
     if (copy == bound) continue;
