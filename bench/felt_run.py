@@ -14,6 +14,12 @@ becomes its own child and os.wait4 still returns the child's rusage. The
 child's environment is passed through `env -i`, so neither sh nor env loads
 the allocator or rockpool object meant for the child.
 
+The child waits at a gate, a pipe it reads until this process closes it,
+and this process closes it only once sh has been reaped. Without the gate a
+child quicker than sh (/usr/bin/env, say) could exit first, and sh's
+SIGCHLD handler would reap it: the rusage would be lost and os.waitid would
+fail with ECHILD (seen about once in 3,000 runs on a loaded machine).
+
 The child is waited for in two steps: os.waitid(WNOWAIT) returns when it has
 exited but leaves it a zombie, so its PID cannot be reused while the sampler
 still reads /proc/PID; only then does os.wait4 reap it and hand over the
@@ -31,7 +37,11 @@ import time
 PR_SET_CHILD_SUBREAPER = 36
 # sh starts the child in the background (a plain fork of a ~1 MB shell),
 # prints its PID and exits; the child gets exactly the environment given.
-_LAUNCH = '/usr/bin/env -i -- "$@" </dev/null >"$FELT_OUT" 2>"$FELT_ERR" & echo "$!"'
+# sh's stdin is the gate: the background part keeps it as fd 3 (a background
+# list's own stdin is /dev/null), reads it to its end, and only then execs.
+_LAUNCH = ('exec 3<&0; '
+           '{ read -r _ <&3; exec /usr/bin/env -i -- "$@" </dev/null 3<&-; } '
+           '>"$FELT_OUT" 2>"$FELT_ERR" & echo "$!"')
 
 
 def become_subreaper():
@@ -88,13 +98,18 @@ class Child:
                 raise ValueError(f"bad environment variable name {k!r}")
         assignments = [f"{k}={v}" for k, v in self.env.items()]
         self._t0 = time.monotonic()
-        launcher = subprocess.run(
+        launcher = subprocess.Popen(
             ["/bin/sh", "-c", _LAUNCH, "felt_launch", *assignments, *self.argv],
             env={"FELT_OUT": self.stdout_path, "FELT_ERR": self.stderr_path},
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-        if launcher.returncode != 0 or not launcher.stdout.strip().isdigit():
-            raise OSError(f"cannot start {self.argv[0]}: {launcher.stderr.decode().strip()}")
-        self.pid = int(launcher.stdout)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        with launcher.stdin:  # the gate: closed, whatever happens, once sh is reaped
+            printed = launcher.stdout.read().decode(errors="replace").strip()
+            launcher.stdout.close()
+            launcher.wait()
+        pid = printed.rsplit("\n", 1)[-1]
+        if launcher.returncode != 0 or not pid.isdigit():
+            raise OSError(f"cannot start {self.argv[0]}: {printed}")
+        self.pid = int(pid)
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
         return self

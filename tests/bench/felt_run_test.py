@@ -68,6 +68,14 @@ class RunTest(unittest.TestCase):
         with open(self.out, encoding="utf-8") as f:
             self.assertEqual(f.read(), "A=1\nB=x y=z\n")
 
+    def test_children_quicker_than_the_launcher(self):
+        # A child that exits before the launching sh does must still be
+        # ours to reap: without the gate, sh's SIGCHLD handler sometimes
+        # reaped it first and os.waitid failed with ECHILD.
+        for _ in range(300):
+            r = felt_run.run(["/usr/bin/env"], {"A": "1"}, self.out, self.err)
+            self.assertEqual(r["exit_code"], 0)
+
     def test_kept_samples(self):
         child = felt_run.Child([sys.executable, "-c", CHILD], dict(os.environ), self.out,
                                self.err, interval_s=0.05, keep_samples=True).start()
