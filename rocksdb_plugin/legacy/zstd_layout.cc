@@ -70,14 +70,13 @@ std::optional<size_t> Locate(const char* what, Create create, Free free_context,
 }  // namespace
 
 absl::StatusOr<CustomMemOffsets> FindCustomMem(const ZstdLibrary& z) {
-  std::string failures;
-  std::string* detail = &failures;
+  std::string failures;  // each failed Locate appends "...; "
   const std::optional<size_t> cctx = Locate(
       "ZSTD_CCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createCCtx_advanced(mem); },
-      [&](void* c) { z.ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(c)); }, detail);
+      [&](void* c) { z.ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(c)); }, &failures);
   const std::optional<size_t> dctx = Locate(
       "ZSTD_DCtx", [&](ZSTD_customMem mem) -> void* { return z.ZSTD_createDCtx_advanced(mem); },
-      [&](void* c) { z.ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(c)); }, detail);
+      [&](void* c) { z.ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(c)); }, &failures);
   if (!cctx || !dctx) {
     return absl::FailedPreconditionError(absl::StripSuffix(failures, "; "));
   }
