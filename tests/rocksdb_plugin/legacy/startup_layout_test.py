@@ -1,23 +1,29 @@
-"""The start-up code of the preloaded objects shares one 64 KiB window with
-the read-only data (rocksdb_plugin/legacy/startup_anchor.cc says why).
+"""The code the preloaded objects run is placed in two blocks
+(rocksdb_plugin/legacy/layout_anchors.cc says why): the start-up code shares
+one 64 KiB window with the read-only data, and the code that serves codecs
+comes just before it, from its own 64 KiB boundary.
 
-For each object given: its segments are 64 KiB-aligned, the anchor sits on a
-64 KiB boundary, every function startup_order.txt names that the object
-defines lies in the anchor's window, and so does .rodata, which follows;
-and every function the list names exists (a stale list, after a rename,
-leaves start-up code outside the window).
-A failure means the start-up code outgrew the window or moved out of it:
-shrink what runs at start-up, or regenerate the list
-(tests/rocksdb_plugin/legacy/measure/startup_order.sh), and measure with
+For each object given: its segments are 64 KiB-aligned, both anchors sit on
+a 64 KiB boundary, every function startup_order.txt names that the object
+defines lies in the start-up anchor's window, and so does .rodata, which
+follows; every function served_order.txt names that the object defines lies
+between the served anchor and the start-up anchor; and every function the
+lists name exists (a stale list, after a rename, leaves code outside its
+block).
+A failure means the start-up code outgrew the window or moved out of it, or
+a list is stale: shrink what runs at start-up, or regenerate the lists
+(tests/rocksdb_plugin/legacy/measure/code_order.sh), and measure with
 `bazel run //bench:fixed_cost`.
 """
 
+import re
 import subprocess
 import sys
 import unittest
 
 WINDOW = 0x10000
 ANCHOR = "_ZN8rockpool6legacy12_GLOBAL__N_113StartupAnchorEv"
+SERVED_ANCHOR = "_ZN8rockpool6legacy12_GLOBAL__N_112ServedAnchorEv"
 
 
 def run(*argv):
@@ -49,10 +55,37 @@ def functions(obj):
 
 
 def listed_functions(order_file):
+    """The functions a list places: .text.<name>, or .text.unlikely.<name> for
+    a function gcc deems cold and for the part it splits off one (<name>.cold)."""
+    names = []
     with open(order_file, encoding="utf-8") as f:
-        return [line.strip()[len(".text."):] for line in f
-                if line.startswith(".text.") and "*" not in line
-                and line.strip() != ".text.rockpool_startup_anchor"]
+        for line in f:
+            line = line.strip()
+            if not line.startswith(".text.") or "*" in line or "_anchor" in line:
+                continue
+            if line.startswith(".text.unlikely."):
+                names.append((line[len(".text.unlikely."):], ".cold"))
+            else:
+                names.append((line[len(".text."):], None))
+    return names
+
+
+def placed(names, defined):
+    """{symbol: address} of the listed functions the object defines (the
+    split-off part of a function listed by its cold section, else the
+    function)."""
+    found = {}
+    for name, cold in names:
+        for symbol in (name + cold, name) if cold else (name,):
+            if symbol in defined:
+                found[symbol] = defined[symbol]
+                break
+    return found
+
+
+def unclone(name):
+    """A function's name without gcc's clone suffix (.isra.0, .constprop.1)."""
+    return re.sub(r"\.(isra|part|constprop)\.\d+$", "", name)
 
 
 class StartupLayoutTest(unittest.TestCase):
@@ -64,12 +97,19 @@ class StartupLayoutTest(unittest.TestCase):
         self.assertTrue(ANCHOR in defined, f"{obj}: no start-up anchor ({ANCHOR})")
         anchor = defined[ANCHOR]
         self.assertEqual(anchor % WINDOW, 0, f"{obj}: anchor at {anchor:#x}")
-        placed = [name for name in listed_functions(ORDER) if name in defined]
+        startup = placed(listed_functions(ORDER), defined)
         # Most of the list is in every object (the interpose object lacks
         # the RocksDB parts): a list that matches nothing is stale.
-        self.assertGreater(len(placed), 40, f"{obj}: {len(placed)} listed functions defined")
-        outside = [name for name in placed if not anchor <= defined[name] < anchor + WINDOW]
+        self.assertGreater(len(startup), 40, f"{obj}: {len(startup)} listed functions defined")
+        outside = [name for name, at in startup.items() if not anchor <= at < anchor + WINDOW]
         self.assertEqual(outside, [], f"{obj}: listed functions outside the anchor's window")
+        self.assertTrue(SERVED_ANCHOR in defined, f"{obj}: no served anchor ({SERVED_ANCHOR})")
+        served_anchor = defined[SERVED_ANCHOR]
+        self.assertEqual(served_anchor % WINDOW, 0, f"{obj}: served anchor at {served_anchor:#x}")
+        served = placed(listed_functions(SERVED_ORDER), defined)
+        self.assertGreater(len(served), 100, f"{obj}: {len(served)} served functions defined")
+        outside = [name for name, at in served.items() if not served_anchor <= at < anchor]
+        self.assertEqual(outside, [], f"{obj}: served functions outside their block")
         rodata, size = section(obj, ".rodata")
         self.assertGreater(rodata, anchor)
         self.assertLessEqual(rodata + size, anchor + WINDOW,
@@ -90,15 +130,22 @@ class StartupLayoutTest(unittest.TestCase):
         # regenerated whenever a name in it no longer exists.
         if ASAN:
             self.skipTest("ASan builds inline and clone differently")
-        defined = set()
+        # The tests' objects are built with invariant checks, which inline
+        # differently: a clone of the list's build (name.isra.0) counts as
+        # there when the function or another clone of it is.
+        defined = {}
         for obj in OBJECTS:
             defined.update(functions(obj))
-        stale = [name for name in listed_functions(ORDER) if name not in defined]
-        self.assertEqual(stale, [], "startup_order.txt names functions no object defines: "
-                         "regenerate it (tests/rocksdb_plugin/legacy/measure/startup_order.sh)")
+        bases = {unclone(symbol) for symbol in defined}
+        for order in (ORDER, SERVED_ORDER):
+            stale = [name for name, cold in listed_functions(order)
+                     if not placed([(name, cold)], defined) and unclone(name) not in bases]
+            self.assertEqual(stale, [], f"{order} names functions no object defines: regenerate "
+                             "it (tests/rocksdb_plugin/legacy/measure/code_order.sh)")
 
 
 if __name__ == "__main__":
     ASAN = "--asan" in sys.argv  # BUILD passes it under --config=asan
-    ORDER, OBJECTS = sys.argv[1], [a for a in sys.argv[2:] if a != "--asan"]
+    ORDER, SERVED_ORDER = sys.argv[1], sys.argv[2]
+    OBJECTS = [a for a in sys.argv[3:] if a != "--asan"]
     unittest.main(argv=sys.argv[:1])
