@@ -24,6 +24,7 @@ import unittest
 WINDOW = 0x10000
 ANCHOR = "_ZN8rockpool6legacy12_GLOBAL__N_113StartupAnchorEv"
 SERVED_ANCHOR = "_ZN8rockpool6legacy12_GLOBAL__N_112ServedAnchorEv"
+ANCHOR_SECTIONS = (".text.rockpool_startup_anchor", ".text.rockpool_served_anchor")
 
 
 def run(*argv):
@@ -61,7 +62,7 @@ def listed_functions(order_file):
     with open(order_file, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
-            if not line.startswith(".text.") or "*" in line or "_anchor" in line:
+            if not line.startswith(".text.") or "*" in line or line in ANCHOR_SECTIONS:
                 continue
             if line.startswith(".text.unlikely."):
                 names.append((line[len(".text.unlikely."):], ".cold"))

@@ -20,7 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 BAZEL=${BAZEL:-bazel}
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so >/dev/null 2>&1
-OBJ=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/rocksdb_plugin/librockpool_preload.so
+BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
+OBJ=$BIN/rocksdb_plugin/librockpool_preload.so
 WORK=$(mktemp -d /tmp/rockpool_code_order.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -59,12 +60,11 @@ nm -S --defined-only "$OBJ" >"$WORK/symbols"
 # The input sections the objects are linked from: a function gcc deems cold
 # (absl's ABSL_ATTRIBUTE_COLD slow paths) and the cold part gcc splits off a
 # function (name.cold) live in .text.unlikely.<name>, not .text.<name>.
-BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
 find "$BIN/rocksdb_plugin" "$BIN/compression" "$BIN/external/absl_pic" -name '*.pic.o' \
   -exec readelf -SW {} + | grep -o ' \.text\.[^ ]*' | sort -u >"$WORK/sections"
-python3 - "$WORK" <<'PY'
+python3 - "$WORK" "$OBJ" <<'PY'
 import os, re, sys
-work = sys.argv[1]
+work, obj = sys.argv[1], os.path.basename(sys.argv[2])
 sections = {line.strip() for line in open(os.path.join(work, "sections"))}
 
 
@@ -79,8 +79,6 @@ def served_section(name):
         if prefix + name in sections:
             return prefix + name
     return None
-
-obj = "librockpool_preload.so"
 
 
 def ran(path):
@@ -129,26 +127,27 @@ for line in open(os.path.join(work, "symbols")):
     f = line.split()
     if len(f) == 4 and f[2] in "tTwW":
         size[f[3]] = int(f[1], 16)
-# Abseil's lock and thread-identity code (and what it calls once: the CPU
-# count, its allocator) runs its slow paths only when threads meet on a lock, which callgrind's one-at-a-time threads rarely
-# make happen: every codec's pools may reach all of it.
+# Code the short runs may miss, added by name:
+#   - Abseil's lock and thread-identity code (and what it calls once: the
+#     CPU count, its allocator) runs its slow paths only when threads meet
+#     on a lock, which callgrind's one-at-a-time threads rarely make happen:
+#     every codec's pools may reach all of it;
+#   - each pool's upkeep (the idle sweep, destroying contexts beyond the
+#     cap) runs on timing: it goes with the pool's codec.
 contended = re.compile(r"Mutex|CondVar|synchronization_internal|PerThreadSem|SpinLock"
                        r"|ThreadIdentity|AbslInternal|LowLevelAlloc|NumCPUs|CycleClock")
+upkeep = re.compile(r"^_ZN8rockpool11ContextPool.*(Sweep|Destroy|Trim)")
 all_codecs = {c for cs in served.values() for c in cs}
-for n in size:
-    if contended.search(n) and n not in startup:
-        served[n] = set(all_codecs)
-# The pools' upkeep (the idle sweep, destroying contexts beyond the cap)
-# runs on timing the short runs may miss: each pool's goes with its codec.
-upkeep = re.compile(r"^_ZN8rockpool11ContextPool.*(MaybeSweep|Destroy|Sweep|Trim)")
 pool_codecs = [("LZ4_streamHC", {"lz4hc"}), ("LZ4_stream_u", {"lz4"}), ("Zlib", {"zlib"}),
                ("Zstd", {"zstd", "zstd_dict"}), ("SizeClass", {"zstd", "zstd_dict"})]
 for n in size:
-    if upkeep.search(n) and n not in startup:
-        for key, owners in pool_codecs:
-            if key in n:
-                served.setdefault(n, set()).update(owners & all_codecs)
-                break
+    if n in startup:
+        continue
+    if contended.search(n):
+        served[n] = set(all_codecs)
+    elif upkeep.search(n):
+        owners = next((o for key, o in pool_codecs if key in n), set())
+        served.setdefault(n, set()).update(owners & all_codecs)
 # Each codec's functions after those of the codecs before it, in this
 # order: zlib first, whose per-block state is the largest churn rockpool
 # removes; zstd next, then lz4.
