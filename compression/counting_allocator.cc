@@ -101,24 +101,6 @@ void CountingAllocator::Free(void* p) {
   std::free(raw);
 }
 
-void* CountingAllocator::ZstdAlloc(void* opaque, size_t size) {
-  return static_cast<CountingAllocator*>(opaque)->Allocate(size);
-}
-
-void CountingAllocator::ZstdFree(void* opaque, void* address) {
-  static_cast<CountingAllocator*>(opaque)->Free(address);
-}
-
-void* CountingAllocator::ZlibAlloc(void* opaque, unsigned items, unsigned size) {
-  // zlib multiplies itself in older versions; do it in 64 bits here.
-  const uint64_t bytes = static_cast<uint64_t>(items) * size;
-  return static_cast<CountingAllocator*>(opaque)->Allocate(static_cast<size_t>(bytes));
-}
-
-void CountingAllocator::ZlibFree(void* opaque, void* address) {
-  static_cast<CountingAllocator*>(opaque)->Free(address);
-}
-
 void AllocationFaultInjector::FailNthAllocation(uint64_t n) {
   countdown.store(static_cast<int64_t>(n), std::memory_order_relaxed);
 }

@@ -11,7 +11,9 @@
 //                      now, plus forwarding into its AllocationStats.
 //
 // A CountingAllocator is used by one thread at a time (the one holding the
-// context); AllocationStats may be read by any thread at any time.
+// context); AllocationStats may be read by any thread at any time. It knows
+// no codec: the callbacks in each library's shape (zstd's customMem, zlib's
+// zalloc/zfree) belong to the contexts (zstd_contexts.h, zlib_contexts.h).
 #ifndef ROCKPOOL_COMPRESSION_COUNTING_ALLOCATOR_H_
 #define ROCKPOOL_COMPRESSION_COUNTING_ALLOCATOR_H_
 
@@ -78,48 +80,12 @@ class CountingAllocator {
   uint64_t bytes_allocated() const { return bytes_allocated_; }
   uint64_t allocations() const { return allocations_; }
 
-  // Who embeds this allocator, so code that sees only a library's opaque
-  // pointer (a z_stream's opaque, a zstd context's customMem) can get back
-  // to the context. `kind` tells the owner's type: owner(kind) is null when
-  // asked for another kind.
-  void set_owner(const void* kind, void* owner) {
-    owner_kind_ = kind;
-    owner_ = owner;
-  }
-  void* owner(const void* kind) const { return owner_kind_ == kind ? owner_ : nullptr; }
-  // The owner of kind `kind` of the CountingAllocator a library's allocation
-  // callback and opaque pointer name, if they name one; else null.
-  static void* OwnerOf(void* (*zstd_alloc)(void*, size_t), void* opaque, const void* kind) {
-    if (zstd_alloc != &ZstdAlloc || opaque == nullptr) return nullptr;
-    return static_cast<CountingAllocator*>(opaque)->owner(kind);
-  }
-  static void* OwnerOf(void* (*zlib_alloc)(void*, unsigned, unsigned), void* opaque,
-                       const void* kind) {
-    if (zlib_alloc != &ZlibAlloc || opaque == nullptr) return nullptr;
-    return static_cast<CountingAllocator*>(opaque)->owner(kind);
-  }
-
-  // C callbacks in the shapes the libraries expect; `opaque` is the
-  // CountingAllocator.
-  static void* ZstdAlloc(void* opaque, size_t size);
-  static void ZstdFree(void* opaque, void* address);
-  static void* ZlibAlloc(void* opaque, unsigned items, unsigned size);
-  static void ZlibFree(void* opaque, void* address);
-
  private:
   AllocationStats* const stats_;
-  const void* owner_kind_ = nullptr;
-  void* owner_ = nullptr;
   int64_t bytes_live_ = 0;
   uint64_t bytes_allocated_ = 0;
   uint64_t allocations_ = 0;
 };
-
-// Library bytes a context holds now: every context type has an allocator().
-template <typename Context>
-size_t LibraryBytesHeld(const Context& context) {
-  return static_cast<size_t>(context.allocator().bytes_live());
-}
 
 // Attribution of codec-library allocations to whoever tagged the running
 // thread, in test builds only: a caller sets a tag (ScopedAllocationTag, a

@@ -61,12 +61,22 @@ DeflateKey NormalizeDeflateKey(DeflateKey key) {
   return key;
 }
 
-ZlibStream::ZlibStream(const ZlibLibrary* lib, AllocationStats* stats)
-    : lib_(lib), allocator_(stats) {
+ZlibStream::ZlibStream(const ZlibLibrary* lib, AllocationStats* stats, Kind kind)
+    : lib_(lib), allocator_(stats), kind_(kind) {
   std::memset(&stream_, 0, sizeof(stream_));
-  stream_.zalloc = &CountingAllocator::ZlibAlloc;
-  stream_.zfree = &CountingAllocator::ZlibFree;
-  stream_.opaque = &allocator_;
+  stream_.zalloc = &Alloc;
+  stream_.zfree = &Free;
+  stream_.opaque = this;
+}
+
+void* ZlibStream::Alloc(void* opaque, unsigned items, unsigned size) {
+  // zlib multiplies itself in older versions; do it in 64 bits here.
+  const uint64_t bytes = static_cast<uint64_t>(items) * size;
+  return static_cast<ZlibStream*>(opaque)->allocator_.Allocate(static_cast<size_t>(bytes));
+}
+
+void ZlibStream::Free(void* opaque, void* address) {
+  static_cast<ZlibStream*>(opaque)->allocator_.Free(address);
 }
 
 DeflateContext::~DeflateContext() {
@@ -144,7 +154,7 @@ absl::Status ZlibPolicy<ContextT, KeyT>::Reset(ContextT& context) {
 
 template <typename ContextT, typename KeyT>
 size_t ZlibPolicy<ContextT, KeyT>::BytesHeld(const ContextT& context) {
-  return LibraryBytesHeld(context);
+  return static_cast<size_t>(context.allocator().bytes_live());
 }
 
 // The members that are not inline, for both sides (the whole class would

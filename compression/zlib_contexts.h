@@ -60,7 +60,6 @@ DeflateKey NormalizeDeflateKey(DeflateKey key);
 // zlib's internal state points back at the z_stream.
 class ZlibStream : public Parkable {
  public:
-  ZlibStream(const ZlibLibrary* lib, AllocationStats* stats);
   ZlibStream(const ZlibStream&) = delete;
   ZlibStream& operator=(const ZlibStream&) = delete;
 
@@ -70,23 +69,38 @@ class ZlibStream : public Parkable {
   const ZlibLibrary& library() const { return *lib_; }
 
  protected:
+  // The stream's zalloc/zfree allocate through `allocator_`; its opaque is
+  // the ZlibStream itself, so code that sees only a z_stream (the legacy
+  // face, after moving a pooled state into RocksDB's stream) gets back to
+  // the context. `kind_` tells deflate from inflate.
+  enum class Kind : uint8_t { kDeflate, kInflate };
+  ZlibStream(const ZlibLibrary* lib, AllocationStats* stats, Kind kind);
+  ~ZlibStream() = default;
+
   // The context of type T whose allocator `stream` allocates with, if any.
   template <typename T>
   static T* FromStream(const z_stream& stream) {
-    return static_cast<T*>(
-        CountingAllocator::OwnerOf(stream.zalloc, stream.opaque, &T::kOwnerKind));
+    if (stream.zalloc != &Alloc || stream.opaque == nullptr) return nullptr;
+    ZlibStream* owner = static_cast<ZlibStream*>(stream.opaque);
+    return owner->kind_ == T::kKind ? static_cast<T*>(owner) : nullptr;
   }
 
   const ZlibLibrary* lib_;
   CountingAllocator allocator_;
   z_stream stream_;
+
+ private:
+  // zlib's zalloc/zfree; `opaque` is the ZlibStream.
+  static void* Alloc(void* opaque, unsigned items, unsigned size);
+  static void Free(void* opaque, void* address);
+
+  const Kind kind_;
 };
 
 class DeflateContext : public ZlibStream {
  public:
-  DeflateContext(const ZlibLibrary* lib, AllocationStats* stats) : ZlibStream(lib, stats) {
-    allocator_.set_owner(&kOwnerKind, this);
-  }
+  DeflateContext(const ZlibLibrary* lib, AllocationStats* stats)
+      : ZlibStream(lib, stats, kKind) {}
   ~DeflateContext();
   // The context whose state `stream` holds (moved there by the legacy
   // face's transplant, allocating through this context's allocator), if
@@ -99,15 +113,14 @@ class DeflateContext : public ZlibStream {
   template <typename, typename>
   friend struct ZlibPolicy;
   friend class ZlibStream;
-  static constexpr char kOwnerKind = 'd';
+  static constexpr Kind kKind = Kind::kDeflate;
   bool initialised_ = false;
 };
 
 class InflateContext : public ZlibStream {
  public:
-  InflateContext(const ZlibLibrary* lib, AllocationStats* stats) : ZlibStream(lib, stats) {
-    allocator_.set_owner(&kOwnerKind, this);
-  }
+  InflateContext(const ZlibLibrary* lib, AllocationStats* stats)
+      : ZlibStream(lib, stats, kKind) {}
   ~InflateContext();
   // The context whose state `stream` holds (moved there by the legacy
   // face's transplant, allocating through this context's allocator), if
@@ -121,7 +134,7 @@ class InflateContext : public ZlibStream {
   template <typename, typename>
   friend struct ZlibPolicy;
   friend class ZlibStream;
-  static constexpr char kOwnerKind = 'i';
+  static constexpr Kind kKind = Kind::kInflate;
   bool initialised_ = false;
   int window_bits_ = 0;  // the key's: restored on every reset
 };

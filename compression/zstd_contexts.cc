@@ -13,11 +13,15 @@ static_assert(offsetof(ZstdCustomMemView, alloc) == offsetof(ZSTD_customMem, cus
 static_assert(offsetof(ZstdCustomMemView, free) == offsetof(ZSTD_customMem, customFree));
 static_assert(offsetof(ZstdCustomMemView, opaque) == offsetof(ZSTD_customMem, opaque));
 
-ZSTD_customMem CustomMem(CountingAllocator* allocator) {
-  return ZSTD_customMem{&CountingAllocator::ZstdAlloc, &CountingAllocator::ZstdFree, allocator};
+}  // namespace
+
+void* ZstdContext::Alloc(void* opaque, size_t size) {
+  return static_cast<ZstdContext*>(opaque)->allocator_.Allocate(size);
 }
 
-}  // namespace
+void ZstdContext::Free(void* opaque, void* address) {
+  static_cast<ZstdContext*>(opaque)->allocator_.Free(address);
+}
 
 ZstdCompressContext::~ZstdCompressContext() {
   if (cctx_ != nullptr) lib_->ZSTD_freeCCtx(cctx_);
@@ -49,7 +53,7 @@ absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
   std::unique_ptr<ZstdCompressContext> context(new (std::nothrow)
                                                    ZstdCompressContext(lib_, stats));
   if (context == nullptr) return absl::ResourceExhaustedError("ZstdCompressContext: out of memory");
-  context->cctx_ = lib_->ZSTD_createCCtx_advanced(CustomMem(&context->allocator_));
+  context->cctx_ = lib_->ZSTD_createCCtx_advanced(context->custom_mem());
   if (context->cctx_ == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot allocate a compression context");
   }
@@ -72,7 +76,7 @@ absl::StatusOr<std::unique_ptr<ZstdDecompressContext>> ZstdDecompressPolicy::Cre
                                                      ZstdDecompressContext(lib_, stats));
   if (context == nullptr)
     return absl::ResourceExhaustedError("ZstdDecompressContext: out of memory");
-  context->dctx_ = lib_->ZSTD_createDCtx_advanced(CustomMem(&context->allocator_));
+  context->dctx_ = lib_->ZSTD_createDCtx_advanced(context->custom_mem());
   if (context->dctx_ == nullptr) {
     return absl::ResourceExhaustedError("zstd: cannot allocate a decompression context");
   }

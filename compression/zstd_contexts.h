@@ -76,53 +76,76 @@ struct ZstdKey {
 };
 static_assert(sizeof(ZstdKey) == sizeof(uint64_t), "ZstdKey::operator== compares 8 bytes");
 
-class ZstdCompressContext : public Parkable {
+// What both zstd contexts share: the libzstd copy that made the context, and
+// the allocator its customMem names. The customMem's opaque is the context
+// itself, so code that sees only a handle's customMem (the legacy face reads
+// it out of a ZSTD_CCtx or ZSTD_DCtx RocksDB hands back) gets back to the
+// context without a table; `kind_` tells the two kinds apart.
+class ZstdContext : public Parkable {
  public:
-  ZstdCompressContext(const ZstdLibrary* lib, AllocationStats* stats)
-      : lib_(lib), allocator_(stats) {
-    allocator_.set_owner(&kOwnerKind, this);
-  }
-  // The context whose allocator a zstd customMem {alloc, free, opaque}
-  // names, if it is one of these; else null. (The legacy face reads the
-  // customMem out of a ZSTD_CCtx RocksDB hands back.)
-  static ZstdCompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
-    return static_cast<ZstdCompressContext*>(
-        CountingAllocator::OwnerOf(alloc, opaque, &kOwnerKind));
-  }
-  ~ZstdCompressContext();
-  ZstdCompressContext(const ZstdCompressContext&) = delete;
-  ZstdCompressContext& operator=(const ZstdCompressContext&) = delete;
+  ZstdContext(const ZstdContext&) = delete;
+  ZstdContext& operator=(const ZstdContext&) = delete;
 
-  ZSTD_CCtx_s* get() const { return cctx_; }
-  const void* handle() const { return cctx_; }
   const CountingAllocator& allocator() const { return allocator_; }
   // The libzstd copy that created this context.
   const ZstdLibrary& library() const { return *lib_; }
 
+ protected:
+  enum class Kind : uint8_t { kCompress, kDecompress };
+  ZstdContext(const ZstdLibrary* lib, AllocationStats* stats, Kind kind)
+      : lib_(lib), allocator_(stats), kind_(kind) {}
+  ~ZstdContext() = default;
+
+  // The context of kind `kind` whose customMem is {alloc, -, opaque}, if
+  // that customMem is one of ours; else null.
+  static ZstdContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque, Kind kind) {
+    if (alloc != &Alloc || opaque == nullptr) return nullptr;
+    ZstdContext* context = static_cast<ZstdContext*>(opaque);
+    return context->kind_ == kind ? context : nullptr;
+  }
+  // The customMem this context's libzstd handle is created with.
+  ZSTD_customMem custom_mem() { return ZSTD_customMem{&Alloc, &Free, this}; }
+
+  const ZstdLibrary* lib_;
+  CountingAllocator allocator_;  // must outlive the libzstd handle
+
+ private:
+  // zstd's customMem callbacks; `opaque` is the ZstdContext.
+  static void* Alloc(void* opaque, size_t size);
+  static void Free(void* opaque, void* address);
+
+  const Kind kind_;
+};
+
+class ZstdCompressContext : public ZstdContext {
+ public:
+  ZstdCompressContext(const ZstdLibrary* lib, AllocationStats* stats)
+      : ZstdContext(lib, stats, Kind::kCompress) {}
+  // The compression context whose customMem is {alloc, -, opaque}, if any.
+  static ZstdCompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
+    return static_cast<ZstdCompressContext*>(
+        ZstdContext::FromCustomMem(alloc, opaque, Kind::kCompress));
+  }
+  ~ZstdCompressContext();
+
+  ZSTD_CCtx_s* get() const { return cctx_; }
+  const void* handle() const { return cctx_; }
+
  private:
   friend struct ZstdCompressPolicy;
-  static constexpr char kOwnerKind = 'C';
-  const ZstdLibrary* lib_;
-  CountingAllocator allocator_;  // must outlive cctx_
   ZSTD_CCtx_s* cctx_ = nullptr;
 };
 
-class ZstdDecompressContext : public Parkable {
+class ZstdDecompressContext : public ZstdContext {
  public:
   ZstdDecompressContext(const ZstdLibrary* lib, AllocationStats* stats)
-      : lib_(lib), allocator_(stats) {
-    allocator_.set_owner(&kOwnerKind, this);
-  }
-  // The context whose allocator a zstd customMem {alloc, free, opaque}
-  // names, if it is one of these; else null. (The legacy face reads the
-  // customMem out of a ZSTD_DCtx RocksDB hands back.)
+      : ZstdContext(lib, stats, Kind::kDecompress) {}
+  // The decompression context whose customMem is {alloc, -, opaque}, if any.
   static ZstdDecompressContext* FromCustomMem(void* (*alloc)(void*, size_t), void* opaque) {
     return static_cast<ZstdDecompressContext*>(
-        CountingAllocator::OwnerOf(alloc, opaque, &kOwnerKind));
+        ZstdContext::FromCustomMem(alloc, opaque, Kind::kDecompress));
   }
   ~ZstdDecompressContext();
-  ZstdDecompressContext(const ZstdDecompressContext&) = delete;
-  ZstdDecompressContext& operator=(const ZstdDecompressContext&) = delete;
 
   // The context for any use (parameters, ZSTD_DCtx_refDDict, streaming):
   // the next Reset() runs ZSTD_DCtx_reset(ZSTD_reset_session_and_parameters).
@@ -138,15 +161,9 @@ class ZstdDecompressContext : public Parkable {
   // native face), where the built-in's per-core DCtx is never reset either.
   ZSTD_DCtx_s* one_shot() const { return dctx_; }
   const void* handle() const { return dctx_; }
-  const CountingAllocator& allocator() const { return allocator_; }
-  // The libzstd copy that created this context.
-  const ZstdLibrary& library() const { return *lib_; }
 
  private:
   friend struct ZstdDecompressPolicy;
-  static constexpr char kOwnerKind = 'D';
-  const ZstdLibrary* lib_;
-  CountingAllocator allocator_;
   ZSTD_DCtx_s* dctx_ = nullptr;
   mutable bool needs_reset_ = false;  // get() was called since the last reset
 };
@@ -173,7 +190,9 @@ struct ZstdCompressPolicy {
     if (ABSL_PREDICT_FALSE(workers != 0)) return WorkersAfterReset(workers);
     return absl::OkStatus();
   }
-  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
+  size_t BytesHeld(const Context& context) {
+    return static_cast<size_t>(context.allocator().bytes_live());
+  }
 
  private:
   absl::Status ResetFailed(size_t zstd_error) const;
@@ -196,7 +215,9 @@ struct ZstdDecompressPolicy {
     return ResetUsed(context);
   }
   absl::Status ResetUsed(Context& context);
-  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
+  size_t BytesHeld(const Context& context) {
+    return static_cast<size_t>(context.allocator().bytes_live());
+  }
 
  private:
   const ZstdLibrary* lib_;

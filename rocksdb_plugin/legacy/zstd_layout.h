@@ -2,8 +2,7 @@
 // own ZSTD_CCtx/ZSTD_DCtx from any other without a lookup table.
 //
 // rockpool creates every pooled context with ZSTD_create*Ctx_advanced and a
-// customMem of {CountingAllocator::ZstdAlloc, ZstdFree, the context's
-// allocator}; libzstd stores that customMem inside the ZSTD_CCtx/ZSTD_DCtx
+// customMem of {ZstdContext::Alloc, ZstdContext::Free, the context}; libzstd stores that customMem inside the ZSTD_CCtx/ZSTD_DCtx
 // struct (zstd_compress_internal.h, zstd_decompress_internal.h), at an offset
 // its public headers do not give. FindCustomMem() finds the offset once on
 // real contexts of the libzstd this process runs with: it creates a context

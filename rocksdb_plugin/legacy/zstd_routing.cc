@@ -19,9 +19,9 @@ namespace {
 // The parked pooled Context (ZstdCompressContext or ZstdDecompressContext)
 // behind a libzstd handle whose customMem sits `custom_mem_offset` bytes in
 // (zstd_layout.h), or null if the handle is not one: its customMem must
-// name a CountingAllocator of such a context, and that context must own
-// this very handle and be parked. Reads three pointers inside the handle,
-// valid memory for any context of that libzstd, ours or not.
+// name such a context, and that context must own this very handle and be
+// parked. Reads three pointers inside the handle, valid memory for any
+// context of that libzstd, ours or not.
 template <typename Context>
 Context* ParkedContextBehind(const void* handle, size_t custom_mem_offset) {
   const ZstdCustomMemView mem = ZstdCustomMemAt(handle, custom_mem_offset);

@@ -29,15 +29,6 @@ TEST(CountingAllocatorTest, CountsBytesCallsAndLiveBytes) {
   EXPECT_EQ(c.bytes_live, 0);
 }
 
-TEST(CountingAllocatorTest, ZlibCallbackMultipliesItemsBySize) {
-  AllocationStats stats;
-  CountingAllocator a(&stats);
-  void* p = CountingAllocator::ZlibAlloc(&a, 3, 100);
-  EXPECT_EQ(a.bytes_live(), 300);
-  CountingAllocator::ZlibFree(&a, p);
-  EXPECT_EQ(stats.Read().bytes_live, 0);
-}
-
 TEST(CountingAllocatorTest, FailsExactlyTheNthAllocation) {
   AllocationStats stats;
   CountingAllocator a(&stats);

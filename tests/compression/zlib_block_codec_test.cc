@@ -221,6 +221,28 @@ TEST(InflatePolicyTest, ResetForgetsAWindowLearnedFromTheHeader) {
   EXPECT_EQ(pool.stats().created, 1u);
 }
 
+// A pooled stream allocates through its own allocator (zlib's items x size,
+// every byte counted), and the stream alone leads back to its context, of
+// the right kind only: the legacy face finds a moved state this way.
+TEST(ZlibStreamTest, CountsItsBytesAndIsFoundFromTheStreamAlone) {
+  CompressionPools pools;
+  auto deflate = pools.deflate().Acquire(DeflateKey{});
+  auto inflate = pools.inflate().Acquire(InflateKey{});
+  ASSERT_TRUE(deflate.ok());
+  ASSERT_TRUE(inflate.ok());
+  DeflateContext& d = **deflate;
+  InflateContext& i = **inflate;
+  EXPECT_GT(d.allocator().bytes_live(), 0);
+  EXPECT_EQ(d.allocator().bytes_live(), pools.deflate().stats().library.bytes_live);
+  EXPECT_EQ(i.allocator().bytes_live(), pools.inflate().stats().library.bytes_live);
+  EXPECT_EQ(DeflateContext::FromStream(*d.get()), &d);
+  EXPECT_EQ(InflateContext::FromStream(*i.get()), &i);
+  EXPECT_EQ(InflateContext::FromStream(*d.get()), nullptr);
+  EXPECT_EQ(DeflateContext::FromStream(*i.get()), nullptr);
+  z_stream foreign{};
+  EXPECT_EQ(DeflateContext::FromStream(foreign), nullptr);
+}
+
 // The into-buffer calls the native face uses: the same bytes as the string
 // form's payload, FailedPrecondition when the caller's buffer is too small,
 // DataLoss for a payload that does not inflate to the declared size.
