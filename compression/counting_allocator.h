@@ -87,6 +87,12 @@ class CountingAllocator {
   uint64_t allocations_ = 0;
 };
 
+// Library bytes a context holds now: every context type has an allocator().
+template <typename Context>
+size_t LibraryBytesHeld(const Context& context) {
+  return static_cast<size_t>(context.allocator().bytes_live());
+}
+
 // Attribution of codec-library allocations to whoever tagged the running
 // thread, in test builds only: a caller sets a tag (ScopedAllocationTag, a
 // thread-local store) and every CountingAllocator allocation made meanwhile

@@ -154,7 +154,7 @@ absl::Status ZlibPolicy<ContextT, KeyT>::Reset(ContextT& context) {
 
 template <typename ContextT, typename KeyT>
 size_t ZlibPolicy<ContextT, KeyT>::BytesHeld(const ContextT& context) {
-  return static_cast<size_t>(context.allocator().bytes_live());
+  return LibraryBytesHeld(context);
 }
 
 // The members that are not inline, for both sides (the whole class would

@@ -190,9 +190,7 @@ struct ZstdCompressPolicy {
     if (ABSL_PREDICT_FALSE(workers != 0)) return WorkersAfterReset(workers);
     return absl::OkStatus();
   }
-  size_t BytesHeld(const Context& context) {
-    return static_cast<size_t>(context.allocator().bytes_live());
-  }
+  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
 
  private:
   absl::Status ResetFailed(size_t zstd_error) const;
@@ -215,9 +213,7 @@ struct ZstdDecompressPolicy {
     return ResetUsed(context);
   }
   absl::Status ResetUsed(Context& context);
-  size_t BytesHeld(const Context& context) {
-    return static_cast<size_t>(context.allocator().bytes_live());
-  }
+  size_t BytesHeld(const Context& context) { return LibraryBytesHeld(context); }
 
  private:
   const ZstdLibrary* lib_;
