@@ -42,6 +42,9 @@ def parser():
                    help=f"soak mode instead of the matrix (default {SOAK_SECONDS} s, "
                    f"--quick {QUICK_SOAK_SECONDS} s)")
     p.add_argument("--soak_codec", default="zlib", help="the soak DB's codec (default zlib)")
+    p.add_argument("--soak_runs", default="1", help="soak runs per allocator, alternating "
+                   "allocators (default 1); the verdict reads the median over the runs, and "
+                   "one run's RSS swings by a few MiB, so judge on 3 or more")
     p.add_argument("--md", help="write the Markdown tables here")
     p.add_argument("--json", help="write every run's figures, medians, ratios, p-values here")
     p.add_argument("--heatmap", help="PNG: pooled/stock median wall, workload x allocator")
@@ -123,6 +126,7 @@ def parse(argv, cwd=None):
     if a.soak is not None:
         default = QUICK_SOAK_SECONDS if a.quick else SOAK_SECONDS
         a.soak = default if a.soak == "default" else _number(a.soak, "soak", int, 1, 7 * 86400)
+        a.soak_runs = _number(a.soak_runs, "soak_runs", int, 1, 100)
         a.allocators = _allocators(a.allocators or "glibc,jemalloc")
         a.workloads = []
     else:

@@ -107,12 +107,15 @@ def write_soak_png(soak, path, title):
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5))
     palette = plt.get_cmap("tab10")
-    for i, (alloc, sides) in enumerate(soak.get("allocators", {}).items()):
-        for side, style in (("stock", "-"), ("pooled", "--")):
-            samples = sides.get(side, {}).get("samples", [])
-            if samples:
-                ax.plot([s[0] for s in samples], [s[1] / 1024 for s in samples], style,
-                        color=palette(i % 10), label=f"{alloc} {side}")
+    for run, allocators in enumerate(st.soak_runs(soak)):
+        for i, (alloc, sides) in enumerate(allocators.items()):
+            for side, style in (("stock", "-"), ("pooled", "--")):
+                samples = sides.get(side, {}).get("samples", [])
+                if samples:
+                    # Later runs fainter and unlabelled: one legend entry per line style.
+                    ax.plot([s[0] for s in samples], [s[1] / 1024 for s in samples], style,
+                            color=palette(i % 10), alpha=1.0 if run == 0 else 0.35,
+                            label=f"{alloc} {side}" if run == 0 else None)
     ax.set_xlabel("seconds")
     ax.set_ylabel("RSS (MiB, VmRSS)")
     ax.set_ylim(bottom=0)

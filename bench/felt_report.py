@@ -128,39 +128,57 @@ def render_cells(doc):
 
 def soak_rows(soak):
     rows = []
-    for alloc, sides in soak.get("allocators", {}).items():
-        for side in ("stock", "pooled"):
-            r = sides.get(side)
-            if not r:
-                continue
-            f = st.soak_figures([tuple(s) for s in r.get("samples", [])])
-            ph = r.get("phases", {}).get("readwhilewriting", {})
-            rows.append([alloc, side, fmt(f["rss_1min_kb"], "KiB"), fmt(f["rss_5min_kb"], "KiB"),
-                         fmt(f["rss_end_kb"], "KiB"), fmt(f["rss_tail_mean_kb"], "KiB"),
-                         fmt(f["rss_peak_kb"], "KiB"), fmt(r.get("maxrss_kb"), "KiB"),
-                         fmt(r.get("pool_idle_kb"), "KiB"), fmt(r.get("cpu_s"), "s"),
-                         fmt(ph.get("ops"), "ops/s"), fmt(ph.get("p99_us"), "us")])
+    for run, allocators in enumerate(st.soak_runs(soak), start=1):
+        for alloc, sides in allocators.items():
+            for side in ("stock", "pooled"):
+                r = sides.get(side)
+                if not r:
+                    continue
+                f = st.soak_figures([tuple(s) for s in r.get("samples", [])])
+                ph = r.get("phases", {}).get("readwhilewriting", {})
+                rows.append([str(run), alloc, side, fmt(f["rss_1min_kb"], "KiB"),
+                             fmt(f["rss_5min_kb"], "KiB"), fmt(f["rss_end_kb"], "KiB"),
+                             fmt(f["rss_tail_mean_kb"], "KiB"), fmt(f["rss_peak_kb"], "KiB"),
+                             fmt(r.get("maxrss_kb"), "KiB"), fmt(r.get("pool_idle_kb"), "KiB"),
+                             fmt(r.get("cpu_s"), "s"), fmt(ph.get("ops"), "ops/s"),
+                             fmt(ph.get("p99_us"), "us")])
     return rows
+
+
+def _tail_mean_gap_kb(sides):
+    """Pooled minus stock, mean RSS over the last 5 minutes (KiB); None when
+    a side is missing or has no samples."""
+    mean = {}
+    for side in ("stock", "pooled"):
+        samples = (sides.get(side) or {}).get("samples", [])
+        mean[side] = st.soak_figures([tuple(s) for s in samples])["rss_tail_mean_kb"]
+    if mean["stock"] is None or mean["pooled"] is None:
+        return None
+    return mean["pooled"] - mean["stock"]
+
+
+def _mib(kb):
+    return f"{'-' if kb < 0 else '+'}{abs(kb) / 1024:.1f}"
 
 
 def soak_verdicts(soak):
     """One line per allocator: pooled minus stock, mean RSS over the last
-    5 minutes, beside the pool's idle bytes at the end."""
+    5 minutes (the median over the runs, each run's figure beside it), and
+    the pool's idle bytes at the end of the first run."""
     lines = []
-    for alloc, sides in soak.get("allocators", {}).items():
-        if not (sides.get("stock") and sides.get("pooled")):
+    runs = st.soak_runs(soak)
+    for alloc, sides in runs[0].items():
+        gaps = [g for g in (_tail_mean_gap_kb(r.get(alloc, {})) for r in runs) if g is not None]
+        if not gaps:
             continue
-        mean = {side: st.soak_figures([tuple(s) for s in sides[side].get("samples", [])])
-                ["rss_tail_mean_kb"] for side in ("stock", "pooled")}
-        if mean["stock"] is None or mean["pooled"] is None:
-            continue
-        diff = mean["pooled"] - mean["stock"]
-        idle = sides["pooled"].get("pool_idle_kb")
-        lines.append(f"- {alloc}: pooled {'-' if diff < 0 else '+'}{abs(diff) / 1024:.1f} MiB "
-                     f"against stock (mean RSS, last 5 minutes: "
-                     f"{'at or below' if diff <= 0 else 'above'} stock)"
-                     + (f"; the pool held {idle / 1024:.1f} MiB idle at the end" if idle is not None
-                        else ""))
+        diff = st.median(gaps)
+        each = (f", median of {len(gaps)} runs ({', '.join(_mib(g) for g in gaps)} MiB; "
+                f"{sum(g > 0 for g in gaps)} above stock)" if len(gaps) > 1 else "")
+        idle = (sides.get("pooled") or {}).get("pool_idle_kb")
+        lines.append(f"- {alloc}: pooled {_mib(diff)} MiB against stock (mean RSS, last 5 "
+                     f"minutes{each}: {'at or below' if diff <= 0 else 'above'} stock)"
+                     + (f"; the pool held {idle / 1024:.1f} MiB idle at the end"
+                        + (" of run 1" if len(gaps) > 1 else "") if idle is not None else ""))
     return lines
 
 
@@ -169,7 +187,7 @@ def render_soak(soak):
              soak.get("note", ""), ""]
     if soak.get("command"):
         lines += [f"Each side: `{soak['command']}`", ""]
-    lines += _table(["allocator", "side", "RSS 1 min", "RSS 5 min", "RSS end",
+    lines += _table(["run", "allocator", "side", "RSS 1 min", "RSS 5 min", "RSS end",
                      "RSS mean, last 5 min", "peak RSS (sampled)", "ru_maxrss", "pool idle at end",
                      "CPU user+sys", "ops/s", "p99"],
                     soak_rows(soak))

@@ -68,15 +68,25 @@ def _run_allocator(s, a, alloc, args, options):
 
 
 def run_soak(s, a):
-    """The soak section of the JSON document."""
+    """The soak section of the JSON document: the first run under
+    "allocators", any further runs (--soak_runs) under "more_runs", each of
+    the same shape. Every run takes the allocators in turn, so a slow drift
+    of the machine falls on all of them alike."""
     args = dbb.soak_args(a.soak_codec, a.soak, s.scale)
     s.fill(dbb.soak_fill_args(a.soak_codec, s.scale), s.path("soak_fill"))
     options = s.options_files("soak", args)
     soak = {"seconds": a.soak, "codec": a.soak_codec, "concurrent": True, "note": NOTE,
             "command": " ".join(os.path.basename(x) if i == 0 else x
                                 for i, x in enumerate(s.argv(args, "DB"))),
-            "allocators": {}}
-    for alloc in a.allocators:
-        soak["allocators"][alloc] = _run_allocator(s, a, alloc, args, options)
+            "allocators": {}, "more_runs": []}
+    for run in range(a.soak_runs):
+        if a.soak_runs > 1:
+            s.say(f"== soak run {run + 1} of {a.soak_runs}")
+        allocators = {alloc: _run_allocator(s, a, alloc, args, options)
+                      for alloc in a.allocators}
+        if run == 0:
+            soak["allocators"] = allocators
+        else:
+            soak["more_runs"].append(allocators)
     shutil.rmtree(s.path("soak_fill"), ignore_errors=True)
     return soak

@@ -192,6 +192,12 @@ def value_at(samples, t):
     return None
 
 
+def soak_runs(soak):
+    """Every run of a soak document, first to last, each {allocator: {side:
+    result}}: the first under "allocators", the rest under "more_runs"."""
+    return [soak.get("allocators", {})] + soak.get("more_runs", [])
+
+
 def soak_figures(samples, window_s=300):
     """RSS at 1 min, 5 min, the end, its sampled peak, and its mean over the
     last `window_s` seconds (KiB). One sample at the end swings by a

@@ -29,6 +29,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual(cli.parse(["--soak", "--quick"]).soak, 20)
         a = cli.parse(["--soak=90"])
         self.assertEqual((a.soak, a.allocators, a.workloads), (90, ["glibc", "jemalloc"], []))
+        self.assertEqual(a.soak_runs, 1)
+        self.assertEqual(cli.parse(["--soak", "--soak_runs=3"]).soak_runs, 3)
 
     def test_paths_relative_to_where_bazel_run_was_typed(self):
         a = cli.parse(["--md=tmp/x.md", "--json=/tmp/x.json", "--preload=x.so"], cwd="/")
@@ -44,6 +46,8 @@ class CliTest(unittest.TestCase):
                 (["--pairs=two"], "--pairs=two: not a number"),
                 (["--scale=-1"], "--scale=-1: expected"),
                 (["--soak=0"], "--soak=0: expected"),
+                (["--soak", "--soak_runs=0"], "--soak_runs=0: expected"),
+                (["--soak", "--soak_runs=x"], "--soak_runs=x: not a number"),
                 (["--sample_ms=5"], "--sample_ms=5: expected 10 to 1000"),
                 (["--upstream_object=both"], "--upstream_object=both"),
                 (["--md=/nonexistent/dir/x.md"], "no such directory"),

@@ -87,14 +87,33 @@ class MarkdownTest(unittest.TestCase):
                                                       "ops": 6000, "p99_us": 8.0}}}}}}}
         md = rep.render_markdown(d)
         # Last 5 minutes of a 400 s run: the samples at 300 s and 400 s.
-        self.assertIn("| glibc | stock | 2.0 MiB | 4.0 MiB | 3.0 MiB | 3.5 MiB | 4.0 MiB | "
+        self.assertIn("| 1 | glibc | stock | 2.0 MiB | 4.0 MiB | 3.0 MiB | 3.5 MiB | 4.0 MiB | "
                       "4.0 MiB | - | 12.50 s | 5.00k | 9.5 us |", md)
-        self.assertIn("| glibc | pooled | 2.0 MiB | 2.0 MiB | 2.0 MiB | 2.0 MiB | 2.0 MiB | "
+        self.assertIn("| 1 | glibc | pooled | 2.0 MiB | 2.0 MiB | 2.0 MiB | 2.0 MiB | 2.0 MiB | "
                       "2.1 MiB | 0.5 MiB | 11.00 s | 6.00k | 8.0 us |", md)
         self.assertIn("- glibc: pooled -1.5 MiB against stock (mean RSS, last 5 minutes: at or "
                       "below stock); the pool held 0.5 MiB idle at the end", md)
         self.assertIn("concurrently", md)
         self.assertNotIn("Stock vs pooled, per workload", md)
+
+    def test_soak_runs_judged_on_their_median(self):
+        def side(last_kb):  # a 400 s run whose last 5 minutes average last_kb
+            return {"samples": [[0, 1024], [300, last_kb], [400, last_kb]]}
+
+        def run(stock_kb, pooled_kb):
+            return {"jemalloc": {"stock": side(stock_kb), "pooled": side(pooled_kb)}}
+
+        first = run(4096, 5120)
+        first["jemalloc"]["pooled"]["pool_idle_kb"] = 614
+        soak = {"seconds": 400, "codec": "zlib", "allocators": first,
+                "more_runs": [run(4096, 3072), run(4096, 4608)]}
+        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
+                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+        # Gaps +1.0, -1.0, +0.5 MiB: the median +0.5 judges, each run is shown.
+        self.assertIn("- jemalloc: pooled +0.5 MiB against stock (mean RSS, last 5 minutes, "
+                      "median of 3 runs (+1.0, -1.0, +0.5 MiB; 2 above stock): above stock); "
+                      "the pool held 0.6 MiB idle at the end of run 1", md)
+        self.assertIn("| 3 | jemalloc | pooled | 4.5 MiB | 4.5 MiB | 4.5 MiB | 4.5 MiB |", md)
 
 
 class JsonTest(unittest.TestCase):
