@@ -65,6 +65,14 @@ class Face:
     obj: str  # the rockpool object pooled preloads
     lib_dir: str = ""  # an upstream install's lib/, on LD_LIBRARY_PATH of both sides
 
+    @property
+    def stats_variable(self):
+        """The variable naming the file a pooled run writes its report line to
+        (with idle_bytes): the native face writes its close report to
+        ROCKPOOL_NATIVE_STATS, the faces configured from the environment to
+        ROCKPOOL_STATS."""
+        return "ROCKPOOL_NATIVE_STATS" if self.name == "native" else "ROCKPOOL_STATS"
+
 
 # Environment a child must not inherit: each side sets its own allocator and
 # rockpool configuration, and a user's ROCKPOOL_* must never pool a stock run.
@@ -185,8 +193,9 @@ class Workload:
 
 
 def pool_idle_kb(stats_path):
-    """idle_bytes of the last `rockpool report:` line in a ROCKPOOL_STATS
-    file, in KiB; None when there is none (nothing was written)."""
+    """idle_bytes of the last `rockpool report:` line in a ROCKPOOL_STATS or
+    ROCKPOOL_NATIVE_STATS file, in KiB; None when there is none (nothing
+    was written)."""
     try:
         with open(stats_path, encoding="utf-8", errors="replace") as f:
             found = re.findall(r"\bidle_bytes=(\d+)", f.read())

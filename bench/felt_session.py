@@ -53,10 +53,9 @@ class Session:
         return dbb.side_env(self.base_env, allocator, side, self.face)
 
     def stats_file(self, side):
-        """Where a pooled run under a face configured from the environment
-        writes its ROCKPOOL_STATS line (removed first: the object leaves an
-        existing file alone when it leased nothing); None otherwise."""
-        if side != "pooled" or self.face.name == "native":
+        """Where a pooled run writes its report line (removed first: an object
+        leaves an existing file alone when it leased nothing); None for stock."""
+        if side != "pooled":
             return None
         path = self.path("rockpool_stats")
         if os.path.exists(path):
@@ -64,12 +63,14 @@ class Session:
         return path
 
     def measured_env(self, allocator, side):
-        """(environment, ROCKPOOL_STATS path or None) of a measured run: a
-        pooled run under a face configured from the environment writes its
-        statistics at exit only (no period thread)."""
+        """(environment, report file or None) of a measured run. A face
+        configured from the environment writes its statistics at exit only
+        (no period thread); the native face writes its close report."""
         env, stats = self.env(allocator, side), self.stats_file(side)
         if stats:
-            env.update(ROCKPOOL_STATS=stats, ROCKPOOL_STATS_SECONDS="0")
+            env[self.face.stats_variable] = stats
+            if self.face.name != "native":
+                env["ROCKPOOL_STATS_SECONDS"] = "0"
         return env, stats
 
     def argv(self, run_args, db, options=None):

@@ -200,6 +200,29 @@ class PoolIdleTest(unittest.TestCase):
         finally:
             os.unlink(f.name)
 
+    def test_each_face_names_its_report_file(self):
+        """The native face's close report (ROCKPOOL_NATIVE_STATS, as the
+        v11.8.1 object writes it) carries idle_bytes too; the faces configured
+        from the environment write ROCKPOOL_STATS at exit only."""
+        import tempfile
+        from bench import felt_session
+        with tempfile.TemporaryDirectory() as tmp:
+            for face, variable in ((NATIVE, "ROCKPOOL_NATIVE_STATS"), (LEGACY, "ROCKPOOL_STATS")):
+                s = felt_session.Session(face, tmp, 1.0, 0.05, base_env={"ROCKPOOL_STATS": "/u"})
+                env, stats = s.measured_env("glibc", "pooled")
+                self.assertEqual(env[variable], stats)
+                self.assertEqual(env.get("ROCKPOOL_STATS_SECONDS"),
+                                 None if face is NATIVE else "0")
+                if face is NATIVE:
+                    self.assertNotIn("ROCKPOOL_STATS", env)  # the user's never reaches a run
+                self.assertEqual(s.measured_env("glibc", "stock"), (s.env("glibc", "stock"), None))
+                self.assertNotIn(variable, s.measured_env("glibc", "stock")[0])
+            with open(stats, "w", encoding="utf-8") as f:
+                f.write("rockpool report: event=close face=native pid=21703 mode=pool | "
+                        "since_last: leases=3832 created=2 | total: leases=3832 created=2 | "
+                        "idle=2 idle_bytes=209720 in_use=0 discarded=0 | zstd_c=0/0/0/0\n")
+            self.assertAlmostEqual(dbb.pool_idle_kb(stats), 209720 / 1024)
+
     def test_no_file_or_no_line(self):
         self.assertIsNone(dbb.pool_idle_kb("/nonexistent/rockpool_stats"))
         import tempfile
