@@ -172,6 +172,25 @@ def native_shared_tests():
         linkshared = 1,
         deps = ["@rocksdb"],
     )
+    # Its start-up code and read-only data share one 64 KiB window, as the
+    # legacy face's objects' do (the same test; it has no served block).
+    native.py_test(
+        name = "startup_layout_test",
+        size = "small",
+        srcs = ["//tests/rocksdb_plugin/legacy:startup_layout_test.py"],
+        main = "//tests/rocksdb_plugin/legacy:startup_layout_test.py",
+        args = [
+            "$(rootpath //rocksdb_plugin/native:startup_order.txt)",
+            "-",
+            "$(rootpath //rocksdb_plugin/native:librockpool_native.so)",
+        ],
+        data = [
+            "//rocksdb_plugin/native:librockpool_native.so",
+            "//rocksdb_plugin/native:startup_order.txt",
+        ],
+        python_version = "PY3",
+        tags = ["no_asan"],
+    )
     native.sh_test(
         name = "c_api_test",
         size = "medium",

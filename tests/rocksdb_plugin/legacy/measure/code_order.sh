@@ -13,17 +13,37 @@
 #     one codec keeps few 64 KiB windows of them resident.
 # Constructor and destructor variants (C1/C2, D0/D1/D2) are listed together.
 #
+# With `--native PREFIX` (an upstream RocksDB install, as in
+# rocksdb_plugin/README.md) it writes only rocksdb_plugin/native/startup_order.txt:
+# the functions librockpool_native.so runs in the install's db_bench
+# fillrandom,compact on an uncompressed DB with no compression_manager set
+# (the release check, the registration, the constructors).
+#
 # Usage (from the repository root): tests/rocksdb_plugin/legacy/measure/code_order.sh
+#   [--native PREFIX]
 # Then check the result: bazel test //tests/rocksdb_plugin/legacy:startup_layout_test
 # and bazel run //bench:fixed_cost
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 BAZEL=${BAZEL:-bazel}
+WORK=$(mktemp -d /tmp/rockpool_code_order.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+if [ "${1:-}" = "--native" ]; then
+  PREFIX=$(realpath "$2")
+  UPSTREAM=("--output_base=$HOME/.cache/bazel_upstream")
+  FLAGS=(--symlink_prefix=/ "--repo_env=ROCKPOOL_ROCKSDB_PREFIX=$PREFIX")
+  $BAZEL "${UPSTREAM[@]}" build "${FLAGS[@]}" //rocksdb_plugin/native:librockpool_native.so \
+    >/dev/null 2>&1
+  BIN=$($BAZEL "${UPSTREAM[@]}" info "${FLAGS[@]}" bazel-bin 2>/dev/null)
+  OBJ=$BIN/rocksdb_plugin/native/librockpool_native.so
+  LD_LIBRARY_PATH="$PREFIX/lib" LD_PRELOAD="$OBJ" valgrind --tool=callgrind --fair-sched=yes \
+    --demangle=no --callgrind-out-file="$WORK/native_startup.bench.cg" "$PREFIX/bin/db_bench" \
+    --benchmarks=fillrandom,compact --num=20000 --compression_type=none --db="$WORK/db" \
+    >/dev/null 2>&1
+else
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so >/dev/null 2>&1
 BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
 OBJ=$BIN/rocksdb_plugin/librockpool_preload.so
-WORK=$(mktemp -d /tmp/rockpool_code_order.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
 
 /usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000 --compression_type=none \
   --db="$WORK/db" >/dev/null 2>&1
@@ -55,6 +75,8 @@ served zstd_dict --compression_type=zstd --compression_max_dict_bytes=16384 \
 served lz4 --compression_type=lz4
 served lz4hc --compression_type=lz4hc
 wait
+
+fi
 
 nm -S --defined-only "$OBJ" >"$WORK/symbols"
 # The input sections the objects are linked from: a function gcc deems cold
@@ -115,6 +137,13 @@ def ran(path):
 
 
 profiles = sorted(p for p in os.listdir(work) if p.endswith(".cg"))
+START_UP = ".text.rockpool_startup_anchor\n.text\n.text.startup*"  # see below
+if obj == "librockpool_native.so":
+    with open("rocksdb_plugin/native/startup_order.txt", "w") as f:
+        print(START_UP, file=f)
+        for n in sorted(ran(os.path.join(work, "native_startup.bench.cg"))):
+            print(f".text.{n}", file=f)
+    sys.exit(0)
 startup = set().union(*(ran(os.path.join(work, p)) for p in profiles
                         if p.startswith("startup.")))
 served = {}  # function -> the codecs whose runs ran it
@@ -162,13 +191,13 @@ for n in order:
     for c in served[n]:
         spans[c].update(range(offset // 65536, max(offset, end - 1) // 65536 + 1))
     offset = end
-# The 64 KiB-aligned anchors first (rocksdb_plugin/legacy/layout_anchors.cc).
+# The 64 KiB-aligned anchors first (rocksdb_plugin/layout_anchors.cc).
 # Start-up: the anchor, the unnamed .text of crtbegin (frame_dummy and
 # friends run at load), the constructors, and every function that ran; their
 # .text.unlikely parts are left out (they did not run, and they would push
 # the read-only data that follows out of the anchor's window).
 with open("rocksdb_plugin/legacy/startup_order.txt", "w") as f:
-    print(".text.rockpool_startup_anchor\n.text\n.text.startup*", file=f)
+    print(START_UP, file=f)
     for n in sorted(startup):
         print(f".text.{n}", file=f)
 with open("rocksdb_plugin/legacy/served_order.txt", "w") as f:

@@ -1,11 +1,13 @@
-// The first functions of the two blocks of code the objects place together
-// (rocksdb_plugin/BUILD.bazel, code_order), each aligned to 64 KiB:
+// The first functions of the blocks of code the preloaded objects place
+// together, each aligned to 64 KiB (rocksdb_plugin/BUILD.bazel, code_order;
+// rocksdb_plugin/native/defs.bzl for the native object):
 //   - the served anchor starts the code a process runs once rockpool serves
 //     a codec (leases, returns, binding the codec's copy), so a process that
 //     serves one codec keeps one or two windows of it resident, not the
-//     whole object's;
+//     whole object's (the legacy face's objects);
 //   - the start-up anchor starts the code a process runs when rockpool
-//     serves nothing; it and the read-only data after it share one window.
+//     serves nothing; it and the read-only data after it share one window
+//     (every preloaded object).
 //
 // Why 64 KiB: on a page fault in a file mapping the kernel maps every cached
 // page of the 64 KiB-aligned window around it (fault-around), so the
@@ -16,7 +18,7 @@
 // through the linker's garbage collection, and costs one return. The served
 // anchor is kept by the start-up anchor taking its address: calling it at
 // load would make its window resident in every process.
-namespace rockpool::legacy {
+namespace rockpool {
 namespace {
 
 [[gnu::section(".text.rockpool_served_anchor"), gnu::aligned(65536), gnu::noinline]] void
@@ -32,4 +34,4 @@ StartupAnchor() {
 [[gnu::constructor]] void KeepStartupAnchor() { StartupAnchor(); }
 
 }  // namespace
-}  // namespace rockpool::legacy
+}  // namespace rockpool
