@@ -82,8 +82,10 @@ nm -S --defined-only "$OBJ" >"$WORK/symbols"
 # The input sections the objects are linked from: a function gcc deems cold
 # (absl's ABSL_ATTRIBUTE_COLD slow paths) and the cold part gcc splits off a
 # function (name.cold) live in .text.unlikely.<name>, not .text.<name>.
-find "$BIN/rocksdb_plugin" "$BIN/compression" "$BIN/external/absl_pic" -name '*.pic.o' \
-  -exec readelf -SW {} + | grep -o ' \.text\.[^ ]*' | sort -u >"$WORK/sections"
+# Only the served list needs them: the native start-up list does not.
+touch "$WORK/sections"
+[ -n "${PREFIX:-}" ] || find "$BIN/rocksdb_plugin" "$BIN/compression" "$BIN/external/absl_pic" \
+  -name '*.pic.o' -exec readelf -SW {} + | grep -o ' \.text\.[^ ]*' | sort -u >"$WORK/sections"
 python3 - "$WORK" "$OBJ" <<'PY'
 import os, re, sys
 work, obj = sys.argv[1], os.path.basename(sys.argv[2])
