@@ -32,7 +32,8 @@ def parser():
                    f"{', '.join(dbb.WORKLOAD_NAMES)}; groups {', '.join(dbb.GROUPS)}, all "
                    "(default all; --quick: " + QUICK_WORKLOADS + ")")
     p.add_argument("--allocators", help=f"comma-separated: {', '.join(dbb.ALLOCATORS)} "
-                   "(default all; soak: glibc,jemalloc; --quick: " + QUICK_ALLOCATORS + ")")
+                   f"(default {','.join(dbb.DEFAULT_ALLOCATORS)}; soak: glibc,jemalloc; --quick: "
+                   + QUICK_ALLOCATORS + ")")
     p.add_argument("--pairs", help="stock/pooled pairs per cell (default 5; --quick: 1)")
     p.add_argument("--scale", help="multiplies every workload's keys and reads "
                    f"(default 1; --quick: {QUICK_SCALE})")
@@ -131,7 +132,7 @@ def parse(argv, cwd=None):
         a.workloads = []
     else:
         a.allocators = _allocators(a.allocators or (
-            QUICK_ALLOCATORS if a.quick else ",".join(dbb.ALLOCATORS)))
+            QUICK_ALLOCATORS if a.quick else ",".join(dbb.DEFAULT_ALLOCATORS)))
         try:
             a.workloads = dbb.parse_workloads(a.workloads or (
                 QUICK_WORKLOADS if a.quick else "all"))

@@ -41,8 +41,17 @@ ALLOCATORS = {
                   "jemalloc with MALLOC_CONF=tcache_max:524288"),
         Allocator("tcmalloc", f"{LIBDIR}/libtcmalloc_minimal.so.4", (), "libtcmalloc-minimal4",
                   "gperftools' tcmalloc (minimal)"),
+        # Not in the default matrix: jemalloc purging freed pages on a clock
+        # of its own. Without it jemalloc purges only while the process
+        # calls malloc and free, and a process that calls them less (pooled)
+        # keeps freed pages resident longer; the soak separates the two.
+        Allocator("jemalloc_bg", f"{LIBDIR}/libjemalloc.so.2",
+                  (("MALLOC_CONF", "background_thread:true"),), "libjemalloc2",
+                  "jemalloc with MALLOC_CONF=background_thread:true"),
     )
 }
+# The matrix's allocators when --allocators is not given.
+DEFAULT_ALLOCATORS = ("glibc", "jemalloc", "jemalloc_tuned", "tcmalloc")
 
 
 class SetupError(Exception):

@@ -15,6 +15,8 @@ class CliTest(unittest.TestCase):
         self.assertEqual(len(a.workloads), 17)
         self.assertEqual(a.allocators, ["glibc", "jemalloc", "jemalloc_tuned", "tcmalloc"])
         self.assertIsNone(a.soak)
+        # jemalloc_bg is known, and only run when named
+        self.assertIn("jemalloc_bg", cli.parse(["--allocators=jemalloc_bg"]).allocators)
 
     def test_quick(self):
         a = cli.parse(["--quick"])

@@ -129,6 +129,12 @@ class EnvTest(unittest.TestCase):
             self.assertEqual(e["MALLOC_CONF"], "tcache_max:524288")
             self.assertTrue(e["LD_PRELOAD"].startswith(JEMALLOC))
 
+    def test_background_thread_jemalloc_on_both_sides(self):
+        for side in ("stock", "pooled"):
+            e = dbb.side_env(self.BASE, "jemalloc_bg", side, LEGACY)
+            self.assertEqual(e["MALLOC_CONF"], "background_thread:true")
+            self.assertTrue(e["LD_PRELOAD"].startswith(JEMALLOC))
+
     def test_native_face(self):
         e = dbb.side_env(self.BASE, "jemalloc", "pooled", NATIVE)
         self.assertEqual(e["LD_PRELOAD"], f"{JEMALLOC} /x/librockpool_native.so")
