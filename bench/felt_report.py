@@ -161,6 +161,18 @@ def _mib(kb):
     return f"{'-' if kb < 0 else '+'}{abs(kb) / 1024:.1f}"
 
 
+def _soak_verdict(diff_kb, idle_kb):
+    """Where pooled ends up against stock; above it, whether by no more than
+    what the pool holds idle (memory it keeps on purpose; the median over the
+    runs that reported it) or by more."""
+    if diff_kb <= 0:
+        return "at or below stock"
+    if idle_kb is None:
+        return "above stock"
+    return ("above stock, by no more than the pool's idle bytes" if diff_kb <= idle_kb
+            else "above stock, by more than the pool's idle bytes")
+
+
 def soak_verdicts(soak):
     """One line per allocator: pooled minus stock, mean RSS over the last
     5 minutes (the median over the runs, each run's figure beside it), and
@@ -175,8 +187,10 @@ def soak_verdicts(soak):
         each = (f", median of {len(gaps)} runs ({', '.join(_mib(g) for g in gaps)} MiB; "
                 f"{sum(g > 0 for g in gaps)} above stock)" if len(gaps) > 1 else "")
         idle = (sides.get("pooled") or {}).get("pool_idle_kb")
+        idles = [i for i in ((r.get(alloc, {}).get("pooled") or {}).get("pool_idle_kb")
+                             for r in runs) if i is not None]
         lines.append(f"- {alloc}: pooled {_mib(diff)} MiB against stock (mean RSS, last 5 "
-                     f"minutes{each}: {'at or below' if diff <= 0 else 'above'} stock)"
+                     f"minutes{each}: {_soak_verdict(diff, st.median(idles) if idles else None)})"
                      + (f"; the pool held {idle / 1024:.1f} MiB idle at the end"
                         + (" of run 1" if len(gaps) > 1 else "") if idle is not None else ""))
     return lines

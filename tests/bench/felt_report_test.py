@@ -111,8 +111,19 @@ class MarkdownTest(unittest.TestCase):
                                   "context": {"mode": "soak"}, "cells": [], "soak": soak})
         # Gaps +1.0, -1.0, +0.5 MiB: the median +0.5 judges, each run is shown.
         self.assertIn("- jemalloc: pooled +0.5 MiB against stock (mean RSS, last 5 minutes, "
-                      "median of 3 runs (+1.0, -1.0, +0.5 MiB; 2 above stock): above stock); "
+                      "median of 3 runs (+1.0, -1.0, +0.5 MiB; 2 above stock): above stock, "
+                      "by no more than the pool's idle bytes); "
                       "the pool held 0.6 MiB idle at the end of run 1", md)
+        # The same gaps against a pool that held less than the median gap.
+        first["jemalloc"]["pooled"]["pool_idle_kb"] = 256
+        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
+                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+        self.assertIn("+0.5 MiB; 2 above stock): above stock, by more than the pool's idle "
+                      "bytes); the pool held 0.2 MiB idle", md)
+        del first["jemalloc"]["pooled"]["pool_idle_kb"]
+        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
+                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+        self.assertIn("2 above stock): above stock)", md)
         self.assertIn("| 3 | jemalloc | pooled | 4.5 MiB | 4.5 MiB | 4.5 MiB | 4.5 MiB |", md)
 
 
