@@ -11,6 +11,7 @@ from bench import felt_dbbench as dbb
 QUICK_SCALE = 0.05
 QUICK_WORKLOADS = "sst_zstd,read_zlib"
 QUICK_ALLOCATORS = "glibc,jemalloc"
+SOAK_ALLOCATORS = "glibc,jemalloc"
 SOAK_SECONDS, QUICK_SOAK_SECONDS = 600, 20
 
 
@@ -32,7 +33,7 @@ def parser():
                    f"{', '.join(dbb.WORKLOAD_NAMES)}; groups {', '.join(dbb.GROUPS)}, all "
                    "(default all; --quick: " + QUICK_WORKLOADS + ")")
     p.add_argument("--allocators", help=f"comma-separated: {', '.join(dbb.ALLOCATORS)} "
-                   f"(default {','.join(dbb.DEFAULT_ALLOCATORS)}; soak: glibc,jemalloc; --quick: "
+                   f"(default {','.join(dbb.DEFAULT_ALLOCATORS)}; soak: {SOAK_ALLOCATORS}; --quick: "
                    + QUICK_ALLOCATORS + ")")
     p.add_argument("--pairs", help="stock/pooled pairs per cell (default 5; --quick: 1)")
     p.add_argument("--scale", help="multiplies every workload's keys and reads "
@@ -128,7 +129,7 @@ def parse(argv, cwd=None):
         default = QUICK_SOAK_SECONDS if a.quick else SOAK_SECONDS
         a.soak = default if a.soak == "default" else _number(a.soak, "soak", int, 1, 7 * 86400)
         a.soak_runs = _number(a.soak_runs, "soak_runs", int, 1, 100)
-        a.allocators = _allocators(a.allocators or "glibc,jemalloc")
+        a.allocators = _allocators(a.allocators or SOAK_ALLOCATORS)
         a.workloads = []
     else:
         a.allocators = _allocators(a.allocators or (

@@ -186,9 +186,10 @@ def soak_verdicts(soak):
         diff = st.median(gaps)
         each = (f", median of {len(gaps)} runs ({', '.join(_mib(g) for g in gaps)} MiB; "
                 f"{sum(g > 0 for g in gaps)} above stock)" if len(gaps) > 1 else "")
-        idle = (sides.get("pooled") or {}).get("pool_idle_kb")
-        idles = [i for i in ((r.get(alloc, {}).get("pooled") or {}).get("pool_idle_kb")
-                             for r in runs) if i is not None]
+        # Each run's idle bytes (None where a run has none); run 1's is shown.
+        idle_by_run = [(r.get(alloc, {}).get("pooled") or {}).get("pool_idle_kb") for r in runs]
+        idle = idle_by_run[0]
+        idles = [i for i in idle_by_run if i is not None]
         lines.append(f"- {alloc}: pooled {_mib(diff)} MiB against stock (mean RSS, last 5 "
                      f"minutes{each}: {_soak_verdict(diff, st.median(idles) if idles else None)})"
                      + (f"; the pool held {idle / 1024:.1f} MiB idle at the end"

@@ -107,8 +107,12 @@ class MarkdownTest(unittest.TestCase):
         first["jemalloc"]["pooled"]["pool_idle_kb"] = 614
         soak = {"seconds": 400, "codec": "zlib", "allocators": first,
                 "more_runs": [run(4096, 3072), run(4096, 4608)]}
-        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
-                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+
+        def render():
+            return rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
+                                        "context": {"mode": "soak"}, "cells": [], "soak": soak})
+
+        md = render()
         # Gaps +1.0, -1.0, +0.5 MiB: the median +0.5 judges, each run is shown.
         self.assertIn("- jemalloc: pooled +0.5 MiB against stock (mean RSS, last 5 minutes, "
                       "median of 3 runs (+1.0, -1.0, +0.5 MiB; 2 above stock): above stock, "
@@ -116,13 +120,11 @@ class MarkdownTest(unittest.TestCase):
                       "the pool held 0.6 MiB idle at the end of run 1", md)
         # The same gaps against a pool that held less than the median gap.
         first["jemalloc"]["pooled"]["pool_idle_kb"] = 256
-        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
-                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+        md = render()
         self.assertIn("+0.5 MiB; 2 above stock): above stock, by more than the pool's idle "
                       "bytes); the pool held 0.2 MiB idle", md)
         del first["jemalloc"]["pooled"]["pool_idle_kb"]
-        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
-                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+        md = render()
         self.assertIn("2 above stock): above stock)", md)
         self.assertIn("| 3 | jemalloc | pooled | 4.5 MiB | 4.5 MiB | 4.5 MiB | 4.5 MiB |", md)
 
