@@ -6,13 +6,17 @@ pools it should cost (almost) nothing. This runs Debian's RocksDB 7.8.3 tools
 on an uncompressed DB, each side by side with and without
 librockpool_preload.so (loaded as `rockpool run` loads it: LD_PRELOAD and
 ROCKPOOL_OPTIONS=max_idle_per_key=8), alternating, and prints the medians of
-peak RSS and minor page faults and what the object adds:
+peak RSS and minor page faults and what the object adds. A third side
+preloads an empty shared object (bench/empty_preload.c) as a control: what
+any preloaded object adds to the same process (the loader's work, a heap
+and stack laid out a little differently), so that a table can tell that
+from what rockpool's own pages add:
 
   db_bench   fillrandom,compact, 50k x 200 B, --compression_type=none
   ldb        scan of that DB (made once, unmeasured)
   sst_dump   --command=check of that DB's SST files
 
-  bazel run //bench:fixed_cost -- [--pairs=9] [--allocators=glibc,jemalloc]
+  bazel run //bench:fixed_cost -- [--pairs=25] [--allocators=glibc,jemalloc]
       [--preload=PATH] [--md=FILE]
 
 The figures are the kernel's own (os.wait4's rusage), the child started as
@@ -38,6 +42,8 @@ from bench import felt_stats as st  # noqa: E402
 
 TOOLS = ("db_bench", "ldb", "sst_dump")
 RSS_TARGET_KB, FAULT_TARGET = 256, 64
+# The sides of a cell, alternated: stock, the empty control object, rockpool.
+SIDES = ("stock", "empty", "pooled")
 
 
 def tool_argv(tool, db):
@@ -49,11 +55,21 @@ def tool_argv(tool, db):
     return ["/usr/bin/sst_dump", f"--file={db}", "--command=check"]
 
 
-def measure(tool, allocator, side, face, work, shared_db):
+def side_env(allocator, side, face, empty_obj):
+    """The environment of one side; the control preloads `empty_obj` where
+    pooled preloads rockpool, with no ROCKPOOL_OPTIONS."""
+    if side != "empty":
+        return dbb.side_env(os.environ, allocator, side, face)
+    env = dbb.side_env(os.environ, allocator, "stock", face)
+    env["LD_PRELOAD"] = " ".join(filter(None, [env.get("LD_PRELOAD", ""), empty_obj]))
+    return env
+
+
+def measure(tool, allocator, side, face, empty_obj, work, shared_db):
     """One run; db_bench writes a DB of its own each time."""
     db = os.path.join(work, "bench_db") if tool == "db_bench" else shared_db
     shutil.rmtree(os.path.join(work, "bench_db"), ignore_errors=True)
-    env = dbb.side_env(os.environ, allocator, side, face)
+    env = side_env(allocator, side, face, empty_obj)
     r = felt_run.run(tool_argv(tool, db), env, os.path.join(work, "out"),
                      os.path.join(work, "err"))
     if r["exit_code"] != 0:
@@ -63,24 +79,38 @@ def measure(tool, allocator, side, face, work, shared_db):
     return r
 
 
+HEADER = ("| process | allocator | peak RSS KiB stock | empty object | with rockpool | added "
+          "| p | rockpool - empty | minor faults stock | empty object | with rockpool | added "
+          "| p | rockpool - empty | verdict |")
+
+
 def row(tool, allocator, runs):
+    """A table row: per figure, the sides' medians, what rockpool adds over
+    stock (the verdict's figure) and its p, and what it adds over the empty
+    control object."""
     cells = [tool, allocator]
     verdicts = []
     for key, target in (("maxrss_kb", RSS_TARGET_KB), ("minflt", FAULT_TARGET)):
-        stock = [r[key] for r in runs["stock"]]
-        pooled = [r[key] for r in runs["pooled"]]
+        stock, empty, pooled = ([r[key] for r in runs[side]] for side in SIDES)
         added = st.median(pooled) - st.median(stock)
         p = st.mann_whitney_p(stock, pooled)
-        cells += [f"{st.median(stock):,.0f}", f"{st.median(pooled):,.0f}", f"{added:+,.0f}",
-                  f"{p:.3f}"]
+        cells += [f"{st.median(stock):,.0f}", f"{st.median(empty):,.0f}",
+                  f"{st.median(pooled):,.0f}", f"{added:+,.0f}", f"{p:.3f}",
+                  f"{st.median(pooled) - st.median(empty):+,.0f}"]
         verdicts.append(added <= target)
     cells.append("within target" if all(verdicts) else "OVER target")
     return "| " + " | ".join(cells) + " |"
 
 
+def alternating(i):
+    """The order of the sides in pair `i`: rotated, so that no side always
+    runs first or right after another."""
+    return SIDES[i % 3:] + SIDES[:i % 3]
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=9)
+    ap.add_argument("--pairs", type=int, default=25)
     ap.add_argument("--allocators", default="glibc")
     ap.add_argument("--preload", default="")
     ap.add_argument("--md", default="")
@@ -91,6 +121,7 @@ def main(argv):
         allocators = [s for s in a.allocators.split(",") if s]
         dbb.check_allocators(allocators)
         obj = a.preload or felt_cost.build_object("//rocksdb_plugin:librockpool_preload.so")
+        empty_obj = felt_cost.build_object("//bench:empty_preload.so")
         face = dbb.Face("preload", "/usr/bin/db_bench", obj)
         felt_run.become_subreaper()
         work = tempfile.mkdtemp(prefix="fixed_cost.")
@@ -98,15 +129,14 @@ def main(argv):
             shared_db = os.path.join(work, "db")
             subprocess.run(tool_argv("db_bench", shared_db), check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            lines = ["| process | allocator | peak RSS KiB stock | with rockpool | added | p "
-                     "| minor faults stock | with rockpool | added | p | verdict |",
-                     "| --- " * 11 + "|"]
+            lines = [HEADER, "| --- " * HEADER.count("|", 1) + "|"]
             for allocator in allocators:
                 for tool in TOOLS:
-                    runs = {"stock": [], "pooled": []}
+                    runs = {side: [] for side in SIDES}
                     for i in range(a.pairs):
-                        for side in (("stock", "pooled") if i % 2 == 0 else ("pooled", "stock")):
-                            runs[side].append(measure(tool, allocator, side, face, work, shared_db))
+                        for side in alternating(i):
+                            runs[side].append(measure(tool, allocator, side, face, empty_obj,
+                                                      work, shared_db))
                     lines.append(row(tool, allocator, runs))
                     print(lines[-1], flush=True)
         finally:
@@ -114,8 +144,9 @@ def main(argv):
     except (dbb.SetupError, subprocess.CalledProcessError) as e:
         print(f"fixed_cost: {e}", file=sys.stderr)
         return 2
-    text = "\n".join([f"Object: {obj}; {a.pairs} alternating pairs, medians; "
-                      f"target +{RSS_TARGET_KB} KiB, +{FAULT_TARGET} faults.", ""] + lines) + "\n"
+    text = "\n".join([f"Object: {obj}; control: {empty_obj}; {a.pairs} alternating rounds "
+                      f"(stock, empty, rockpool), medians; target (rockpool over stock) "
+                      f"+{RSS_TARGET_KB} KiB, +{FAULT_TARGET} faults.", ""] + lines) + "\n"
     print("\n" + text)
     if a.md:
         # Relative to where `bazel run` was typed.
