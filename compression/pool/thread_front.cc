@@ -1,5 +1,10 @@
 #include "compression/pool/thread_front.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <new>
+
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "compression/annotated_mutex.h"
@@ -73,5 +78,35 @@ size_t AssignThreadShard() {
 }
 
 size_t ThreadShardsInUse() { return ShardRegistry::Get().InUse(); }
+
+ShardCounters::ShardCounters() {
+  void* pages = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (pages != MAP_FAILED) {
+    shards_ = static_cast<Shard*>(pages);  // zero-filled by the kernel
+    mapped_ = true;
+  } else {
+    shards_ = new Shard[kThreadShards + 1]();  // value-initialized: zeros
+  }
+}
+
+int ShardCounters::ResidentPagesForTesting() const {
+  if (!mapped_) return -1;
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (page <= 0) return -1;
+  const size_t pages = (kBytes + static_cast<size_t>(page) - 1) / static_cast<size_t>(page);
+  unsigned char in_memory[kBytes / 4096 + 1] = {};  // enough for pages of 4 KiB and up
+  if (pages > sizeof(in_memory) || ::mincore(shards_, kBytes, in_memory) != 0) return -1;
+  int resident = 0;
+  for (size_t i = 0; i < pages; ++i) resident += in_memory[i] & 1;
+  return resident;
+}
+
+ShardCounters::~ShardCounters() {
+  if (mapped_) {
+    ::munmap(shards_, kBytes);
+  } else {
+    delete[] shards_;
+  }
+}
 
 }  // namespace rockpool::pool_internal

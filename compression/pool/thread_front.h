@@ -12,7 +12,8 @@
 //                  are one atomic exchange each; no lock.
 //   ShardCounters  the pool's statistics, one single-writer shard per
 //                  thread (a relaxed load and store, no read-modify-write),
-//                  summed by stats().
+//                  summed by stats(); pages of their own, resident only
+//                  once written.
 //
 // Why an index that is handed back, not a counter that only grows: threads
 // come and go (compaction and flush threads, a server's request threads). An
@@ -162,18 +163,27 @@ enum class Counter : size_t {
   kCount,
 };
 
+// The shards live in pages of their own, mapped at construction and left
+// untouched until a thread counts: the kernel gives a page memory when it is
+// first written, so a pool costs one page for its first 64 threads' shards
+// and nothing if it is never used (a process that compresses only zlib
+// still has zstd's and LZ4's pools). Allocated with new and zeroed, the
+// 16 KiB of each pool were all resident, used or not.
 class ShardCounters {
  public:
   using Sums = std::array<uint64_t, static_cast<size_t>(Counter::kCount)>;
 
-  ShardCounters() = default;
+  // Throws std::bad_alloc if neither the mapping nor the fallback
+  // allocation succeeds.
+  ShardCounters();
+  ~ShardCounters();
   ShardCounters(const ShardCounters&) = delete;
   ShardCounters& operator=(const ShardCounters&) = delete;
 
   // Adds `n` to counter `c` of `shard` (the caller's ThreadShard()); returns
   // the shard's new value.
   uint64_t Add(size_t shard, Counter c, uint64_t n) {
-    std::atomic<uint64_t>& cell = shards_[shard].cells[static_cast<size_t>(c)];
+    std::atomic_ref<uint64_t> cell(shards_[shard].cells[static_cast<size_t>(c)]);
     if (shard == kSharedShard) return cell.fetch_add(n, std::memory_order_relaxed) + n;
     const uint64_t value = cell.load(std::memory_order_relaxed) + n;
     cell.store(value, std::memory_order_relaxed);
@@ -182,12 +192,9 @@ class ShardCounters {
 
   // One counter summed over the shards.
   uint64_t Total(Counter c) const {
-    uint64_t total =
-        shards_[kSharedShard].cells[static_cast<size_t>(c)].load(std::memory_order_relaxed);
+    uint64_t total = Read(kSharedShard, static_cast<size_t>(c));
     const size_t in_use = ThreadShardsInUse();
-    for (size_t shard = 0; shard < in_use; ++shard) {
-      total += shards_[shard].cells[static_cast<size_t>(c)].load(std::memory_order_relaxed);
-    }
+    for (size_t shard = 0; shard < in_use; ++shard) total += Read(shard, static_cast<size_t>(c));
     return total;
   }
 
@@ -196,19 +203,30 @@ class ShardCounters {
     const size_t in_use = ThreadShardsInUse();
     for (size_t shard = 0; shard <= kThreadShards; ++shard) {
       if (shard >= in_use && shard != kSharedShard) continue;
-      for (size_t c = 0; c < sums.size(); ++c) {
-        sums[c] += shards_[shard].cells[c].load(std::memory_order_relaxed);
-      }
+      for (size_t c = 0; c < sums.size(); ++c) sums[c] += Read(shard, c);
     }
     return sums;
   }
 
+  // How many of the shards' pages are in memory (mincore); -1 for the
+  // fallback allocation or if mincore fails.
+  int ResidentPagesForTesting() const;
+
  private:
+  // Plain integers, read and written through std::atomic_ref: zeroed pages
+  // are already valid shards, so nothing is written (and no page touched)
+  // at construction.
   struct alignas(64) Shard {
-    std::atomic<uint64_t> cells[static_cast<size_t>(Counter::kCount)] = {};
+    uint64_t cells[static_cast<size_t>(Counter::kCount)];
   };
-  // On the heap, for the alignment reason in StripeFront.
-  const std::unique_ptr<Shard[]> shards_{new Shard[kThreadShards + 1]};
+  static constexpr size_t kBytes = sizeof(Shard) * (kThreadShards + 1);
+
+  uint64_t Read(size_t shard, size_t c) const {
+    return std::atomic_ref<uint64_t>(shards_[shard].cells[c]).load(std::memory_order_relaxed);
+  }
+
+  Shard* shards_ = nullptr;
+  bool mapped_ = false;  // false: the fallback, allocated with new
 };
 
 }  // namespace rockpool::pool_internal

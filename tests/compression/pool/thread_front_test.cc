@@ -100,5 +100,19 @@ TEST(ShardCountersTest, AddReturnsTheShardsValueAndTotalsSumThreads) {
   EXPECT_EQ(sums[static_cast<size_t>(Counter::kCreated)], 0u);
 }
 
+TEST(ShardCountersTest, ShardsTakeMemoryOnlyOnceAThreadCounts) {
+  ShardCounters counters;
+  const int before = counters.ResidentPagesForTesting();
+  ASSERT_GE(before, 0) << "the shards were not mapped";
+  EXPECT_EQ(before, 0);
+  const size_t mine = ThreadShard();
+  counters.Add(mine, Counter::kLeases, 1);
+  // The first 64 threads' shards share the first page.
+  if (mine < 64) {
+    EXPECT_EQ(counters.ResidentPagesForTesting(), 1);
+  }
+  EXPECT_EQ(counters.Total(Counter::kLeases), 1u);
+}
+
 }  // namespace
 }  // namespace rockpool::pool_internal
