@@ -92,20 +92,21 @@ def row(tool, allocator, runs):
     verdicts = []
     for key, target in (("maxrss_kb", RSS_TARGET_KB), ("minflt", FAULT_TARGET)):
         stock, empty, pooled = ([r[key] for r in runs[side]] for side in SIDES)
-        added = st.median(pooled) - st.median(stock)
+        m_stock, m_empty, m_pooled = st.median(stock), st.median(empty), st.median(pooled)
+        added = m_pooled - m_stock
         p = st.mann_whitney_p(stock, pooled)
-        cells += [f"{st.median(stock):,.0f}", f"{st.median(empty):,.0f}",
-                  f"{st.median(pooled):,.0f}", f"{added:+,.0f}", f"{p:.3f}",
-                  f"{st.median(pooled) - st.median(empty):+,.0f}"]
+        cells += [f"{m_stock:,.0f}", f"{m_empty:,.0f}", f"{m_pooled:,.0f}", f"{added:+,.0f}",
+                  f"{p:.3f}", f"{m_pooled - m_empty:+,.0f}"]
         verdicts.append(added <= target)
     cells.append("within target" if all(verdicts) else "OVER target")
     return "| " + " | ".join(cells) + " |"
 
 
 def alternating(i):
-    """The order of the sides in pair `i`: rotated, so that no side always
+    """The order of the sides in round `i`: rotated, so that no side always
     runs first or right after another."""
-    return SIDES[i % 3:] + SIDES[:i % 3]
+    k = i % len(SIDES)
+    return SIDES[k:] + SIDES[:k]
 
 
 def main(argv):
