@@ -15,8 +15,10 @@ namespace {
 // later caller sees that value.
 std::atomic<int> g_verbose{0};
 
+// secure_getenv: in a setuid, setgid or capability process the variable is
+// the caller's, not the owner's, and reads as unset (quiet).
 int ReadVerbose() noexcept {
-  const char* value = std::getenv(kVerboseVariable);
+  const char* value = secure_getenv(kVerboseVariable);
   return value != nullptr && std::strcmp(value, "1") == 0 ? 2 : 1;
 }
 

@@ -9,6 +9,9 @@
 //
 //   rockpool[12345]: active from ROCKPOOL_OPTIONS: enabled=true;... mode=pool; ...
 //
+// In a privileged process (AT_SECURE: setuid, setgid, file capabilities)
+// the variable is not read (secure_getenv): such a process is quiet.
+//
 // Values: exactly "1" is verbose. Unset, empty, "0" and anything else
 // ("true", "yes", " 1", "2") are quiet, and an unrecognised value prints no
 // message either: a diagnostic switch must never add output to every process

@@ -4,10 +4,8 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <thread>
 
 #include "absl/strings/ascii.h"
@@ -18,6 +16,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "compression/annotated_mutex.h"
+#include "rocksdb_plugin/own_file.h"
 #include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime.h"
@@ -38,7 +37,8 @@ std::string RefusedToken() {
 // handler and the period thread may run after static destructors.
 class StatsFile {
  public:
-  StatsFile(std::string path, pid_t owner) : path_(std::move(path)), owner_(owner) {}
+  StatsFile(std::string path, mode_t mode, pid_t owner)
+      : path_(std::move(path)), mode_(mode), owner_(owner) {}
 
   void Write(const char* event) {
     // A forked child inherits the handler and the path, not the right to
@@ -54,23 +54,17 @@ class StatsFile {
                                   now, last_, DiscardedContexts()),
                      " |", CodecStates(), RefusedToken(), "\n");
     last_ = now;
-    const std::string tmp = absl::StrCat(path_, ".tmp");
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (f == nullptr) return ReportFailure("cannot create", tmp);
-    const bool written = std::fputs(line.c_str(), f) >= 0;
-    if (std::fclose(f) != 0 || !written) return ReportFailure("cannot write", tmp);
-    if (std::rename(tmp.c_str(), path_.c_str()) != 0) ReportFailure("cannot rename to", path_);
+    // A new file renamed over the old one (own_file.h): never written
+    // through a link someone planted at the path.
+    if (absl::Status s = ReplaceOwnFile(path_, line, mode_); !s.ok() && !failure_reported_) {
+      failure_reported_ = true;  // once, not every period
+      SayVerbose(absl::StrCat(kStatsVariable, ": ", s.message()));
+    }
   }
 
  private:
-  void ReportFailure(const char* what, const std::string& path) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    if (failure_reported_) return;  // once, not every period
-    failure_reported_ = true;
-    std::fprintf(stderr, "rockpool: %s: %s %s: %s\n", kStatsVariable, what, path.c_str(),
-                 std::strerror(errno));
-  }
-
   const std::string path_;
+  const mode_t mode_;
   const pid_t owner_;
   absl::Mutex mu_;
   CompressionPoolsStats last_ ABSL_GUARDED_BY(mu_);
@@ -106,18 +100,27 @@ void StartPeriodThread(uint64_t seconds) {
 
 // "", or the stderr line of a bad ROCKPOOL_STATS* setting.
 std::string SetUpStatsFile() {
-  const char* path = std::getenv(kStatsVariable);
+  const char* path = secure_getenv(kStatsVariable);
   if (path == nullptr || *path == '\0' || g_stats.load() != nullptr) return "";
   uint64_t seconds = kDefaultStatsSeconds;
-  if (const char* s = std::getenv(kStatsSecondsVariable); s != nullptr && *s != '\0') {
+  if (const char* s = secure_getenv(kStatsSecondsVariable); s != nullptr && *s != '\0') {
     if (!absl::SimpleAtoi(s, &seconds) || seconds > RockpoolOptions::kIdleSecondsLimit) {
       return absl::StrCat("rockpool: ", kStatsSecondsVariable, "=\"", s,
                           "\" is not a number of seconds; statistics are not written\n");
     }
   }
+  mode_t mode = kOwnFileMode;
+  if (const char* m = secure_getenv(kStatsModeVariable); m != nullptr && *m != '\0') {
+    absl::StatusOr<mode_t> parsed = ParseFileMode(m);
+    if (!parsed.ok()) {
+      return absl::StrCat("rockpool: ", kStatsModeVariable, "=", parsed.status().message(),
+                          "; statistics are not written\n");
+    }
+    mode = *parsed;
+  }
   // "%p" in the path stands for the process id (one file per process).
   auto* file = new (std::nothrow)
-      StatsFile(absl::StrReplaceAll(path, {{"%p", absl::StrCat(getpid())}}), getpid());
+      StatsFile(absl::StrReplaceAll(path, {{"%p", absl::StrCat(getpid())}}), mode, getpid());
   if (file == nullptr) return "";
   g_stats.store(file);
   std::atexit(WriteAtExit);
@@ -162,7 +165,7 @@ EnvironmentMessages ConfigureFromEnvironment(bool describe) {
     return out;
   }
   absl::StatusOr<std::optional<RockpoolOptions>> options =
-      OptionsFromEnvironmentValue(std::getenv(kOptionsVariable));
+      OptionsFromEnvironmentValue(secure_getenv(kOptionsVariable));
   if (!options.ok()) {
     absl::StrAppend(&out.errors, options.status().message(), "; pooling stays off\n");
     return out;

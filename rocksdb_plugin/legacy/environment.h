@@ -17,15 +17,30 @@
 //       A `rockpool` listener created later replaces this configuration (the
 //       most recent wins, enabled=false included).
 //   ROCKPOOL_STATS=/path/file
-//       rockpool rewrites that file (write to file.tmp, then rename) with one
-//       `rockpool report: event=... pid=... mode=...` line (report.h): at
-//       process exit, every ROCKPOOL_STATS_SECONDS seconds (default 10; 0:
-//       only at exit) and after every flush and compaction a listener sees.
-//       Only the process that read the variable writes it (not a forked
-//       child), and a process that leased no context does not overwrite an
-//       existing file (wrapper scripts share the environment); "%p" in the
-//       path is replaced by the process id. A bad ROCKPOOL_STATS_SECONDS
-//       prints one line on stderr (always) and no file is written.
+//       rockpool replaces that file with one `rockpool report: event=...
+//       pid=... mode=...` line (report.h): at process exit, every
+//       ROCKPOOL_STATS_SECONDS seconds (default 10; 0: only at exit) and
+//       after every flush and compaction a listener sees. Each time it
+//       writes a new file under an unpredictable name in the same directory
+//       and renames it over the old one (rocksdb_plugin/own_file.h): it
+//       never writes through a symbolic link, and refuses a path where
+//       something other than its own regular file stands, or a directory
+//       every user may write without the sticky bit (one line on stderr
+//       with ROCKPOOL_VERBOSE=1, never a write). Only the process that read
+//       the variable writes it (not a forked child), and a process that
+//       leased no context does not overwrite an existing file (wrapper
+//       scripts share the environment); "%p" in the path is replaced by the
+//       process id. A bad ROCKPOOL_STATS_SECONDS prints one line on stderr
+//       (always) and no file is written.
+//   ROCKPOOL_STATS_MODE=0640
+//       the file's mode (octal; default 0600, the umask does not apply); no
+//       execute bit and not writable by every user. A bad value prints one
+//       line on stderr (always) and no file is written.
+//
+// In a privileged process (AT_SECURE: setuid, setgid or file
+// capabilities) none of these variables is read (secure_getenv): they
+// belong to whoever started the process, not to its owner. Pooling then
+// stays off unless a listener switches it on, and no file is written.
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ENVIRONMENT_H_
 
@@ -40,6 +55,7 @@ namespace rockpool::legacy {
 inline constexpr char kOptionsVariable[] = "ROCKPOOL_OPTIONS";
 inline constexpr char kStatsVariable[] = "ROCKPOOL_STATS";
 inline constexpr char kStatsSecondsVariable[] = "ROCKPOOL_STATS_SECONDS";
+inline constexpr char kStatsModeVariable[] = "ROCKPOOL_STATS_MODE";
 
 // What ROCKPOOL_OPTIONS = `value` asks for: nullopt for null or blank (no
 // configuration), the options, or InvalidArgument naming the variable and

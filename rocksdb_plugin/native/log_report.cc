@@ -1,6 +1,5 @@
 #include "rocksdb_plugin/native/log_report.h"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,7 +10,9 @@
 #include "absl/strings/str_replace.h"
 #include "compression/annotated_mutex.h"
 #include "rocksdb/version.h"
+#include "rocksdb_plugin/own_file.h"
 #include "rocksdb_plugin/report.h"
+#include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::native {
 namespace {
@@ -86,7 +87,7 @@ void SstFileReport::Write() noexcept {
 }
 
 std::string NativeStatsPath() {
-  const char* path = std::getenv(kNativeStatsVariable);
+  const char* path = secure_getenv(kNativeStatsVariable);
   if (path == nullptr) return "";
   return absl::StrReplaceAll(path, {{"%p", absl::StrCat(getpid())}});
 }
@@ -95,21 +96,28 @@ void AppendNativeStatsLine(std::string_view line) noexcept {
   try {
     const std::string path = NativeStatsPath();
     if (path.empty()) return;
-    std::string whole(line);
-    whole += '\n';
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    // One write: O_APPEND keeps lines of concurrent processes whole.
-    const ssize_t written = write(fd, whole.data(), whole.size());
-    (void)written;
-    close(fd);
+    mode_t mode = kOwnFileMode;
+    if (const char* m = secure_getenv(kNativeStatsModeVariable); m != nullptr && *m != '\0') {
+      absl::StatusOr<mode_t> parsed = ParseFileMode(m);
+      if (!parsed.ok()) {
+        SayVerbose(absl::StrCat(kNativeStatsModeVariable, "=", parsed.status().message(),
+                                "; nothing written"));
+        return;
+      }
+      mode = *parsed;
+    }
+    // One write: O_APPEND keeps lines of concurrent processes whole. Only
+    // to this user's own regular file, never through a link (own_file.h).
+    if (absl::Status s = AppendToOwnFile(path, absl::StrCat(line, "\n"), mode); !s.ok()) {
+      SayVerbose(absl::StrCat(kNativeStatsVariable, ": ", s.message()));
+    }
   } catch (...) {
   }
 }
 
 void AppendCloseReport(RockpoolOptions::Mode mode, const CompressionPools& pools) noexcept {
   try {
-    const char* path = std::getenv(kNativeStatsVariable);
+    const char* path = secure_getenv(kNativeStatsVariable);
     if (path == nullptr || *path == '\0') return;
     const CompressionPoolsStats now = pools.stats();
     const PoolStats total = now.Total();

@@ -21,7 +21,11 @@
 // that (sst_dump, ldb scans), ROCKPOOL_NATIVE_STATS=/path makes every manager
 // that leased a context append one "rockpool report: event=close face=native
 // pid=N ..." line to that file when it is destroyed ("%p" in the path: the
-// process id).
+// process id). It appends only to a regular file of this process's user,
+// never through a symbolic link (rocksdb_plugin/own_file.h), creating it
+// with mode ROCKPOOL_STATS_MODE (octal, default 0600); a refused path is one
+// line on stderr with ROCKPOOL_VERBOSE=1, never a write. In a privileged
+// process (AT_SECURE) neither variable is read (secure_getenv).
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_LOG_REPORT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_NATIVE_LOG_REPORT_H_
 
@@ -40,6 +44,8 @@
 namespace rockpool::native {
 
 inline constexpr char kNativeStatsVariable[] = "ROCKPOOL_NATIVE_STATS";
+// The same variable as the legacy face's (legacy/environment.h).
+inline constexpr char kNativeStatsModeVariable[] = "ROCKPOOL_STATS_MODE";
 
 // "flush", "compaction", "recovery", "misc".
 const char* ReasonName(rocksdb::TableFileCreationReason reason);
