@@ -2,10 +2,7 @@
 
 #include <elf.h>
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -13,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::cli {
 namespace {
@@ -118,15 +116,12 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
 }  // namespace
 
 absl::StatusOr<ProgramFile> ReadProgramFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int e = errno;
-    const std::string message = absl::StrCat(path, ": ", std::strerror(e));
-    if (e == EACCES) return absl::PermissionDeniedError(message);
-    return absl::NotFoundError(message);
-  }
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  absl::StatusOr<std::string> data = sst::ReadWholeFile(path, kMaxProgramBytes);
+  if (!data.ok()) return data.status();
+  return ParseProgramFile(path, *data);
+}
+
+absl::StatusOr<ProgramFile> ParseProgramFile(const std::string& path, const std::string& data) {
   if (absl::StartsWith(data, "#!")) {
     ProgramFile out;
     out.kind = ProgramFile::Kind::kScript;

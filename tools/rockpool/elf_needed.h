@@ -5,6 +5,7 @@
 #ifndef ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_
 #define ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,19 @@ struct ProgramFile {
   std::string soname;  // an ELF file's DT_SONAME ("" if none)
 };
 
+// Programs larger than this are not read (a RocksDB server binary with its
+// debug information is a few hundred MiB).
+inline constexpr uint64_t kMaxProgramBytes = uint64_t{1} << 30;
+
 // Reads `path`. NotFound / PermissionDenied when it cannot be opened,
-// DataLoss for an ELF64 file whose headers or dynamic section point outside
-// the file.
+// InvalidArgument when it is not a regular file (a directory, a FIFO, a
+// device: never blocks) or over kMaxProgramBytes, DataLoss for an ELF64
+// file whose headers or dynamic section point outside the file.
 absl::StatusOr<ProgramFile> ReadProgramFile(const std::string& path);
+
+// What the bytes `data` of the file `path` (for messages) are, as
+// ReadProgramFile says; the parser of untrusted bytes its fuzzer drives.
+absl::StatusOr<ProgramFile> ParseProgramFile(const std::string& path, const std::string& data);
 
 // The first DT_NEEDED entry naming librocksdb.so ("librocksdb.so.7.8"), or "".
 std::string RocksdbDependency(const ProgramFile& file);

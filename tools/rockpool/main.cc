@@ -2,9 +2,9 @@
 // reports what their ROCKPOOL_STATS files say, and tells which object a
 // program gets (README.md beside this file).
 //
-//   rockpool run [--options=STRING] [--stats=PATH] [--verbose]
+//   rockpool run [--options=STRING] [--stats[=PATH]] [--verbose]
 //                [--object=preload|interpose|native] -- PROGRAM [ARGS...]
-//   rockpool stats [--json] PATH...
+//   rockpool stats [--json] [PATH...]
 //   rockpool check PROGRAM
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include "tools/rockpool/object_choice.h"
 #include "tools/rockpool/run_command.h"
 #include "tools/rockpool/stats_file.h"
+#include "tools/rockpool/stats_location.h"
 
 namespace rockpool::cli {
 namespace {
@@ -35,11 +36,16 @@ constexpr char kUsage[] =
     "      --options=STRING   ROCKPOOL_OPTIONS (default max_idle_per_key=8; an existing\n"
     "                         ROCKPOOL_OPTIONS is kept unless this flag is given)\n"
     "      --stats=PATH       ROCKPOOL_STATS: the process's statistics file (%p: its pid;\n"
-    "                         the native object's lines: ROCKPOOL_NATIVE_STATS, same path)\n"
+    "                         the native object's lines: ROCKPOOL_NATIVE_STATS, same path);\n"
+    "                         refused in a directory every user may write without the\n"
+    "                         sticky bit\n"
+    "      --stats            the same in a private directory: $XDG_RUNTIME_DIR/rockpool/\n"
+    "                         %p.stats (/run/rockpool/%p.stats for root)\n"
     "      --verbose          ROCKPOOL_VERBOSE=1: each process says what it did on stderr\n"
     "      --object=preload|interpose|native   overrides the choice\n"
-    "  rockpool stats [--json] PATH...\n"
-    "      the statistics files of processes run with --stats: per process and in total,\n"
+    "  rockpool stats [--json] [PATH...]\n"
+    "      the statistics files of processes run with --stats (no PATH: every *.stats file\n"
+    "      of the private directory above): per process and in total,\n"
     "      leases, contexts created and reused, codec-library bytes, the stock estimate\n"
     "      and what pooling saved (<=: an upper bound, zstd), idle contexts, whether each\n"
     "      codec was pooled, and why a process was not served\n"
@@ -73,7 +79,15 @@ int StatsCommand(const std::vector<std::string>& args) {
       paths.push_back(a);
     }
   }
-  if (paths.empty()) return Usage("stats: no statistics file given");
+  if (paths.empty()) {
+    // The files `rockpool run --stats` (no path) wrote.
+    absl::StatusOr<std::vector<std::string>> found = DefaultStatsFiles();
+    if (!found.ok()) {
+      std::fprintf(stderr, "rockpool stats: %s\n", std::string(found.status().message()).c_str());
+      return 2;
+    }
+    paths = *std::move(found);
+  }
   std::vector<ProcessStats> processes;
   for (const std::string& path : paths) {
     absl::StatusOr<ProcessStats> s = ReadStatsFile(path);

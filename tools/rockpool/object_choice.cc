@@ -6,8 +6,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -18,6 +16,7 @@
 #include "rocksdb_plugin/built_for.h"
 #include "tools/rockpool/elf_needed.h"
 #include "tools/rockpool/library_path.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::cli {
 namespace {
@@ -34,14 +33,6 @@ std::string DefaultPath() {
   confstr(_CS_PATH, path.data(), n);
   path.resize(n - 1);
   return path;
-}
-
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": ", std::strerror(errno)));
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return data;
 }
 
 }  // namespace
@@ -86,7 +77,7 @@ absl::StatusOr<std::string> ResolveProgram(const std::string& program) {
   if (program.empty()) return absl::InvalidArgumentError("empty program name");
   if (program.find('/') != std::string::npos) {
     if (access(program.c_str(), F_OK) != 0) {
-      return absl::NotFoundError(absl::StrCat(program, ": no such file"));
+      return absl::ErrnoToStatus(errno, program);
     }
     return program;
   }
@@ -107,7 +98,7 @@ namespace {
 // `prefix`).
 absl::StatusOr<RocksdbBuild> ObjectBuiltFor(const std::string& object_path,
                                             absl::string_view prefix) {
-  absl::StatusOr<std::string> bytes = ReadWholeFile(object_path);
+  absl::StatusOr<std::string> bytes = sst::ReadWholeFile(object_path, kMaxProgramBytes);
   if (!bytes.ok()) return bytes.status();
   std::optional<RocksdbBuild> build = FindBuiltFor(*bytes, prefix);
   if (!build.has_value()) {
@@ -137,7 +128,7 @@ std::string BuiltForReason(const std::string& program, const ProgramFile& file,
     return absl::StrCat(needs, ": ", library.status().message(), "; ", object_for);
   }
   const std::string found = absl::StrCat(needs, ", found at ", *library);
-  absl::StatusOr<std::string> bytes = ReadWholeFile(*library);
+  absl::StatusOr<std::string> bytes = sst::ReadWholeFile(*library, kMaxProgramBytes);
   if (!bytes.ok()) {
     return absl::StrCat(found, ", unreadable (", bytes.status().message(), "); ", object_for);
   }

@@ -14,7 +14,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/strings/str_replace.h"
 #include "rocksdb_plugin/options.h"
+#include "rocksdb_plugin/own_file.h"
+#include "tools/rockpool/stats_location.h"
 
 namespace rockpool::cli {
 namespace {
@@ -51,6 +54,8 @@ absl::StatusOr<RunRequest> ParseRunArguments(const std::vector<std::string>& arg
     } else if (absl::StartsWith(a, "--stats=")) {
       r.stats = a.substr(8);
       if (r.stats->empty()) return absl::InvalidArgumentError("--stats needs a path");
+    } else if (a == "--stats") {
+      r.default_stats = true;
     } else if (a == "--verbose") {
       r.verbose = true;
     } else if (absl::StartsWith(a, "--object=")) {
@@ -59,7 +64,7 @@ absl::StatusOr<RunRequest> ParseRunArguments(const std::vector<std::string>& arg
         return absl::InvalidArgumentError(
             absl::StrCat("--object=", a.substr(9), ": expected preload, interpose or native"));
       }
-    } else if (a == "--options" || a == "--stats" || a == "--object") {
+    } else if (a == "--options" || a == "--object") {
       return absl::InvalidArgumentError(absl::StrCat(a, " needs a value: ", a, "=..."));
     } else {
       return absl::InvalidArgumentError(absl::StrCat("unknown flag ", a, " (see rockpool --help)"));
@@ -117,7 +122,12 @@ int RunCommand(const std::vector<std::string>& args) {
       OptionsToSet(request->options, std::getenv("ROCKPOOL_OPTIONS"));
   if (!options.ok()) return Fail(options.status().message(), 2);
   absl::StatusOr<std::string> program = ResolveProgram(request->argv[0]);
-  if (!program.ok()) return Fail(program.status().message(), 127);
+  if (!program.ok()) {
+    // 127 as a shell says it: no such program; anything else about the
+    // path (a loop, a directory it cannot search) is bad input.
+    return Fail(program.status().message(),
+                absl::IsNotFound(program.status()) ? 127 : 2);
+  }
   absl::StatusOr<ObjectChoice> choice = ChooseObject(*program, request->object);
   if (!choice.ok()) return Fail(choice.status().message(), 2);
   if (access(choice->object_path.c_str(), R_OK) != 0) {
@@ -126,16 +136,30 @@ int RunCommand(const std::vector<std::string>& args) {
                      kLibDirVariable, ", default ", kDefaultLibDir, ")"),
         2);
   }
+  std::optional<std::string> stats = request->stats;
+  if (request->default_stats) {
+    absl::StatusOr<std::string> dir = DefaultStatsDirectory(/*create=*/true);
+    if (!dir.ok()) return Fail(absl::StrCat("--stats: ", dir.status().message()), 2);
+    stats = absl::StrCat(*dir, "/", kDefaultStatsName);
+  }
+  if (stats.has_value()) {
+    // The objects refuse such a path at exit, silently; say so now instead.
+    // exec keeps this process's id: "%p" is this pid.
+    const std::string path = absl::StrReplaceAll(*stats, {{"%p", absl::StrCat(getpid())}});
+    if (absl::Status s = CheckOwnFileDirectory(path); !s.ok()) {
+      return Fail(absl::StrCat("--stats=", *stats, ": ", s.message()), 2);
+    }
+  }
   const char* old_preload = std::getenv("LD_PRELOAD");
   const std::string preload =
       PreloadWith(old_preload != nullptr ? old_preload : "", choice->object_path);
   if (setenv("LD_PRELOAD", preload.c_str(), 1) != 0 ||
       setenv("ROCKPOOL_OPTIONS", options->c_str(), 1) != 0 ||
-      (request->stats.has_value() && setenv("ROCKPOOL_STATS", request->stats->c_str(), 1) != 0) ||
+      (stats.has_value() && setenv("ROCKPOOL_STATS", stats->c_str(), 1) != 0) ||
       // The native object's own lines (registration, close reports) go to
       // ROCKPOOL_NATIVE_STATS (rocksdb_plugin/native/log_report.h).
-      (request->stats.has_value() && choice->kind == ObjectKind::kNative &&
-       setenv("ROCKPOOL_NATIVE_STATS", request->stats->c_str(), 1) != 0) ||
+      (stats.has_value() && choice->kind == ObjectKind::kNative &&
+       setenv("ROCKPOOL_NATIVE_STATS", stats->c_str(), 1) != 0) ||
       (request->verbose && setenv("ROCKPOOL_VERBOSE", "1", 1) != 0)) {
     return Fail(absl::StrCat("cannot set the environment: ", std::strerror(errno)), 2);
   }

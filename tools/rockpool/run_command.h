@@ -6,7 +6,14 @@
 //                      rocksdb_plugin/options.h); without it an existing
 //                      ROCKPOOL_OPTIONS is kept (and validated), else
 //                      kDefaultOptions
-//   --stats=PATH       ROCKPOOL_STATS (%p: the process id)
+//   --stats=PATH       ROCKPOOL_STATS (%p: the process id); refused (exit 2)
+//                      when its directory cannot be written safely
+//                      (rocksdb_plugin/own_file.h: writable by every user
+//                      without the sticky bit, reached through another
+//                      user's link, missing)
+//   --stats            the same in a private directory, one file per process
+//                      (stats_location.h: $XDG_RUNTIME_DIR/rockpool/%p.stats,
+//                      /run/rockpool/%p.stats for root)
 //   --verbose          ROCKPOOL_VERBOSE=1
 //   --object=preload|interpose|native  overrides the choice (object_choice.h)
 //
@@ -33,6 +40,7 @@ inline constexpr char kDefaultOptions[] = "max_idle_per_key=8";
 struct RunRequest {
   std::optional<std::string> options;
   std::optional<std::string> stats;
+  bool default_stats = false;  // --stats without a path
   bool verbose = false;
   std::optional<ObjectKind> object;
   std::vector<std::string> argv;  // PROGRAM [ARGS...]

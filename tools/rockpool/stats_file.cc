@@ -1,11 +1,6 @@
 #include "tools/rockpool/stats_file.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
-#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -14,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "tools/json/json_string.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::cli {
 namespace {
@@ -219,13 +215,14 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
 }
 
 absl::StatusOr<ProcessStats> ReadStatsFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  std::string line;
-  std::string last;
-  while (std::getline(in, line)) {
+  absl::StatusOr<std::string> text = sst::ReadWholeFile(path, kMaxStatsFileBytes);
+  if (!text.ok()) return text.status();
+  return ParseStatsText(path, *text);
+}
+
+absl::StatusOr<ProcessStats> ParseStatsText(const std::string& path, absl::string_view text) {
+  absl::string_view last;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
     if (absl::StartsWith(line, kPrefix)) last = line;
   }
   if (last.empty()) {

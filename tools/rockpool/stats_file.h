@@ -59,9 +59,18 @@ struct ProcessStats {
 // field.
 absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line);
 
-// Reads `path` and parses its last `rockpool report:` line. NotFound or
-// InvalidArgument, the message starting with the path.
+// A statistics file larger than this is not one (one line per process, or
+// one per RocksDB instance for the native face's appended lines).
+inline constexpr uint64_t kMaxStatsFileBytes = uint64_t{64} << 20;
+
+// Reads `path` and parses its last `rockpool report:` line. NotFound,
+// PermissionDenied or InvalidArgument (not a regular file, too large, no or
+// a malformed report line), the message starting with the path.
 absl::StatusOr<ProcessStats> ReadStatsFile(const std::string& path);
+
+// The same for the text of such a file (`path` names it in messages): the
+// parser of untrusted text its fuzzer drives.
+absl::StatusOr<ProcessStats> ParseStatsText(const std::string& path, absl::string_view text);
 
 // The sums of the counters (file "", pid 0; states empty).
 ProcessStats Total(const std::vector<ProcessStats>& processes);

@@ -72,26 +72,64 @@ class BufferSource final : public ByteSource {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
+namespace {
+
+// Opens `path` read-only and checks it is a regular file; error messages
+// start with `where` ("<path>: offset 0: " or "<path>: ").
+absl::Status OpenRegularFile(const std::string& path, const std::string& where, int* fd_out,
+                             uint64_t* size) {
   int fd = -1;
   do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for
+    // one forever; it changes nothing for a regular file.
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) {
-    const int err = errno;
-    return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: cannot open"));
-  }
+  if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat(where, "cannot open"));
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     ::close(fd);
-    return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: cannot stat"));
+    return absl::ErrnoToStatus(err, absl::StrCat(where, "cannot stat"));
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return absl::InvalidArgumentError(absl::StrCat(path, ": offset 0: not a regular file"));
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                              : "a device or socket";
+    return absl::InvalidArgumentError(absl::StrCat(where, "not a regular file (", kind, ")"));
   }
-  return std::make_unique<FileSource>(fd, static_cast<uint64_t>(st.st_size));
+  *fd_out = fd;
+  *size = static_cast<uint64_t>(st.st_size);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
+  int fd = -1;
+  uint64_t size = 0;
+  if (absl::Status s = OpenRegularFile(path, absl::StrCat(path, ": offset 0: "), &fd, &size);
+      !s.ok()) {
+    return s;
+  }
+  return std::make_unique<FileSource>(fd, size);
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes) {
+  int fd = -1;
+  uint64_t size = 0;
+  const std::string where = absl::StrCat(path, ": ");
+  if (absl::Status s = OpenRegularFile(path, where, &fd, &size); !s.ok()) return s;
+  const FileSource file(fd, size);
+  if (size > max_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, size, " bytes, more than the ", max_bytes, " expected"));
+  }
+  std::string out;
+  if (absl::Status s = file.ReadAt(0, static_cast<size_t>(size), &out); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(where, s.message()));
+  }
+  return out;
 }
 
 std::unique_ptr<ByteSource> MakeBufferSource(std::string contents) {

@@ -24,8 +24,15 @@ class ByteSource {
 };
 
 // Opens `path` read-only (O_RDONLY | O_CLOEXEC); the file is never written.
-// NotFound if missing, InvalidArgument if not a regular file.
+// NotFound if missing, InvalidArgument if not a regular file. A FIFO never
+// blocks the open (O_NONBLOCK) and a device is never read: both are refused.
 absl::StatusOr<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path);
+
+// The whole regular file at `path`, for the small inputs a tool parses in
+// memory (a program's ELF headers, a statistics file, an OPTIONS or job
+// file). As OpenFileSource, plus InvalidArgument for a file over
+// `max_bytes`; messages are "<path>: <what>" (no offset).
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes);
 
 std::unique_ptr<ByteSource> MakeBufferSource(std::string contents);
 

@@ -11,6 +11,8 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
 namespace {
@@ -18,34 +20,15 @@ namespace {
 absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
 
 // Larger objects are not allocators: refuse rather than read them whole.
-constexpr off_t kMaxObjectBytes = off_t{512} << 20;
+constexpr uint64_t kMaxObjectBytes = uint64_t{512} << 20;
 
+// The object's bytes; errors without the path (the callers name it).
 absl::StatusOr<std::string> ReadWhole(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return absl::ErrnoToStatus(errno, "cannot open it");
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return absl::InvalidArgumentError("not a regular file");
-  }
-  if (st.st_size > kMaxObjectBytes) {
-    ::close(fd);
-    return absl::InvalidArgumentError("over 512 MiB: not an allocator");
-  }
-  std::string data(static_cast<size_t>(st.st_size), '\0');
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = n < 0 ? errno : EIO;
-      ::close(fd);
-      return absl::ErrnoToStatus(err, "cannot read it");
-    }
-    done += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  return data;
+  absl::StatusOr<std::string> data = sst::ReadWholeFile(path, kMaxObjectBytes);
+  if (data.ok()) return data;
+  absl::string_view why = data.status().message();
+  absl::ConsumePrefix(&why, absl::StrCat(path, ": "));
+  return absl::Status(data.status().code(), why);
 }
 
 // This process's own ELF header: the class and machine a preloaded object

@@ -10,6 +10,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "rocksdb_plugin/own_file.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
 namespace {
@@ -264,19 +266,11 @@ absl::StatusOr<RunResult> ParseResult(std::string_view text) {
 }
 
 absl::Status WriteTextFile(const std::string& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
-  return absl::OkStatus();
+  return ReplaceOwnFile(path, absl::string_view(text.data(), text.size()));
 }
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InternalError(absl::StrCat("cannot read ", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return sst::ReadWholeFile(path, kMaxTextFileBytes);
 }
 
 }  // namespace rockpool::replay

@@ -106,7 +106,10 @@ struct RunResult {
 std::string SerializeResult(const RunResult& result);
 absl::StatusOr<RunResult> ParseResult(std::string_view text);
 
-// Whole-file helpers.
+// Whole-file helpers. Written files replace the path's own file, never
+// through a link (rocksdb_plugin/own_file.h; mode 0600); read files must be
+// regular files of at most kMaxTextFileBytes (tools/sst/byte_source.h).
+inline constexpr uint64_t kMaxTextFileBytes = uint64_t{64} << 20;
 absl::Status WriteTextFile(const std::string& path, std::string_view text);
 absl::StatusOr<std::string> ReadTextFile(const std::string& path);
 

@@ -84,7 +84,7 @@ TEST(AllocatorTest, UnknownNamesAndBadPathsAreOneLine) {
   EXPECT_THAT(Message(SelectAllocators(text)), HasSubstr("no ELF magic number"));
   EXPECT_THAT(Message(SelectAllocators(dir)), HasSubstr(": not a regular file"));
   EXPECT_THAT(Message(SelectAllocators(dir + "/missing.so")),
-              HasSubstr("cannot open it: No such file or directory"));
+              HasSubstr("cannot open: No such file or directory"));
   EXPECT_THAT(Message(SelectAllocators(dir + "/a b.so")), HasSubstr("a space or a colon"));
   for (const std::string& bad : {text, dir, dir + "/missing.so"}) {
     const std::string m = Message(SelectAllocators(bad));

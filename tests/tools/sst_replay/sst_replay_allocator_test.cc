@@ -178,7 +178,7 @@ TEST(SstReplayAllocatorTest, BadAllocatorsExitTwoWithOneLine) {
   std::ofstream(text) << "plain text, not an ELF object\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"tcmalloc2", "want glibc, jemalloc, tcmalloc, all, or the path of a shared object"},
-      {dir + "/libmissing.so", "cannot open it: No such file or directory"},
+      {dir + "/libmissing.so", "cannot open: No such file or directory"},
       {text, "not an ELF shared object (no ELF magic number)"},
       {SstReplayBinary(), "a position-independent executable, not a shared object"},
   };
