@@ -65,6 +65,7 @@ for page in rockpool sst_replay; do
   gzip -9n <"packaging/man/$page.1" >"$root/usr/share/man/man1/$page.1.gz"
 done
 install -m 0644 packaging/copyright "$doc/copyright"
+install -m 0644 SECURITY.md "$doc/SECURITY.md"
 # A native package: its Debian changelog is changelog.gz (Policy 12.7).
 gzip -9n <packaging/changelog >"$doc/changelog.gz"
 install -m 0644 packaging/examples/mariadb-rockpool.conf "$doc/examples/"
