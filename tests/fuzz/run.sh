@@ -23,7 +23,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-ALL_TARGETS=(zstd_block zlib_block lz4_block zlib_stream sst_reader options_parser)
+ALL_TARGETS=(zstd_block zlib_block lz4_block zlib_stream sst_reader options_parser
+             elf_reader stats_file options_file blob_file job_file)
 
 seconds=${FUZZ_SECONDS:-60}
 parallel=${FUZZ_PARALLEL:-$(nproc)}
