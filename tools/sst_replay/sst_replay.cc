@@ -27,14 +27,16 @@
 
 // Hidden flags, defined in internal_flags.cc so that --help (this file's
 // flags only) does not list them: how sst_replay starts its own child runs,
-// and a test hook that exists only where `bazel test` defines
-// ROCKPOOL_DEBUG_CHECKS (a released sst_replay cannot damage its output).
+// and test hooks that exist only where `bazel test` defines
+// ROCKPOOL_DEBUG_CHECKS (a released sst_replay cannot damage its output, nor
+// be told a wrong free space).
 ABSL_DECLARE_FLAG(bool, internal_child);
 ABSL_DECLARE_FLAG(std::string, internal_job);
 ABSL_DECLARE_FLAG(std::string, internal_result);
 ABSL_DECLARE_FLAG(int32_t, internal_progress_fd);
 #ifdef ROCKPOOL_DEBUG_CHECKS
 ABSL_DECLARE_FLAG(bool, testonly_corrupt_pooled_output);
+ABSL_DECLARE_FLAG(int64_t, testonly_scratch_free_bytes);
 #endif
 
 ABSL_FLAG(std::string, mode, "both",
@@ -108,6 +110,7 @@ FlagValues CurrentFlags() {
   f.allocator = absl::GetFlag(FLAGS_allocator);
 #ifdef ROCKPOOL_DEBUG_CHECKS
   f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
+  f.scratch_free_bytes = absl::GetFlag(FLAGS_testonly_scratch_free_bytes);
 #endif
   return f;
 }
