@@ -5,6 +5,6 @@
 #ifndef ROCKPOOL_VERSION_H_
 #define ROCKPOOL_VERSION_H_
 
-#define ROCKPOOL_VERSION "0.3.0"
+#define ROCKPOOL_VERSION "0.4.0"
 
 #endif  // ROCKPOOL_VERSION_H_

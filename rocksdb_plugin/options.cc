@@ -136,7 +136,7 @@ absl::StatusOr<RockpoolOptions> ParseRockpoolOptions(
   for (auto& [name, value] : pairs) name = std::string(Strip(name));
   // A stable insertion sort by name: a handful of pairs, and std::stable_sort
   // would add 16 KiB of code that every process loading rockpool maps at
-  // start-up (rocksdb_plugin/README.md, "What loading rockpool costs").
+  // start-up (rocksdb_plugin/DESIGN.md, "What loading rockpool costs").
   for (size_t i = 1; i < pairs.size(); ++i) {
     for (size_t j = i; j > 0 && pairs[j].first < pairs[j - 1].first; --j) {
       std::swap(pairs[j], pairs[j - 1]);

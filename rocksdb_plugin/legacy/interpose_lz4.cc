@@ -4,7 +4,7 @@
 // the process-wide Lz4Pool / Lz4HcPool, exactly as new as the library's own
 // (compression/lz4_contexts.h); LZ4_freeStream() / LZ4_freeStreamHC() give
 // it back (the pool re-initialises it). RocksDB 7.8.3 (and every release
-// through 10.4) creates and frees one per LZ4/LZ4HC block it writes.
+// through 10.5) creates and frees one per LZ4/LZ4HC block it writes.
 // Streams rockpool did not hand out are forwarded to liblz4 untouched, as is
 // everything while pooling is off; lz4_routing.cc has the runtime's side.
 //

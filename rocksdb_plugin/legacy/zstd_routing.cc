@@ -125,7 +125,7 @@ bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
 // kept context that serves mixed shapes keeps reallocating: in the churn
 // test, without routing, 99.9% of the pooled CCtxs' library bytes were
 // allocated inside these two calls, not by creating or resetting contexts
-// (README: rocksdb_plugin/README.md, "zstd inside pooled contexts").
+// (design notes: rocksdb_plugin/DESIGN.md, "zstd inside pooled contexts").
 //
 // RocksDB's ZSTD_CCtx* is only a handle it passes back to these calls. The
 // handle stays a real pooled context (so every other call on it still works),

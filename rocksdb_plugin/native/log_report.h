@@ -108,7 +108,7 @@ std::string SstFileHead(rocksdb::TableFileCreationReason reason, const std::stri
                         int level);
 
 // The file ROCKPOOL_NATIVE_STATS names, "%p" replaced by this process's id
-// (as in ROCKPOOL_STATS, so `rockpool run --stats=/tmp/rp.%p` gives each
+// (as in ROCKPOOL_STATS, so `rockpool run --stats` gives each
 // process its own file); "" when unset or empty.
 std::string NativeStatsPath();
 

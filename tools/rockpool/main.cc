@@ -23,7 +23,7 @@ namespace rockpool::cli {
 namespace {
 
 constexpr char kUsage[] =
-    "rockpool: pooled zstd/zlib compression contexts for RocksDB programs.\n"
+    "rockpool: pooled zstd, zlib and LZ4 compression contexts for RocksDB programs.\n"
     "\n"
     "Usage:\n"
     "  rockpool run [flags] -- PROGRAM [ARGS...]\n"

@@ -150,6 +150,33 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
   return out;
 }
 
+namespace {
+
+// What a copy of a DB directory leaves out: LOCK belongs to whoever has the
+// source open; LOGs are RocksDB's text logs, not state, and the copy writes
+// its own.
+bool LeftOutOfCopy(const std::string& name) {
+  return name == "LOCK" || name == "LOG" || absl::StartsWith(name, "LOG.old");
+}
+
+}  // namespace
+
+absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source) {
+  std::error_code ec;
+  uint64_t bytes = 0;
+  for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code ec2;
+    if (!it->is_regular_file(ec2) || LeftOutOfCopy(it->path().filename().string())) continue;
+    const uintmax_t size = it->file_size(ec2);
+    if (!ec2) bytes += size;
+  }
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": offset 0: cannot list directory: ", ec.message()));
+  }
+  return bytes;
+}
+
 absl::Status CopyDbDirectory(const std::string& source, const std::string& target) {
   std::error_code ec;
   if (fs::exists(target, ec)) {
@@ -162,10 +189,7 @@ absl::Status CopyDbDirectory(const std::string& source, const std::string& targe
   for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     std::error_code ec2;
-    if (!it->is_regular_file(ec2)) continue;
-    // LOCK belongs to whoever has the source open; LOGs are RocksDB's text
-    // logs, not state, and the copy writes its own.
-    if (name == "LOCK" || name == "LOG" || absl::StartsWith(name, "LOG.old")) continue;
+    if (!it->is_regular_file(ec2) || LeftOutOfCopy(name)) continue;
     fs::copy_file(it->path(), fs::path(target) / name, ec2);
     if (ec2) {
       return absl::InvalidArgumentError(

@@ -78,6 +78,9 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
 // exist. The source is only read. Errors name the file (offset 0).
 absl::Status CopyDbDirectory(const std::string& source, const std::string& target);
 
+// The bytes CopyDbDirectory would copy from `source`.
+absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source);
+
 }  // namespace rockpool::replay
 
 #endif  // ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_

@@ -31,6 +31,9 @@ struct SessionFlags {
   // --testonly_corrupt_pooled_output, a flag of test builds only
   // (sst_replay.cc): always false in a released binary
   bool corrupt_pooled_output = false;
+  // --testonly_scratch_free_bytes, likewise: the free bytes compaction mode's
+  // room check takes for the scratch directory (-1: statvfs says)
+  int64_t scratch_free_bytes = -1;
 };
 
 // The flags as given (sst_replay.cc copies them out of ABSL_FLAGs).

@@ -15,4 +15,7 @@ ABSL_FLAG(int32_t, internal_progress_fd, -1, "internal: pipe for the child run's
 ABSL_FLAG(bool, testonly_corrupt_pooled_output, false,
           "test hook: damage one byte of the first pooled run's output, so the byte-for-byte "
           "check must fail (exit 1)");
+ABSL_FLAG(int64_t, testonly_scratch_free_bytes, -1,
+          "test hook: take this many bytes as free in the scratch directory instead of asking "
+          "statvfs (-1: ask)");
 #endif

@@ -65,6 +65,7 @@ class Scratch {
   // A new directory under `parent` ($TMPDIR or /tmp when empty).
   absl::Status Create(std::string parent, bool keep);
   std::string Path(std::string_view name) const;
+  const std::string& dir() const { return path_; }
   bool keep() const { return keep_; }
 
  private:

@@ -33,6 +33,7 @@
 #include "tools/sst_replay/report.h"
 #include "tools/sst_replay/rocksdb_version.h"
 #include "tools/sst_replay/runner.h"
+#include "tools/sst_replay/scratch_room.h"
 #include "tools/sst_replay/staging.h"
 #include "tools/sst_replay/stock_patterns.h"
 #include "tools/sst_replay/svg.h"
@@ -300,6 +301,7 @@ class Session {
     if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
     if (job.groups.empty()) return NothingToRun(std::nullopt, "compaction mode: nothing to ingest");
     const size_t groups = job.groups.size();
+    if (absl::Status s = CheckCompactionRoom(IngestedBytes(job)); !s.ok()) return Fail(2, s.message());
     if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
       return Fail(s);
     }
@@ -391,6 +393,35 @@ class Session {
     return "staged (rewritten for ingestion) and ingested";
   }
 
+  // What one compaction run copies in: every file its column families ingest
+  // (move_files=false copies them into the run's DB).
+  static uint64_t IngestedBytes(const Job& job) {
+    uint64_t bytes = 0;
+    for (const CompactionGroup& g : job.groups) {
+      for (const std::string& f : g.files) {
+        std::error_code ec;
+        const uintmax_t size = fs::file_size(f, ec);
+        if (!ec) bytes += size;
+      }
+    }
+    return bytes;
+  }
+
+  // Says in one line what compaction mode's copies will take in the scratch
+  // directory; an error when its file system has no room for them.
+  absl::Status CheckCompactionRoom(uint64_t bytes_per_copy) {
+    absl::StatusOr<uint64_t> free = settings_.scratch_free_bytes >= 0
+                                        ? static_cast<uint64_t>(settings_.scratch_free_bytes)
+                                        : FreeBytes(scratch_.dir());
+    if (!free.ok()) return free.status();
+    const ScratchRoom room = PlanScratchRoom(bytes_per_copy, static_cast<int>(RunsPerMode()),
+                                             scratch_.keep(), *free);
+    if (absl::Status s = CheckScratchRoom(room, scratch_.dir()); !s.ok()) return s;
+    bar_.Clear();
+    std::fprintf(stderr, "sst_replay: %s\n", DescribeScratchRoom(room, scratch_.dir()).c_str());
+    return absl::OkStatus();
+  }
+
   // compaction mode on a DB with blob files: the DB copied whole per run
   // (compaction_replay.h), every family compacted, blobs rewritten.
   int RunDbCopyCompaction(const std::vector<std::string>& blob_dbs) {
@@ -415,6 +446,9 @@ class Session {
       job.total_stored_bytes += sst ? inputs_[i].stored_data_bytes
                                     : blob_inputs_[i - inputs_.size()].stored_value_bytes;
     }
+    absl::StatusOr<uint64_t> db_bytes = DbCopyBytes(plan.db);
+    if (!db_bytes.ok()) return Fail(2, db_bytes.status().message());
+    if (absl::Status s = CheckCompactionRoom(*db_bytes); !s.ok()) return Fail(2, s.message());
     if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
       return Fail(s);
     }

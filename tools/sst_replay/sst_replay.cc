@@ -27,14 +27,16 @@
 
 // Hidden flags, defined in internal_flags.cc so that --help (this file's
 // flags only) does not list them: how sst_replay starts its own child runs,
-// and a test hook that exists only where `bazel test` defines
-// ROCKPOOL_DEBUG_CHECKS (a released sst_replay cannot damage its output).
+// and test hooks that exist only where `bazel test` defines
+// ROCKPOOL_DEBUG_CHECKS (a released sst_replay cannot damage its output, nor
+// be told a wrong free space).
 ABSL_DECLARE_FLAG(bool, internal_child);
 ABSL_DECLARE_FLAG(std::string, internal_job);
 ABSL_DECLARE_FLAG(std::string, internal_result);
 ABSL_DECLARE_FLAG(int32_t, internal_progress_fd);
 #ifdef ROCKPOOL_DEBUG_CHECKS
 ABSL_DECLARE_FLAG(bool, testonly_corrupt_pooled_output);
+ABSL_DECLARE_FLAG(int64_t, testonly_scratch_free_bytes);
 #endif
 
 ABSL_FLAG(std::string, mode, "both",
@@ -61,8 +63,9 @@ ABSL_FLAG(rockpool::RockpoolOptions::MaxIdlePerKey, max_idle_per_key,
 ABSL_FLAG(uint64_t, workload_mb, 32,
           "without inputs: MiB of keys and values in the generated default workload");
 ABSL_FLAG(std::string, tmpdir, "",
-          "where the scratch directory goes (default: $TMPDIR, else /tmp); inputs are never "
-          "written");
+          "where the scratch directory goes (default: $TMPDIR, else /tmp); compaction mode "
+          "copies its inputs there once per run and needs room for three copies at once (it "
+          "checks before the first); inputs are never written");
 ABSL_FLAG(bool, keep_tmp, false, "keep the scratch directory (outputs, scratch DBs) and say where");
 ABSL_FLAG(bool, verify_checksums, true, "verify the block checksums of the inputs");
 ABSL_FLAG(std::string, rocksdb_version, "auto",
@@ -81,12 +84,13 @@ namespace rockpool::replay {
 namespace {
 
 constexpr char kUsage[] =
-    "replays RocksDB SST workloads: stock RocksDB's zstd/zlib context churn vs rockpool's "
+    "replays RocksDB SST workloads: stock RocksDB's zstd/zlib/LZ4 context churn vs rockpool's "
     "pooled contexts.\n\n"
     "Usage: sst_replay [flags] [SST file | directory of SSTs | RocksDB DB directory]...\n\n"
     "Without inputs, a default workload (a small RocksDB DB with zstd and zlib files) is "
     "generated in the scratch directory.\n"
-    "Exit codes: 0 success, 1 pooled and stock outputs differ, 2 bad input or usage, "
+    "Exit codes: 0 success, 1 pooled and stock outputs differ, 2 bad input or usage (or no room "
+    "in the scratch directory), "
     "3 internal error.";
 
 FlagValues CurrentFlags() {
@@ -108,6 +112,7 @@ FlagValues CurrentFlags() {
   f.allocator = absl::GetFlag(FLAGS_allocator);
 #ifdef ROCKPOOL_DEBUG_CHECKS
   f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
+  f.scratch_free_bytes = absl::GetFlag(FLAGS_testonly_scratch_free_bytes);
 #endif
   return f;
 }

@@ -23,6 +23,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rockpool_version.h"
 #include "tests/tools/rockpool/cli_runner.h"
 #include "tools/rockpool/stats_file.h"
 
@@ -39,7 +40,7 @@ std::string g_interpose, g_libdir, g_codec_loop;
 TEST(RockpoolCli, VersionAndHelp) {
   Result r = Rockpool({"--version"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, "rockpool 0.3.0\n");
+  EXPECT_EQ(r.out, "rockpool " ROCKPOOL_VERSION "\n");
   r = Rockpool({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_THAT(r.out, HasSubstr("rockpool run [flags] -- PROGRAM"));

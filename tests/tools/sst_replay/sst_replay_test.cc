@@ -207,6 +207,24 @@ TEST_F(SstReplayTest, PooledOutputThatDiffersExitsOne) {
   EXPECT_THAT(compaction.out, HasSubstr("outputs: DIFFERENT"));
 }
 
+// Compaction mode copies its inputs into every run's scratch DB: it says
+// what that takes, and refuses to start (one line, exit 2) when the scratch
+// directory's file system has no room for it.
+TEST_F(SstReplayTest, CompactionModeSaysItsDiskUseAndRefusesWithoutRoom) {
+  Outcome ok = Replay({"--mode=compaction", "--repeat=1", zstd_->path});
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_THAT(ok.err, HasSubstr("sst_replay: compaction mode copies "));
+  EXPECT_THAT(ok.err, HasSubstr("(2 runs, 2 copies at once): needs up to "));
+
+  Outcome full =
+      Replay({"--mode=compaction", "--repeat=1", "--testonly_scratch_free_bytes=4096", zstd_->path});
+  EXPECT_EQ(full.code, 2) << full.err;
+  EXPECT_EQ(std::count(full.err.begin(), full.err.end(), '\n'), 1) << full.err;
+  EXPECT_THAT(full.err, HasSubstr("sst_replay: compaction mode needs up to "));
+  EXPECT_THAT(full.err, HasSubstr("and only 4.00 KiB is free"));
+  EXPECT_EQ(full.out, "");
+}
+
 // LZ4 (SstFileWriter, ingested as is) and LZ4HC (a DB flush, staged) in
 // both modes, with 7.8.3's per-block pattern in blocks mode and RocksDB's
 // own calls in compaction mode.

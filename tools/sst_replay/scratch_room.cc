@@ -1,0 +1,52 @@
+#include "tools/sst_replay/scratch_room.h"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "tools/sst_replay/report.h"
+
+namespace rockpool::replay {
+
+ScratchRoom PlanScratchRoom(uint64_t bytes_per_copy, int runs, bool keep_tmp,
+                            uint64_t free_bytes) {
+  ScratchRoom room;
+  room.bytes_per_copy = bytes_per_copy;
+  room.runs = runs;
+  room.copies_at_once = keep_tmp ? runs : std::min(runs, 2);
+  room.need_bytes = (static_cast<uint64_t>(room.copies_at_once) + 1) * bytes_per_copy;
+  room.free_bytes = free_bytes;
+  return room;
+}
+
+absl::StatusOr<uint64_t> FreeBytes(const std::string& dir) {
+  struct statvfs fs;
+  if (::statvfs(dir.c_str(), &fs) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(dir, ": cannot read the free space: ", std::strerror(errno)));
+  }
+  return static_cast<uint64_t>(fs.f_bavail) * static_cast<uint64_t>(fs.f_frsize);
+}
+
+std::string DescribeScratchRoom(const ScratchRoom& room, const std::string& dir) {
+  return absl::StrCat("compaction mode copies ", FormatBytes(static_cast<double>(room.bytes_per_copy)), " per run into ",
+                      dir, " (", room.runs, " runs, ", room.copies_at_once,
+                      room.copies_at_once == 1 ? " copy" : " copies",
+                      " at once): needs up to ", FormatBytes(static_cast<double>(room.need_bytes)), ", ",
+                      FormatBytes(static_cast<double>(room.free_bytes)), " free");
+}
+
+absl::Status CheckScratchRoom(const ScratchRoom& room, const std::string& dir) {
+  if (room.need_bytes <= room.free_bytes) return absl::OkStatus();
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "compaction mode needs up to ", FormatBytes(static_cast<double>(room.need_bytes)), " in ", dir, " (",
+      room.copies_at_once + 1, " x ", FormatBytes(static_cast<double>(room.bytes_per_copy)),
+      ": the copies kept at once and the compaction's output), and only ",
+      FormatBytes(static_cast<double>(room.free_bytes)), " is free: free some space, point --tmpdir at a larger "
+      "file system, or run --mode=blocks"));
+}
+
+}  // namespace rockpool::replay
