@@ -12,27 +12,29 @@
 #include "tests/fuzz/fuzz_check.h"
 #include "tools/sst_replay/job.h"
 
+namespace {
+
+// `text` parses with `parse` or fails with Internal; what parses
+// serializes to text that parses to the same serialization.
+template <typename Parse, typename Serialize>
+void CheckRoundTrip(std::string_view text, Parse parse, Serialize serialize) {
+  const auto parsed = parse(text);
+  if (!parsed.ok()) {
+    FUZZ_CHECK_MSG(parsed.status().code() == absl::StatusCode::kInternal,
+                   parsed.status().ToString());
+    return;
+  }
+  const std::string once = serialize(*parsed);
+  const auto again = parse(once);
+  FUZZ_CHECK_MSG(again.ok(), again.status().ToString());
+  FUZZ_CHECK(serialize(*again) == once);
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  absl::StatusOr<rockpool::replay::Job> job = rockpool::replay::ParseJob(text);
-  if (job.ok()) {
-    const std::string once = rockpool::replay::SerializeJob(*job);
-    absl::StatusOr<rockpool::replay::Job> again = rockpool::replay::ParseJob(once);
-    FUZZ_CHECK_MSG(again.ok(), again.status().ToString());
-    FUZZ_CHECK(rockpool::replay::SerializeJob(*again) == once);
-  } else {
-    FUZZ_CHECK_MSG(job.status().code() == absl::StatusCode::kInternal,
-                   job.status().ToString());
-  }
-  absl::StatusOr<rockpool::replay::RunResult> result = rockpool::replay::ParseResult(text);
-  if (result.ok()) {
-    const std::string once = rockpool::replay::SerializeResult(*result);
-    absl::StatusOr<rockpool::replay::RunResult> again = rockpool::replay::ParseResult(once);
-    FUZZ_CHECK_MSG(again.ok(), again.status().ToString());
-    FUZZ_CHECK(rockpool::replay::SerializeResult(*again) == once);
-  } else {
-    FUZZ_CHECK_MSG(result.status().code() == absl::StatusCode::kInternal,
-                   result.status().ToString());
-  }
+  CheckRoundTrip(text, rockpool::replay::ParseJob, rockpool::replay::SerializeJob);
+  CheckRoundTrip(text, rockpool::replay::ParseResult, rockpool::replay::SerializeResult);
   return 0;
 }
