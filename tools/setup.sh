@@ -77,6 +77,23 @@ declare -A STAGE_PACKAGES=(
               libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
 STAGE_ORDER=(base db_stress myrocks private_codecs package clang bench upstream)
+
+# The distribution (/etc/os-release): Debian 12 (bookworm, RocksDB 7.8.3) is
+# what the lists above name; Debian 13 (trixie, RocksDB 9.10; run inside
+# the root of tools/debian13.sh) renamed a few packages in its 64-bit time_t
+# transition and ships another clang. Any other distribution is tried with
+# Debian 12's names.
+declare -A RENAMED=()
+DISTRO=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true)
+case $DISTRO in
+  trixie)
+    RENAMED=(
+      [libtcmalloc-minimal4]=libtcmalloc-minimal4t64
+      [clang-14]=clang-19
+      [libclang-rt-14-dev]=libclang-rt-19-dev
+    )
+    ;;
+esac
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 # Source trees kept outside the clone (third_party/system_libs.bzl reads the
 # same variable and default).
@@ -126,6 +143,7 @@ for s in "${stages[@]}"; do
     private_codecs) want_deb_src=1; want_sources[libzstd]=libzstd-dev; want_sources[zlib]=zlib1g-dev ;;
   esac
   for p in ${STAGE_PACKAGES[$s]}; do
+    p=${RENAMED[$p]:-$p}
     [[ -n ${seen[$p]+x} ]] && continue
     seen[$p]=1
     packages+=("$p")
