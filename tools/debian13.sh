@@ -14,7 +14,8 @@
 # /var/cache/rockpool/trixie). A later run finds it complete and reuses it.
 #
 # COMMAND runs as root in the chroot, in a copy of this clone's files (tracked
-# and untracked, less what .gitignore leaves out) at /build/rockpool: the
+# and untracked, less what .gitignore leaves out; a git repository of its
+# own, every file added) at /build/rockpool: the
 # clone itself is never written to, and a fixed path keeps Bazel's output
 # base there (~/.cache/bazel in the root) warm from one run to the next, like
 # its disk cache (~/.cache/rockpool/bazel-disk in the root, .bazelrc). What
@@ -143,6 +144,10 @@ if git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
 else
   (cd "$REPO" && tar --exclude='./bazel-*' -cf - .) | tar -xf - -C "$ROOT$INSIDE"
 fi
+# A repository of its own, whose files are exactly these: the tests that
+# list the repository's files (tests/doc_*_test.py) ask git.
+git -C "$ROOT$INSIDE" init -q
+git -C "$ROOT$INSIDE" add -A
 
 cmd=$(printf '%q ' "$@")
 chroot "$ROOT" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
