@@ -17,7 +17,9 @@
 #              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3 and
 #              python-is-python3 (Bazel 4.2.3's Python stub runs `env python`:
 #              py_test/py_binary, e.g. //tests:doc_paths_test, need it), git
-#              (the doc tests list the repository's files with it), and
+#              (the doc tests list the repository's files with it), the
+#              zstd command (system_tools_test runs it under the
+#              interposer), and
 #              the allocators users run RocksDB under (libjemalloc2 5.3.0,
 #              libtcmalloc-minimal4): sst_replay's --allocator and its
 #              end-to-end test preload them. Also Debian's abseil source
@@ -68,7 +70,7 @@ declare -A STAGE_PACKAGES=(
           librocksdb-dev rocksdb-tools
           libzstd-dev zlib1g-dev liblz4-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          python3 python-is-python3 git
+          python3 python-is-python3 git zstd
           libjemalloc2 libtcmalloc-minimal4"
   [bench]="rocksdb-tools libjemalloc2 libtcmalloc-minimal4 python3 python3-matplotlib"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
