@@ -131,21 +131,31 @@ CONTROL
 debs=()
 rm -f "$out"/rockpool*_amd64.deb
 
+LIBDIR=usr/lib/x86_64-linux-gnu/rockpool
+# stage_files <package> <object> <program>: a package's tree, $root: the
+# object (of bazel-bin's rocksdb_plugin/) in the objects' directory, the
+# program (bazel-bin's tools/<program>/<program>) with its man page, and
+# the package's doc directory.
+stage_files() {
+  local package=$1 object=$2 program=$3 libdir
+  root=$out/root-$package
+  rm -rf "$root"
+  libdir=$root/$LIBDIR
+  install -d "$libdir" "$root/usr/bin" "$root/usr/share/man/man1"
+  install -m 0644 "$bin/rocksdb_plugin/$object" "$libdir/"
+  install -m 0755 "$bin/tools/$program/$program" "$root/usr/bin/"
+  # Debian ships binaries without debug information or .comment notes.
+  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$libdir/$object"
+  strip --remove-section=.comment --remove-section=.note "$root/usr/bin/$program"
+  gzip -9n <"packaging/man/$program.1" >"$root/usr/share/man/man1/$program.1.gz"
+  stage_doc "$root" "$package"
+}
+
 # --- rockpool: every host ---------------------------------------------------------
-root=$out/root-rockpool
-rm -rf "$root"
-libdir=$root/usr/lib/x86_64-linux-gnu/rockpool
-install -d "$libdir" "$root/usr/bin" "$root/usr/share/man/man1"
-install -m 0644 "$bin/rocksdb_plugin/librockpool_interpose.so" "$libdir/"
-install -m 0755 "$bin/tools/rockpool/rockpool" "$root/usr/bin/"
-# Debian ships binaries without debug information or .comment notes.
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$libdir"/*.so
-strip --remove-section=.comment --remove-section=.note "$root/usr/bin/rockpool"
-gzip -9n <packaging/man/rockpool.1 >"$root/usr/share/man/man1/rockpool.1.gz"
-stage_doc "$root" rockpool
+stage_files rockpool librockpool_interpose.so rockpool
 install -d "$root/usr/share/doc/rockpool/examples"
 install -m 0644 packaging/examples/mariadb-rockpool.conf "$root/usr/share/doc/rockpool/examples/"
-deps=$(shlibs_depends "$libdir"/*.so "$root/usr/bin/rockpool")
+deps=$(shlibs_depends "$root/$LIBDIR/librockpool_interpose.so" "$root/usr/bin/rockpool")
 [[ $deps != *librocksdb* ]] || die "rockpool would depend on librocksdb ($deps): it is for every host"
 build_deb "$root" rockpool "$deps" "pooled zstd/zlib/LZ4 compression contexts for RocksDB
  RocksDB creates and frees zstd, zlib and LZ4 contexts for every block, file
@@ -159,24 +169,15 @@ build_deb "$root" rockpool "$deps" "pooled zstd/zlib/LZ4 compression contexts fo
  no felt difference in time; allocated bytes fall up to 15x.
  .
  This package holds the interposer for any process (MariaDB's MyRocks and
- other programs with their own RocksDB included; it needs no RocksDB), the
- rockpool command that runs a program with the right object and reads its
+ other programs with their own RocksDB included; it needs no RocksDB) and
+ the rockpool command that runs a program with the right object and reads its
  statistics. The preload object for programs linking Debian's librocksdb.so
  (db_bench, ldb, sst_dump, your own) and sst_replay, which measures the
  churn of a workload's SST files, are in $preload_pkg."
 
 # --- rockpool-rocksdb<X.Y>: the preload object for this distribution's RocksDB ----
-root=$out/root-$preload_pkg
-rm -rf "$root"
-libdir=$root/usr/lib/x86_64-linux-gnu/rockpool
-install -d "$libdir" "$root/usr/bin" "$root/usr/share/man/man1"
-install -m 0644 "$bin/rocksdb_plugin/librockpool_preload.so" "$libdir/"
-install -m 0755 "$bin/tools/sst_replay/sst_replay" "$root/usr/bin/"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$libdir"/*.so
-strip --remove-section=.comment --remove-section=.note "$root/usr/bin/sst_replay"
-gzip -9n <packaging/man/sst_replay.1 >"$root/usr/share/man/man1/sst_replay.1.gz"
-stage_doc "$root" "$preload_pkg"
-deps=$(shlibs_depends "$libdir/librockpool_preload.so" "$root/usr/bin/sst_replay")
+stage_files "$preload_pkg" librockpool_preload.so sst_replay
+deps=$(shlibs_depends "$root/$LIBDIR/librockpool_preload.so" "$root/usr/bin/sst_replay")
 # The library package: exactly the upstream version built against (any Debian revision).
 deps=$(tr ',' '\n' <<<"$deps" | sed 's/^ *//' | grep -v "^$rocks_pkg\\( \\|\$\\)" | paste -sd, - | sed 's/,/, /g')
 deps="rockpool (= $debversion), $deps, $rocks_pkg (>= $rocks), $rocks_pkg (<< $rocks_next)"
