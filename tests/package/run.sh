@@ -49,9 +49,21 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rockpool-package.XXXXXX")
 INSTALLED=0
 preload_pkg=rockpool-rocksdb
+ours=
+# Purges the two packages if (and only if) the installed version is the one
+# this stage built: a rockpool another process installed meanwhile (another
+# CI run on the same machine) is left alone.
+purge_ours() {
+  local p
+  for p in "$preload_pkg" rockpool; do
+    [[ -n $ours && $(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) == "$ours" ]] &&
+      dpkg --purge "$p" >/dev/null 2>&1
+  done
+  return 0
+}
 cleanup() {
   stage_stop_children
-  if ((INSTALLED)); then dpkg --purge "$preload_pkg" rockpool >/dev/null 2>&1 || true; fi
+  if ((INSTALLED)); then purge_ours; fi
 }
 trap cleanup EXIT
 # A signal ends the script through exit, so the EXIT trap purges the package.
@@ -74,6 +86,7 @@ preload_pkg=rockpool-${rocks_pkg#lib}
 rocks=$(dpkg-query -W -f='${Version}' "$rocks_pkg" 2>/dev/null)
 rocks=${rocks#*:}
 rocks=${rocks%%-*}
+ours=$version+deb$distro
 DEB=$WORK/dist/rockpool_${version}+deb${distro}_amd64.deb
 PRELOAD_DEB=$WORK/dist/${preload_pkg}_${version}+deb${distro}_amd64.deb
 check "$([[ -s $DEB && -s $PRELOAD_DEB ]] && echo 1 || echo 0)" "build" "$(basename "$DEB") $(basename "$PRELOAD_DEB")"
@@ -251,7 +264,7 @@ status=$(dpkg-query -W -f='${Status} ' rockpool "$preload_pkg" 2>/dev/null || tr
 ok=0
 ((rc == 0 && ${#left[@]} == 0)) && [[ $status != *" installed "* ]] && ok=1
 check "$ok" "remove" "dpkg -r exit $rc; left: ${left[*]:-nothing}; status: ${status:-unknown}"
-dpkg --purge "$preload_pkg" rockpool >/dev/null 2>&1 || true
+purge_ours
 INSTALLED=0
 
 if ((STAGE_KEEP_ALL)); then stage_say "work directory kept: $WORK"; else rm -rf "$WORK"; fi
