@@ -153,6 +153,17 @@ def _build_date(ctx, library):
     lines = result.stdout.strip().split("\n")
     return lines[0][len("rocksdb_build_date:"):].replace("\\", "").replace("\"", "")
 
+def _rocksdb_version(ctx, version_h):
+    """"MAJOR.MINOR.PATCH" from rocksdb/version.h (the headers the code compiles against)."""
+    parts = {}
+    for line in ctx.read(version_h).splitlines():
+        words = _words(line)
+        if len(words) == 3 and words[0] == "#define" and words[1] in ["ROCKSDB_MAJOR", "ROCKSDB_MINOR", "ROCKSDB_PATCH"]:
+            parts[words[1]] = words[2]
+    if len(parts) != 3:
+        fail("%s: no ROCKSDB_MAJOR/MINOR/PATCH" % version_h)
+    return "%s.%s.%s" % (parts["ROCKSDB_MAJOR"], parts["ROCKSDB_MINOR"], parts["ROCKSDB_PATCH"])
+
 def _find_in_install(ctx, prefix, name):
     """The path of `name` in the install's library directory, or None."""
     for candidate in ["lib", "lib64", "lib/x86_64-linux-gnu", "."]:
@@ -201,6 +212,7 @@ def _rocksdb_impl(ctx):
         deps_from = "librocksdb.so"
         build_date = _build_date(ctx, "/usr/lib/x86_64-linux-gnu/librocksdb.so")
         linkage = "debian"
+    version = _rocksdb_version(ctx, str(include) + "/rocksdb/version.h" if prefix else "/usr/include/rocksdb/version.h")
     defines = ["ROCKPOOL_ROCKSDB_NATIVE_API=%d" % (1 if native_api else 0)]
     ctx.file("BUILD.bazel", """
 cc_library(
@@ -213,6 +225,16 @@ cc_library(
     visibility = ["//visibility:public"],
 )
 
+# No platform has this constraint value: a target compatible only with it is
+# skipped (third_party/rocksdb_release.bzl: tests of another RocksDB release).
+constraint_setting(name = "release")
+
+constraint_value(
+    name = "another_release",
+    constraint_setting = ":release",
+    visibility = ["//visibility:public"],
+)
+
 # ROCKPOOL_ROCKSDB_BUILD_DATE: the shared librocksdb's build identity.
 cc_library(
     name = "build_identity",
@@ -221,7 +243,7 @@ cc_library(
 )
 """.format(srcs = srcs, hdrs = hdrs, includes = includes, linkopts = repr(linkopts), defines = repr(defines)))
     ctx.file("build_identity.h", _BUILD_IDENTITY_H % build_date)
-    ctx.file("defs.bzl", "ROCKSDB_NATIVE_API = %s\nROCKSDB_PREFIX = %r\nROCKSDB_LINKAGE = %r\nROCKSDB_LINK_DEPS = %r\nROCKSDB_LINK_DEPS_FROM = %r\n" % (native_api, prefix, linkage, linkopts, deps_from))
+    ctx.file("defs.bzl", "ROCKSDB_NATIVE_API = %s\nROCKSDB_PREFIX = %r\nROCKSDB_LINKAGE = %r\nROCKSDB_LINK_DEPS = %r\nROCKSDB_LINK_DEPS_FROM = %r\nROCKSDB_VERSION = %r\n" % (native_api, prefix, linkage, linkopts, deps_from, version))
 
 rocksdb_repository = repository_rule(
     implementation = _rocksdb_impl,
@@ -322,6 +344,27 @@ filegroup(
 )
 """
 
+def _options_resolved_at_install(ctx, options_h):
+    """Whether the installed options.h differs from the tree's only as an install resolves it.
+
+    Abseil's CMake install rewrites each `#define ABSL_OPTION_USE_STD_<X> 2`
+    (decide by the compiler's standard) to the 0 or 1 the library was built
+    with; Debian 13's (20240722) says ABSL_OPTION_USE_STD_ORDERING 0 where
+    the source says 2. Any other difference is a mismatch.
+    """
+    installed = ctx.read("/usr/include/absl/base/options.h").splitlines()
+    tree = ctx.read(options_h).splitlines()
+    if len(installed) != len(tree):
+        return False
+    for a, b in zip(installed, tree):
+        if a == b:
+            continue
+        if not (a.startswith("#define ABSL_OPTION_USE_STD_") and b.startswith("#define ABSL_OPTION_USE_STD_")):
+            return False
+        if a.split(" ")[1] != b.split(" ")[1] or b.split(" ")[-1] != "2":
+            return False
+    return True
+
 def _absl_pic_impl(ctx):
     cache = ctx.os.environ.get("ROCKPOOL_CACHE", "/var/cache/rockpool")
     version = _absl_source_version(ctx)
@@ -339,10 +382,12 @@ def _absl_pic_impl(ctx):
     result = ctx.execute(["diff", "-rq", "/usr/include/absl", source + "/absl"])
     if result.return_code not in [0, 1]:
         fail("@absl_pic: diff -rq /usr/include/absl %s/absl failed: %s" % (source, result.stderr))
+    options_resolved = _options_resolved_at_install(ctx, options_h)
     mismatches = [
         line
         for line in result.stdout.splitlines()
-        if line.startswith("Files ") or line.startswith("Only in /usr/include/absl")
+        if (line.startswith("Files ") or line.startswith("Only in /usr/include/absl")) and
+           not (options_resolved and line.startswith("Files /usr/include/absl/base/options.h "))
     ]
     if mismatches:
         fail(("@absl_pic: %s does not match the installed headers (inline namespace %s in " +
@@ -363,6 +408,11 @@ def _absl_pic_impl(ctx):
         result = ctx.execute(command)
         if result.return_code != 0:
             fail("@absl_pic: %s failed: %s" % (" ".join(command), result.stderr))
+    if options_resolved:
+        # The installed options.h, with the choices Debian's libraries were
+        # compiled with.
+        ctx.delete("absl/base/options.h")
+        ctx.symlink("/usr/include/absl/base/options.h", "absl/base/options.h")
     dirs = [d for d in _ABSL_PIC_DIRS if ctx.path(source + "/absl/" + d).exists]
 
     libdir = ctx.execute(["pkg-config", "--variable=libdir", "absl_base"]).stdout.strip()

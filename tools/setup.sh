@@ -11,12 +11,15 @@
 # Stages (each lists everything it needs, so it also works alone; what the
 # base already installed is simply present):
 #   base       Bazel 4.2.3 (bazel-bootstrap, rules_java), g++, pkg-config,
-#              Debian's RocksDB 7.8.3 (librocksdb-dev; it brings the -dev
+#              Debian's RocksDB (7.8.3; 9.10 on Debian 13) (librocksdb-dev; it brings the -dev
 #              packages of its codecs: gflags, snappy, lz4, bz2) and its
 #              tools (db_bench/ldb/sst_dump: preload_tools_test), zstd, zlib,
 #              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3 and
 #              python-is-python3 (Bazel 4.2.3's Python stub runs `env python`:
-#              py_test/py_binary, e.g. //tests:doc_paths_test, need it), and
+#              py_test/py_binary, e.g. //tests:doc_paths_test, need it), git
+#              (the doc tests list the repository's files with it), the
+#              zstd command (system_tools_test runs it under the
+#              interposer), and
 #              the allocators users run RocksDB under (libjemalloc2 5.3.0,
 #              libtcmalloc-minimal4): sst_replay's --allocator and its
 #              end-to-end test preload them. Also Debian's abseil source
@@ -41,6 +44,9 @@
 #   package    tools/package.sh and tests/package/run.sh: dpkg-dev
 #              (dpkg-shlibdeps), lintian, man-db and groff-base (`man -l` of
 #              the pages), rocksdb-tools (db_bench through the installed package)
+#   debian13   tools/debian13.sh and tests/debian13/run.sh: debootstrap, which
+#              makes the Debian 13 root (inside it, this script installs
+#              Debian 13's packages of the base and package stages)
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
 #   bench      bench/felt_cost.py (bench/README.md): the allocators above,
 #              python3-matplotlib (its heatmap and RSS pictures), and
@@ -64,7 +70,7 @@ declare -A STAGE_PACKAGES=(
           librocksdb-dev rocksdb-tools
           libzstd-dev zlib1g-dev liblz4-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          python3 python-is-python3
+          python3 python-is-python3 git zstd
           libjemalloc2 libtcmalloc-minimal4"
   [bench]="rocksdb-tools libjemalloc2 libtcmalloc-minimal4 python3 python3-matplotlib"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
@@ -73,10 +79,33 @@ declare -A STAGE_PACKAGES=(
   [private_codecs]="gcc dpkg-dev libzstd-dev zlib1g-dev"
   [package]="dpkg-dev lintian man-db groff-base rocksdb-tools"
   [clang]="clang-14 libclang-rt-14-dev"
+  [debian13]="debootstrap"
   [upstream]="g++ make pkg-config libabsl-dev libzstd-dev zlib1g-dev
               libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
-STAGE_ORDER=(base db_stress myrocks private_codecs package clang bench upstream)
+STAGE_ORDER=(base db_stress myrocks private_codecs package debian13 clang bench upstream)
+
+# The distribution (/etc/os-release): Debian 12 (bookworm, RocksDB 7.8.3) is
+# what the lists above name; Debian 13 (trixie, RocksDB 9.10; run inside
+# the root of tools/debian13.sh) renamed a few packages in its 64-bit time_t
+# transition and ships another clang. Any other distribution is tried with
+# Debian 12's names.
+declare -A RENAMED=()
+DISTRO=$( (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}") || true)
+case $DISTRO in
+  trixie)
+    RENAMED=(
+      [libtcmalloc-minimal4]=libtcmalloc-minimal4t64
+      [clang-14]=clang-19
+      [libclang-rt-14-dev]=libclang-rt-19-dev
+    )
+    # gold, which Bazel's C++ toolchain picks when it is there (Debian 12's
+    # binutils has it; Debian 13 ships it apart): the preloaded objects'
+    # code order is a gold --section-ordering-file (rocksdb_plugin/BUILD.bazel),
+    # a syntax error to Debian 13's ld.bfd.
+    STAGE_PACKAGES[base]+=" binutils-gold"
+    ;;
+esac
 SRCLIST=/etc/apt/sources.list.d/rockpool-deb-src.sources
 # Source trees kept outside the clone (third_party/system_libs.bzl reads the
 # same variable and default).
@@ -126,6 +155,7 @@ for s in "${stages[@]}"; do
     private_codecs) want_deb_src=1; want_sources[libzstd]=libzstd-dev; want_sources[zlib]=zlib1g-dev ;;
   esac
   for p in ${STAGE_PACKAGES[$s]}; do
+    p=${RENAMED[$p]:-$p}
     [[ -n ${seen[$p]+x} ]] && continue
     seen[$p]=1
     packages+=("$p")

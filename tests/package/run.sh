@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The Debian package end to end (CI stage `package`, tests/RELIABILITY.md):
-# builds rockpool_<version>_amd64.deb with tools/package.sh (lintian: no
-# errors), installs it for real (dpkg -i; an EXIT trap purges it again
-# whatever happens), runs Debian's db_bench through the installed `rockpool
+# The Debian packages end to end (CI stage `package`, tests/RELIABILITY.md;
+# on Debian 12, and inside tools/debian13.sh's root on Debian 13): builds
+# rockpool_<version>+deb<N>_amd64.deb and rockpool-rocksdb<X.Y>_... (the
+# preload object) with tools/package.sh (lintian: no errors; rockpool
+# itself depends on no librocksdb), installs both for real (`apt-get install
+# ./...deb`; an EXIT trap purges them again whatever happens), runs Debian's db_bench through the installed `rockpool
 # run` (zlib fill + compact: the stats file shows leases and reuse, the LOG
 # shows rockpool), reads the stats with `rockpool stats` (and a corrupt file:
 # exit 2, one line), asks `rockpool check` about db_bench, checks both
@@ -11,7 +13,7 @@
 # Prints `package: <check> PASS|FAIL ...` per check and
 # `package: N passed, M failed` last; exits non-zero on any failure.
 #
-# Needs root (dpkg -i) and `bash tools/setup.sh --stage=package`; refuses to
+# Needs root (apt-get install) and `bash tools/setup.sh --stage=package`; refuses to
 # run when a rockpool package is already installed (it would replace it).
 # With MariaDB's MyRocks installed (the myrocks stage's packages), also
 # `rockpool check mariadbd` (the interposer) and a zlib MyRocks table written,
@@ -39,16 +41,29 @@ for a in "$@"; do
   esac
 done
 
-[[ $(id -u) -eq 0 ]] || stage_setup_fail "needs root (dpkg -i)"
+[[ $(id -u) -eq 0 ]] || stage_setup_fail "needs root (apt-get install)"
 if dpkg-query -W -f='${Status}' rockpool 2>/dev/null | grep -q 'installed'; then
   stage_setup_fail "a rockpool package is already installed; remove it first (dpkg -r rockpool)"
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rockpool-package.XXXXXX")
 INSTALLED=0
+preload_pkg=rockpool-rocksdb
+ours=
+# Purges the two packages if (and only if) the installed version is the one
+# this stage built: a rockpool another process installed meanwhile (another
+# CI run on the same machine) is left alone.
+purge_ours() {
+  local p
+  for p in "$preload_pkg" rockpool; do
+    [[ -n $ours && $(dpkg-query -W -f='${Version}' "$p" 2>/dev/null) == "$ours" ]] &&
+      dpkg --purge "$p" >/dev/null 2>&1
+  done
+  return 0
+}
 cleanup() {
   stage_stop_children
-  if ((INSTALLED)); then dpkg --purge rockpool >/dev/null 2>&1 || true; fi
+  if ((INSTALLED)); then purge_ours; fi
 }
 trap cleanup EXIT
 # A signal ends the script through exit, so the EXIT trap purges the package.
@@ -64,12 +79,21 @@ if ! bash "$REPO/tools/package.sh" --out="$WORK/dist" --lintian >"$WORK/package.
   stage_setup_fail "tools/package.sh failed (log: $WORK/package.log)"
 fi
 version=$(sed -nE 's/^#define ROCKPOOL_VERSION "([^"]+)"$/\1/p' "$REPO/rockpool_version.h")
-DEB=$WORK/dist/rockpool_${version}_amd64.deb
-check "$([[ -s $DEB ]] && echo 1 || echo 0)" "build" "$(basename "$DEB")"
+distro=$(. /etc/os-release && echo "$VERSION_ID")
+# The preload package is named after the RocksDB it is built for.
+rocks_pkg=$(dpkg-query -W -f='${Package}\n' 'librocksdb[0-9]*' 2>/dev/null | grep -E '^librocksdb[0-9]+\.[0-9]+$' | head -n 1)
+preload_pkg=rockpool-${rocks_pkg#lib}
+rocks=$(dpkg-query -W -f='${Version}' "$rocks_pkg" 2>/dev/null)
+rocks=${rocks#*:}
+rocks=${rocks%%-*}
+ours=$version+deb$distro
+DEB=$WORK/dist/rockpool_${version}+deb${distro}_amd64.deb
+PRELOAD_DEB=$WORK/dist/${preload_pkg}_${version}+deb${distro}_amd64.deb
+check "$([[ -s $DEB && -s $PRELOAD_DEB ]] && echo 1 || echo 0)" "build" "$(basename "$DEB") $(basename "$PRELOAD_DEB")"
 lint=$(sed -n 's/^package: lintian: //p' "$WORK/package.log")
 check "$([[ $lint == "0 errors,"* ]] && echo 1 || echo 0)" "lintian" "$lint"
 
-dpkg-deb -c "$DEB" | awk '{print $NF}' | sed 's|^\./|/|' >"$WORK/contents.txt"
+{ dpkg-deb -c "$DEB"; dpkg-deb -c "$PRELOAD_DEB"; } | awk '{print $NF}' | sed 's|^\./|/|' >"$WORK/contents.txt"
 missing=()
 for f in "$LIBDIR/librockpool_preload.so" "$LIBDIR/librockpool_interpose.so" /usr/bin/rockpool \
          /usr/bin/sst_replay /usr/share/man/man1/rockpool.1.gz /usr/share/man/man1/sst_replay.1.gz \
@@ -78,17 +102,26 @@ for f in "$LIBDIR/librockpool_preload.so" "$LIBDIR/librockpool_interpose.so" /us
   grep -qx "$f" "$WORK/contents.txt" || missing+=("$f")
 done
 check "$((${#missing[@]} == 0))" "contents" "${missing[*]:-all 9 files}"
+# What every host needs comes without RocksDB (a MyRocks host gets no
+# librocksdb); the preload object pins the release it is built for.
 depends=$(dpkg-deb -f "$DEB" Depends)
-check "$([[ $depends == *"librocksdb7.8 (>= 7.8.3), librocksdb7.8 (<< 7.8.4)"* ]] && echo 1 || echo 0)" \
-  "depends" "$depends"
+check "$([[ -n $depends && $depends != *librocksdb* ]] && echo 1 || echo 0)" "depends rockpool" "$depends"
+rocks_next=${rocks%.*}.$((${rocks##*.} + 1))
+depends=$(dpkg-deb -f "$PRELOAD_DEB" Depends)
+ok=0
+[[ $depends == "rockpool (= $version+deb$distro), "*"$rocks_pkg (>= $rocks), $rocks_pkg (<< $rocks_next)" ]] && ok=1
+check "$ok" "depends $preload_pkg" "$depends"
+dpkg-deb -c "$PRELOAD_DEB" | grep -q 'librockpool_interpose.so' && check 0 "preload package holds only the preload object"
 
 # --- install -------------------------------------------------------------------
+# As users do: apt resolves the dependencies (here all installed already).
 INSTALLED=1
-if ! dpkg -i "$DEB" >"$WORK/dpkg-i.log" 2>&1; then
-  sed 's/^/  /' "$WORK/dpkg-i.log"
-  stage_setup_fail "dpkg -i failed"
+if ! apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 "$DEB" "$PRELOAD_DEB" \
+     >"$WORK/apt-install.log" 2>&1; then
+  sed 's/^/  /' "$WORK/apt-install.log"
+  stage_setup_fail "apt-get install failed"
 fi
-check 1 "install" "dpkg -i"
+check 1 "install" "apt-get install ./$(basename "$DEB") ./$(basename "$PRELOAD_DEB")"
 
 v=$(/usr/bin/rockpool --version 2>&1)
 check "$([[ $v == "rockpool $version" ]] && echo 1 || echo 0)" "rockpool --version" "$v"
@@ -97,7 +130,7 @@ check "$([[ $v == "sst_replay $version" ]] && echo 1 || echo 0)" "sst_replay --v
 
 c=$(/usr/bin/rockpool check db_bench 2>&1)
 ok=0
-[[ $c == "librockpool_preload.so: /usr/bin/db_bench needs librocksdb.so.7.8"* &&
+[[ $c == "librockpool_preload.so: /usr/bin/db_bench needs librocksdb.so.${rocks%.*}"* &&
    $c == *"object: $LIBDIR/librockpool_preload.so"* ]] && ok=1
 check "$ok" "check db_bench" "$(head -n 1 <<<"$c")"
 
@@ -221,17 +254,17 @@ done
 
 # --- remove -------------------------------------------------------------------------
 rc=0
-dpkg -r rockpool >"$WORK/dpkg-r.log" 2>&1 || rc=$?
+dpkg -r "$preload_pkg" rockpool >"$WORK/dpkg-r.log" 2>&1 || rc=$?
 left=()
 while read -r f; do
   [[ -e $f && ! -d $f ]] && left+=("$f")  # directories: the package's own are checked below
 done <"$WORK/contents.txt"
-for d in "$LIBDIR" /usr/share/doc/rockpool; do [[ -e $d ]] && left+=("$d"); done
-status=$(dpkg-query -W -f='${Status}' rockpool 2>/dev/null || true)
+for d in "$LIBDIR" /usr/share/doc/rockpool "/usr/share/doc/$preload_pkg"; do [[ -e $d ]] && left+=("$d"); done
+status=$(dpkg-query -W -f='${Status} ' rockpool "$preload_pkg" 2>/dev/null || true)
 ok=0
-((rc == 0 && ${#left[@]} == 0)) && [[ $status != *" installed" ]] && ok=1
+((rc == 0 && ${#left[@]} == 0)) && [[ $status != *" installed "* ]] && ok=1
 check "$ok" "remove" "dpkg -r exit $rc; left: ${left[*]:-nothing}; status: ${status:-unknown}"
-dpkg --purge rockpool >/dev/null 2>&1 || true
+purge_ours
 INSTALLED=0
 
 if ((STAGE_KEEP_ALL)); then stage_say "work directory kept: $WORK"; else rm -rf "$WORK"; fi

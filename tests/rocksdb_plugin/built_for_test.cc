@@ -7,9 +7,9 @@
 #include <iterator>
 #include <string>
 
-#include "build_identity.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb_plugin/built_for_line.h"
 
 namespace rockpool {
 namespace {
@@ -62,7 +62,7 @@ TEST(BuiltFor, BuildDateOfDebiansLibrary) {
   EXPECT_THAT(FindBuildDate(bytes), Optional(std::string("2000-01-01 00:00:00")));
   EXPECT_EQ(FindBuildDate("rocksdb_build_da"), std::nullopt);
   // The library this build links: the repository rule read the same date.
-  std::ifstream in("/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8", std::ios::binary);
+  std::ifstream in("/usr/lib/x86_64-linux-gnu/" ROCKPOOL_ROCKSDB_SONAME, std::ios::binary);
   const std::string library((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(library.empty());
   EXPECT_THAT(FindBuildDate(library), Optional(std::string(ROCKPOOL_ROCKSDB_BUILD_DATE)));

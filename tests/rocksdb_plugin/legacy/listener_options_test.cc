@@ -17,6 +17,7 @@
 #include "rocksdb/listener.h"
 #include "rocksdb/utilities/object_registry.h"
 #include "rocksdb/utilities/options_util.h"
+#include "rocksdb_plugin/built_for_line.h"
 #include "rocksdb_plugin/legacy/listener.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
@@ -210,7 +211,7 @@ TEST_F(ListenerOptionsTest, BadOptionsFileIsRejected) {
   const std::string path = dir + "/OPTIONS-bad";
   {
     std::ofstream f(path);
-    f << "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n\n"
+    f << "[Version]\n  rocksdb_version=" ROCKPOOL_ROCKSDB_VERSION "\n  options_file_version=1.1\n\n"
          "[DBOptions]\n  create_if_missing=true\n"
          "  listeners={id=rockpool;max_idle_per_key=8;idle_second=60}\n\n"
          "[CFOptions \"default\"]\n  compression=kZlibCompression\n\n"

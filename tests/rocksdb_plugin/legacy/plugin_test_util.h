@@ -39,7 +39,8 @@ struct BlockComparison {
   size_t files_with_dictionary = 0;
 };
 
-// Compares the data blocks (payload and trailer, raw) of the SST files of
+// Compares the data blocks (payload and compression type, raw; checksums
+// are verified, not compared) of the SST files of
 // two directories, file by file (same names) and block by block, with
 // //tools/sst. Error on the first difference.
 absl::StatusOr<BlockComparison> CompareDataBlocks(const std::string& dir_a,

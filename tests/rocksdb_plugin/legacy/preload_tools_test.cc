@@ -1,4 +1,5 @@
-// librockpool_preload.so in unmodified Debian binaries (rocksdb-tools 7.8.3):
+// librockpool_preload.so in unmodified Debian binaries (rocksdb-tools 7.8.3 on
+// Debian 12, 9.10 on Debian 13):
 //  - db_bench with LD_PRELOAD and an OPTIONS file whose [DBOptions] has
 //    listeners={id=rockpool;...}: succeeds, and its LOG shows pool activity;
 //  - the files it wrote are read by sst_dump --command=check and ldb scan
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
+#include "rocksdb_plugin/built_for_line.h"
 
 using rockpool::plugin_test::Field;
 using rockpool::plugin_test::Result;
@@ -45,7 +47,7 @@ std::string OptionsFile(const std::string& dir, const std::string& compression,
                         const std::string& listener) {
   const std::string path = dir + "/OPTIONS.ini";
   std::ofstream f(path);
-  f << "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n\n"
+  f << "[Version]\n  rocksdb_version=" ROCKPOOL_ROCKSDB_VERSION "\n  options_file_version=1.1\n\n"
        "[DBOptions]\n  create_if_missing=true\n  max_background_jobs=2\n"
        "  listeners="
     << listener
@@ -136,7 +138,7 @@ TEST(PreloadObjectTest, CarriesItsOwnAbseil) {
   ASSERT_TRUE(std::filesystem::exists(g_preload)) << "preload object not found: " << g_preload;
   const Result needed = Sh("readelf -d " + g_preload);
   ASSERT_EQ(needed.exit_code, 0) << needed.output;
-  EXPECT_NE(needed.output.find("librocksdb.so.7.8"), std::string::npos) << needed.output;
+  EXPECT_NE(needed.output.find(ROCKPOOL_ROCKSDB_SONAME), std::string::npos) << needed.output;
   EXPECT_EQ(needed.output.find("libabsl"), std::string::npos) << needed.output;
   // Neither defines nor refers to an absl:: symbol (mangled "4absl") in its
   // dynamic symbol table.

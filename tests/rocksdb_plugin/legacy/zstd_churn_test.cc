@@ -28,6 +28,7 @@
 #include "compression/counting_allocator.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
 #include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
@@ -279,10 +280,16 @@ TEST(ZstdChurnTest, RoutedCompressCallsStopReallocationInsidePooledContexts) {
   // The diagnosis: without size classes, the steady-state bytes are made
   // inside kept contexts (RocksDB's compress calls, dictionary training),
   // not by creating or resetting contexts.
-  const uint64_t in_calls =
+  uint64_t in_calls =
       unrouted.steady_site_bytes[static_cast<int>(AllocationSite::kCompressUsingDict)] +
       unrouted.steady_site_bytes[static_cast<int>(AllocationSite::kCompressUsingCDict)] +
       unrouted.steady_site_bytes[static_cast<int>(AllocationSite::kTrainDictionary)];
+#if ROCKSDB_MAJOR >= 8
+  // RocksDB 8.0+ (Debian 13's 9.10) compresses with ZSTD_compress2 after
+  // ZSTD_CCtx_refCDict/loadDictionary (util/compression.h, ZSTD_ADVANCED),
+  // which rockpool does not interpose: those calls' bytes are unattributed.
+  in_calls += unrouted.steady_site_bytes[static_cast<int>(AllocationSite::kUnattributed)];
+#endif
   EXPECT_GT(unrouted.steady.lib_bytes, 0u);
   EXPECT_GE(in_calls, unrouted.steady.lib_bytes * 9 / 10);
 

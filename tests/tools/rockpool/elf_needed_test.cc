@@ -1,5 +1,5 @@
 // ELF64 DT_NEEDED reading on real programs: Debian's db_bench links
-// librocksdb.so.7.8, gzip does not; scripts, other files, truncated ELF.
+// Debian's librocksdb.so.X.Y, gzip does not; scripts, other files, truncated ELF.
 #include "tools/rockpool/elf_needed.h"
 
 #include <unistd.h>
@@ -12,6 +12,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb_plugin/built_for_line.h"
 #include "tools/rockpool/object_choice.h"
 
 namespace rockpool::cli {
@@ -42,14 +43,14 @@ TEST(ElfNeeded, DbBenchNeedsLibrocksdb) {
   absl::StatusOr<ProgramFile> f = ReadProgramFile("/usr/bin/db_bench");
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->kind, ProgramFile::Kind::kElf);
-  EXPECT_THAT(f->needed, Contains("librocksdb.so.7.8"));
+  EXPECT_THAT(f->needed, Contains(ROCKPOOL_ROCKSDB_SONAME));
   EXPECT_EQ(f->interpreter, "/lib64/ld-linux-x86-64.so.2");  // PT_INTERP
   EXPECT_EQ(f->soname, "");
   EXPECT_THAT(f->needed, Contains("libc.so.6"));
-  EXPECT_EQ(RocksdbDependency(*f), "librocksdb.so.7.8");
-  f = ReadProgramFile("/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8");
+  EXPECT_EQ(RocksdbDependency(*f), ROCKPOOL_ROCKSDB_SONAME);
+  f = ReadProgramFile("/usr/lib/x86_64-linux-gnu/" ROCKPOOL_ROCKSDB_SONAME);
   ASSERT_TRUE(f.ok()) << f.status();
-  EXPECT_EQ(f->soname, "librocksdb.so.7.8");  // DT_SONAME
+  EXPECT_EQ(f->soname, ROCKPOOL_ROCKSDB_SONAME);  // DT_SONAME
 }
 
 TEST(ElfNeeded, GzipNeedsNoRocksdb) {
@@ -61,7 +62,7 @@ TEST(ElfNeeded, GzipNeedsNoRocksdb) {
 }
 
 TEST(ElfNeeded, SharedLibraryToo) {
-  absl::StatusOr<ProgramFile> f = ReadProgramFile("/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8");
+  absl::StatusOr<ProgramFile> f = ReadProgramFile("/usr/lib/x86_64-linux-gnu/" ROCKPOOL_ROCKSDB_SONAME);
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_THAT(f->needed, Contains("libzstd.so.1"));
 }
@@ -102,7 +103,7 @@ TEST(ObjectChoice, PreloadForDbBenchInterposerOtherwise) {
   absl::StatusOr<ObjectChoice> c = ChooseObject("/usr/bin/db_bench");
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(c->kind, ObjectKind::kPreload) << c->reason;
-  EXPECT_THAT(c->reason, HasSubstr("librocksdb.so.7.8 (DT_NEEDED), found at "));
+  EXPECT_THAT(c->reason, HasSubstr(ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED), found at "));
   EXPECT_THAT(c->reason, HasSubstr(", the build librockpool_preload.so is for"));
   // Without a preload object to read, nobody can tell what it is built for.
   setenv(kLibDirVariable, "/nonexistent/rockpool", 1);

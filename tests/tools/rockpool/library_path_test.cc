@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb_plugin/built_for_line.h"
 
 namespace rockpool::cli {
 namespace {
@@ -36,11 +37,11 @@ TEST(LibraryInListing, FoundMissingAndUnlisted) {
 TEST(ResolveLibrary, DbBenchThroughTheLoader) {
   absl::StatusOr<ProgramFile> f = ReadProgramFile("/usr/bin/db_bench");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<std::string> p = ResolveLibrary("/usr/bin/db_bench", *f, "librocksdb.so.7.8");
+  absl::StatusOr<std::string> p = ResolveLibrary("/usr/bin/db_bench", *f, ROCKPOOL_ROCKSDB_SONAME);
   ASSERT_TRUE(p.ok()) << p.status();
   char* real = realpath(p->c_str(), nullptr);
   ASSERT_NE(real, nullptr) << *p;
-  EXPECT_THAT(std::string(real), HasSubstr("librocksdb.so.7.8"));
+  EXPECT_THAT(std::string(real), HasSubstr(ROCKPOOL_ROCKSDB_SONAME));
   std::free(real);
   EXPECT_FALSE(ResolveLibrary("/usr/bin/db_bench", *f, "libnot-needed.so.1").ok());
 }

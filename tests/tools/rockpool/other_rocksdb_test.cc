@@ -3,7 +3,8 @@
 //   - `rockpool check`/`run` give the interposer to a program on another
 //     soname, on another build of the preload object's soname, on a library
 //     the loader cannot find, and to Debian's db_bench when LD_LIBRARY_PATH
-//     puts another librocksdb.so.7.8 first (tools/rockpool/object_choice.h);
+//     puts another librocksdb.so.X.Y (the preload object's soname: 7.8 on
+//     Debian 12, 9.10 on Debian 13) first (tools/rockpool/object_choice.h);
 //   - a librockpool_native.so in the objects' folder is chosen for the
 //     build its line names and not for another build or soname, and the
 //     reason says why not;
@@ -13,7 +14,7 @@
 //     `rockpool stats` say why (rocksdb_plugin/legacy/refusal.h).
 //
 // Usage: other_rocksdb_test <rockpool> <librockpool_interpose.so>
-//        <program_on_rocksdb_9> <program_on_other_rocksdb_7_8> <stub librocksdb.so.7.8>
+//        <program_on_rocksdb_9> <program_on_other_build> <stub librocksdb.so.X.Y>
 #include <unistd.h>
 
 #include <climits>
@@ -24,6 +25,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb_plugin/built_for_line.h"
 #include "tests/tools/rockpool/cli_runner.h"
 #include "tools/rockpool/stats_file.h"
 
@@ -35,7 +37,7 @@ using ::testing::StartsWith;
 
 using namespace ::rockpool::cli::cli_test;
 
-std::string g_program_9, g_program_7_8, g_stub_7_8, g_libdir;
+std::string g_program_9, g_program_other_build, g_stub_other_build, g_libdir;
 
 // A folder with the real objects and a librockpool_native.so that is only
 // its built-for line (`check` reads the file, never loads it).
@@ -67,11 +69,11 @@ TEST(OtherRocksdb, CheckGivesTheInterposerToAnotherSoname) {
 }
 
 TEST(OtherRocksdb, CheckGivesTheInterposerToAnotherBuildOfTheSameSoname) {
-  const Result r = Rockpool({"check", g_program_7_8});
+  const Result r = Rockpool({"check", g_program_other_build});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + g_program_7_8 +
-                                " needs librocksdb.so.7.8 (DT_NEEDED), found at "));
-  EXPECT_THAT(r.out, HasSubstr("librocksdb.so.7.8, built 2000-01-01 00:00:00; "));
+  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + g_program_other_build +
+                                " needs " ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED), found at "));
+  EXPECT_THAT(r.out, HasSubstr(ROCKPOOL_ROCKSDB_SONAME ", built 2000-01-01 00:00:00; "));
   EXPECT_THAT(r.out, HasSubstr(kInterposer));
 }
 
@@ -100,10 +102,10 @@ TEST(OtherRocksdb, CheckSaysWhyNotTheNativeObjectForAnotherBuild) {
   EXPECT_THAT(r.out, HasSubstr(", built 2000-01-01 00:00:00; librockpool_native.so is for RocksDB "
                                "9.0.0 (librocksdb.so.9, built 2001-01-01 00:00:00) only)\n"));
   // Another soname: the same.
-  const Result other = Rockpool({"check", g_program_7_8}, {"ROCKPOOL_LIBDIR=" + dir});
+  const Result other = Rockpool({"check", g_program_other_build}, {"ROCKPOOL_LIBDIR=" + dir});
   EXPECT_THAT(other.out, StartsWith("librockpool_interpose.so: "));
-  EXPECT_THAT(other.out, HasSubstr("(not librockpool_native.so: " + g_program_7_8 +
-                                   " needs librocksdb.so.7.8 (DT_NEEDED); librockpool_native.so is "
+  EXPECT_THAT(other.out, HasSubstr("(not librockpool_native.so: " + g_program_other_build +
+                                   " needs " ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED); librockpool_native.so is "
                                    "for RocksDB 9.0.0"));
 }
 
@@ -117,31 +119,31 @@ TEST(OtherRocksdb, CheckGivesTheInterposerWhenTheLibraryIsMissing) {
   EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + program +
                                 " needs librocksdb.so.9 (DT_NEEDED); "));
   // The same soname as the preload object, not found.
-  const std::string alone_7_8 = alone + "/program_on_other_rocksdb_7_8";
-  ASSERT_EQ(system(("cp " + g_program_7_8 + " " + alone_7_8).c_str()), 0);
-  const Result missing = Rockpool({"check", alone_7_8}, {"LD_LIBRARY_PATH=" + alone});
-  // Without its stub, librocksdb.so.7.8 resolves to the system's (Debian's):
+  const std::string alone_other_build = alone + "/program_on_other_build";
+  ASSERT_EQ(system(("cp " + g_program_other_build + " " + alone_other_build).c_str()), 0);
+  const Result missing = Rockpool({"check", alone_other_build}, {"LD_LIBRARY_PATH=" + alone});
+  // Without its stub, the soname resolves to the system's (Debian's):
   // the preload object is right for it.
   EXPECT_EQ(missing.exit_code, 0) << missing.err;
-  EXPECT_THAT(missing.out, StartsWith("librockpool_preload.so: " + alone_7_8));
+  EXPECT_THAT(missing.out, StartsWith("librockpool_preload.so: " + alone_other_build));
 }
 
 TEST(OtherRocksdb, LibraryPathAheadOfDebiansGetsTheInterposer) {
   const std::string dir = TempDir() + "/libpath";
   ASSERT_EQ(
-      system(("mkdir -p " + dir + " && ln -sf " + g_stub_7_8 + " " + dir + "/librocksdb.so.7.8")
+      system(("mkdir -p " + dir + " && ln -sf " + g_stub_other_build + " " + dir + "/" ROCKPOOL_ROCKSDB_SONAME)
                  .c_str()),
       0);
   Result r = Rockpool({"check", "db_bench"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_THAT(r.out, StartsWith("librockpool_preload.so: /usr/bin/db_bench needs "
-                                "librocksdb.so.7.8 (DT_NEEDED), found at "));
+                                ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED), found at "));
   EXPECT_THAT(r.out, HasSubstr("the build librockpool_preload.so is for"));
   r = Rockpool({"check", "db_bench"}, {"LD_LIBRARY_PATH=" + dir});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: /usr/bin/db_bench needs "
-                                "librocksdb.so.7.8 (DT_NEEDED), found at " +
-                                dir + "/librocksdb.so.7.8, built 2000-01-01 00:00:00; "));
+                                ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED), found at " +
+                                dir + "/" ROCKPOOL_ROCKSDB_SONAME ", built 2000-01-01 00:00:00; "));
 }
 
 TEST(OtherRocksdb, PreloadObjectRefusesAnotherRocksdbAndStaysSilent) {
@@ -180,7 +182,7 @@ int main(int argc, char** argv) {
   if (argc != 6) {
     std::fprintf(stderr,
                  "usage: %s <rockpool> <librockpool_interpose.so> <program_on_rocksdb_9> "
-                 "<program_on_other_rocksdb_7_8> <stub librocksdb.so.7.8>\n",
+                 "<program_on_other_build> <stub librocksdb.so.X.Y>\n",
                  argv[0]);
     return 2;
   }
@@ -194,7 +196,7 @@ int main(int argc, char** argv) {
   const std::string here = getcwd(cwd, sizeof(cwd)) != nullptr ? cwd : ".";
   auto in_runfiles = [&](const char* p) { return p[0] == '/' ? p : here + "/" + p; };
   g_program_9 = in_runfiles(argv[3]);
-  g_program_7_8 = in_runfiles(argv[4]);
-  g_stub_7_8 = cli_test::Absolute(argv[5]);
+  g_program_other_build = in_runfiles(argv[4]);
+  g_stub_other_build = cli_test::Absolute(argv[5]);
   return RUN_ALL_TESTS();
 }

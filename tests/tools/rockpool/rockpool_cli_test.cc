@@ -23,6 +23,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "rocksdb_plugin/built_for_line.h"
 #include "rockpool_version.h"
 #include "tests/tools/rockpool/cli_runner.h"
 #include "tools/rockpool/stats_file.h"
@@ -54,7 +55,7 @@ TEST(RockpoolCli, CheckNamesTheObjectAndTheDependency) {
   Result r = Rockpool({"check", "db_bench"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out,
-              StartsWith("librockpool_preload.so: /usr/bin/db_bench needs librocksdb.so.7.8"));
+              StartsWith("librockpool_preload.so: /usr/bin/db_bench needs " ROCKPOOL_ROCKSDB_SONAME));
   EXPECT_THAT(r.out, HasSubstr("object: " + g_libdir + "/librockpool_preload.so"));
   r = Rockpool({"check", "/bin/gzip"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/tools/sst/sst_fixtures.h"
 #include "tests/tools/sst_replay/blob_db_fixture.h"
