@@ -116,8 +116,8 @@ absl::StatusOr<Target> OpenTarget(const std::string& path) {
     if (S_ISLNK(st.st_mode)) {
       if (++links > kMaxLinks) return Errno(ELOOP, path, "cannot reach its directory");
       if (st.st_uid != 0 && st.st_uid != geteuid()) {
-        return Refused(path, absl::StrCat(walked, "/", c, " is a symbolic link of uid ",
-                                          st.st_uid));
+        return Refused(path,
+                       absl::StrCat(walked, "/", c, " is a symbolic link of uid ", st.st_uid));
       }
       std::string target(4096, '\0');
       const ssize_t n = ::readlinkat(t.dir.get(), c.c_str(), target.data(), target.size());
@@ -126,8 +126,7 @@ absl::StatusOr<Target> OpenTarget(const std::string& path) {
         return Errno(ENAMETOOLONG, path, absl::StrCat("cannot read the link ", walked, "/", c));
       }
       target.resize(static_cast<size_t>(n));
-      std::vector<std::string> parts =
-          absl::StrSplit(target, '/', absl::SkipEmpty());
+      std::vector<std::string> parts = absl::StrSplit(target, '/', absl::SkipEmpty());
       rest.insert(rest.begin(), parts.begin(), parts.end());
       if (!target.empty() && target[0] == '/') {
         t.dir = Fd(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
@@ -136,7 +135,8 @@ absl::StatusOr<Target> OpenTarget(const std::string& path) {
       }
       continue;
     }
-    if (!S_ISDIR(st.st_mode)) return Errno(ENOTDIR, path, absl::StrCat("cannot reach ", walked, "/", c));
+    if (!S_ISDIR(st.st_mode))
+      return Errno(ENOTDIR, path, absl::StrCat("cannot reach ", walked, "/", c));
     // O_NOFOLLOW: a link swapped in since the fstatat fails here.
     Fd next(::openat(t.dir.get(), c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.ok()) return Errno(errno, path, absl::StrCat("cannot reach ", walked, "/", c));

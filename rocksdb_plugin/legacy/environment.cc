@@ -16,10 +16,10 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "compression/annotated_mutex.h"
-#include "rocksdb_plugin/own_file.h"
-#include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime.h"
+#include "rocksdb_plugin/own_file.h"
+#include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::legacy {
@@ -72,7 +72,6 @@ class StatsFile {
 };
 
 std::atomic<StatsFile*> g_stats{nullptr};
-
 
 void WriteAtExit() { WriteStatsFile("exit"); }
 

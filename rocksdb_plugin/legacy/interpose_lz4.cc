@@ -83,7 +83,8 @@ int LZ4_freeStreamHC(LZ4_streamHC_t* stream) {
 void LZ4_resetStreamHC(LZ4_streamHC_t* stream, int level) {
   const auto route = Lz4Routes().For(__builtin_return_address(0));
   if (route.pooled && stream != nullptr && !InsideRockpool::active()) {
-    if (Runtime* rt = Runtime::Get(); rt != nullptr && rt->ResetFreshLz4Hc(*route.copy, stream, level)) {
+    if (Runtime* rt = Runtime::Get();
+        rt != nullptr && rt->ResetFreshLz4Hc(*route.copy, stream, level)) {
       return;
     }
   }

@@ -111,7 +111,6 @@ bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
 
 // ---------------------------------------------------------------- routed compress calls
 
-
 // Why the compress calls are routed (measured, tests/rocksdb_plugin/legacy/
 // zstd_churn_test.cc, RocksDB 7.8.3, libzstd 1.5.4): RocksDB compresses every
 // block of an SST file with the one ZSTD_CCtx of its table builder, through
@@ -211,17 +210,17 @@ bool Runtime::RouteCompress(const ZstdCopy& z, ZSTD_CCtx* cctx, const ZstdKey& k
   }
 }
 
-bool Runtime::CompressUsingDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
-                                size_t src_size, const void* dict, size_t dict_size, int level,
-                                size_t* result) noexcept {
+bool Runtime::CompressUsingDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
+                                const void* src, size_t src_size, const void* dict,
+                                size_t dict_size, int level, size_t* result) noexcept {
   ZstdKey key;
   key.role = kRawDict;
   key.shape[kSourceLog] = CeilLog2(src_size);
   key.shape[kDictionaryLog] = CeilLog2(dict != nullptr ? dict_size + 1 : 0);
   key.level = ClassLevel(z, level);
   if (z.ZSTD_compress_usingDict == nullptr) return false;
-  auto size = [&z, level](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n,
-                          const void* sd, size_t sdn) {
+  auto size = [&z, level](ZSTD_CCtx* c, void* d, size_t dc, const void* s, size_t n, const void* sd,
+                          size_t sdn) {
     return z.ZSTD_compress_usingDict(c, d, dc, s, n, sd, sdn, level);
   };
   auto call = [&](ZSTD_CCtx* c) {
@@ -230,8 +229,8 @@ bool Runtime::CompressUsingDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, s
   return RouteCompress(z, cctx, key, size, call, result);
 }
 
-bool Runtime::CompressUsingCDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, const void* src,
-                                 size_t src_size, const ZSTD_CDict* cdict,
+bool Runtime::CompressUsingCDict(const ZstdCopy& z, ZSTD_CCtx* cctx, void* dst, size_t dst_capacity,
+                                 const void* src, size_t src_size, const ZSTD_CDict* cdict,
                                  size_t* result) noexcept {
   if (cdict == nullptr || z.ZSTD_compress_usingCDict == nullptr) return false;  // zstd's own error
   ZstdKey key;

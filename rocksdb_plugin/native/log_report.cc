@@ -122,8 +122,8 @@ void AppendCloseReport(RockpoolOptions::Mode mode, const CompressionPools& pools
     const CompressionPoolsStats now = pools.stats();
     const PoolStats total = now.Total();
     if (total.created + total.reused == 0) return;  // a manager RocksDB only parsed
-    AppendNativeStatsLine(FormatReport(absl::StrCat("event=close face=native pid=", getpid()),
-                                       mode, now, CompressionPoolsStats{}, /*discarded=*/0));
+    AppendNativeStatsLine(FormatReport(absl::StrCat("event=close face=native pid=", getpid()), mode,
+                                       now, CompressionPoolsStats{}, /*discarded=*/0));
   } catch (...) {
   }
 }

@@ -140,8 +140,8 @@ std::string BuiltForReason(const std::string& program, const ProgramFile& file,
     return absl::StrCat(found, ", built ", *date, "; ", object_for);
   }
   *matches = true;
-  return absl::StrCat(found, ", built ", *date, ": ", built_for->ToString(), ", the build ",
-                      object, " is for");
+  return absl::StrCat(found, ", built ", *date, ": ", built_for->ToString(), ", the build ", object,
+                      " is for");
 }
 
 // The object for PROGRAM, which needs `dependency` (librocksdb.so.*), and
@@ -206,8 +206,9 @@ absl::StatusOr<ObjectChoice> ChooseObject(const std::string& path,
       break;
   }
   if (forced.has_value() && *forced != choice.kind) {
-    choice.reason = absl::StrCat("--object=", ObjectKindName(*forced), " (automatic choice: ",
-                                 ObjectFileName(choice.kind), ", because ", choice.reason, ")");
+    choice.reason = absl::StrCat("--object=", ObjectKindName(*forced),
+                                 " (automatic choice: ", ObjectFileName(choice.kind), ", because ",
+                                 choice.reason, ")");
     choice.kind = *forced;
   } else if (forced.has_value()) {
     choice.reason = absl::StrCat("--object=", ObjectKindName(*forced),

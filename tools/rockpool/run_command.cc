@@ -12,9 +12,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "absl/strings/str_replace.h"
 #include "rocksdb_plugin/options.h"
 #include "rocksdb_plugin/own_file.h"
 #include "tools/rockpool/stats_location.h"
@@ -125,8 +125,7 @@ int RunCommand(const std::vector<std::string>& args) {
   if (!program.ok()) {
     // 127 as a shell says it: no such program; anything else about the
     // path (a loop, a directory it cannot search) is bad input.
-    return Fail(program.status().message(),
-                absl::IsNotFound(program.status()) ? 127 : 2);
+    return Fail(program.status().message(), absl::IsNotFound(program.status()) ? 127 : 2);
   }
   absl::StatusOr<ObjectChoice> choice = ChooseObject(*program, request->object);
   if (!choice.ok()) return Fail(choice.status().message(), 2);

@@ -148,14 +148,13 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
     absl::StrAppend(&out, "\"file\": ", JsonString(s.file), ", \"pid\": ", s.pid,
                     ", \"event\": ", JsonString(s.event), ", \"mode\": ", JsonString(s.mode), ", ");
   }
-  absl::StrAppend(
-      &out, JsonFigures(s.total, std::size(kPoolFigureFields)),
-      ", \"saved_bytes\": ", s.saved_bytes(),
-      ", \"stock_est_upper_bound\": ", s.stock_estimate_is_upper_bound() ? "true" : "false",
-      ", \"idle\": ", s.idle, ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
-      ", \"discarded\": ", s.discarded, ", \"pools\": {");
+  absl::StrAppend(&out, JsonFigures(s.total, std::size(kPoolFigureFields)),
+                  ", \"saved_bytes\": ", s.saved_bytes(), ", \"stock_est_upper_bound\": ",
+                  s.stock_estimate_is_upper_bound() ? "true" : "false", ", \"idle\": ", s.idle,
+                  ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
+                  ", \"discarded\": ", s.discarded, ", \"pools\": {");
   const char* separator = "";
-#define ROCKPOOL_JSON_POOL(name, Policy, library, report_key, ...)                 \
+#define ROCKPOOL_JSON_POOL(name, Policy, library, report_key, ...)              \
   absl::StrAppend(&out, separator, "\"", report_key, "\": ", JsonPool(s.name)); \
   separator = ", ";
   ROCKPOOL_POOL_TABLE(ROCKPOOL_JSON_POOL)

@@ -23,7 +23,7 @@ struct ProcessStats {
   std::string file;
   std::string event;  // exit, period, flush, compaction
   uint64_t pid = 0;
-  std::string mode;  // pool, measure_stock, forward
+  std::string mode;   // pool, measure_stock, forward
   PoolFigures total;  // the `total:` segment
   uint64_t idle = 0;
   uint64_t idle_bytes = 0;

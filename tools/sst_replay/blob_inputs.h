@@ -24,7 +24,7 @@ bool IsBlobPath(const std::string& path);
 struct BlobInput {
   std::string path;
   uint64_t file_number = 0;  // from the name (000123.blob)
-  uint8_t compression = 0;  // RocksDB's type byte, from the header
+  uint8_t compression = 0;   // RocksDB's type byte, from the header
   uint64_t records = 0;
   uint64_t stored_value_bytes = 0;  // values as stored (compressed if the file is)
   bool has_footer = false;          // false: still being written (not an error)

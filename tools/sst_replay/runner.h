@@ -83,8 +83,8 @@ void RemoveQuietly(const std::string& path);
 // error in its result, gets error_code 3. `units_done` is where this run
 // starts on the bar (each run is one unit).
 absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
-                                  const std::string& job_path, const std::string& result_path,
-                                  ProgressBar* bar, double units_done, const std::string& label);
+                                   const std::string& job_path, const std::string& result_path,
+                                   ProgressBar* bar, double units_done, const std::string& label);
 
 // The executable of this process (readlink /proc/self/exe).
 absl::StatusOr<std::string> SelfExecutable();

@@ -11,8 +11,7 @@
 
 namespace rockpool::replay {
 
-ScratchRoom PlanScratchRoom(uint64_t bytes_per_copy, int runs, bool keep_tmp,
-                            uint64_t free_bytes) {
+ScratchRoom PlanScratchRoom(uint64_t bytes_per_copy, int runs, bool keep_tmp, uint64_t free_bytes) {
   ScratchRoom room;
   room.bytes_per_copy = bytes_per_copy;
   room.runs = runs;
@@ -32,20 +31,23 @@ absl::StatusOr<uint64_t> FreeBytes(const std::string& dir) {
 }
 
 std::string DescribeScratchRoom(const ScratchRoom& room, const std::string& dir) {
-  return absl::StrCat("compaction mode copies ", FormatBytes(static_cast<double>(room.bytes_per_copy)), " per run into ",
-                      dir, " (", room.runs, " runs, ", room.copies_at_once,
-                      room.copies_at_once == 1 ? " copy" : " copies",
-                      " at once): needs up to ", FormatBytes(static_cast<double>(room.need_bytes)), ", ",
+  return absl::StrCat("compaction mode copies ",
+                      FormatBytes(static_cast<double>(room.bytes_per_copy)), " per run into ", dir,
+                      " (", room.runs, " runs, ", room.copies_at_once,
+                      room.copies_at_once == 1 ? " copy" : " copies", " at once): needs up to ",
+                      FormatBytes(static_cast<double>(room.need_bytes)), ", ",
                       FormatBytes(static_cast<double>(room.free_bytes)), " free");
 }
 
 absl::Status CheckScratchRoom(const ScratchRoom& room, const std::string& dir) {
   if (room.need_bytes <= room.free_bytes) return absl::OkStatus();
   return absl::ResourceExhaustedError(absl::StrCat(
-      "compaction mode needs up to ", FormatBytes(static_cast<double>(room.need_bytes)), " in ", dir, " (",
-      room.copies_at_once + 1, " x ", FormatBytes(static_cast<double>(room.bytes_per_copy)),
+      "compaction mode needs up to ", FormatBytes(static_cast<double>(room.need_bytes)), " in ",
+      dir, " (", room.copies_at_once + 1, " x ",
+      FormatBytes(static_cast<double>(room.bytes_per_copy)),
       ": the copies kept at once and the compaction's output), and only ",
-      FormatBytes(static_cast<double>(room.free_bytes)), " is free: free some space, point --tmpdir at a larger "
+      FormatBytes(static_cast<double>(room.free_bytes)),
+      " is free: free some space, point --tmpdir at a larger "
       "file system, or run --mode=blocks"));
 }
 

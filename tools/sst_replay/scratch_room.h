@@ -26,8 +26,7 @@ struct ScratchRoom {
 // latest run's, or every run's with `keep_tmp`. One copy more is the
 // compaction's own output: RocksDB writes the new files before it deletes
 // the old ones.
-ScratchRoom PlanScratchRoom(uint64_t bytes_per_copy, int runs, bool keep_tmp,
-                            uint64_t free_bytes);
+ScratchRoom PlanScratchRoom(uint64_t bytes_per_copy, int runs, bool keep_tmp, uint64_t free_bytes);
 
 // Bytes an unprivileged process may still write in `dir`'s file system
 // (statvfs: f_bavail * f_frsize). An error names the directory.

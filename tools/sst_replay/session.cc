@@ -53,10 +53,9 @@ std::string PerCodecText(const std::map<std::string, int>& per_codec) {
 
 // "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
 std::string SizesText(const RunResult& first) {
-  return absl::StrFormat("%s uncompressed -> %s (%.2fx)",
-                         FormatBytes(MetricValue(first, "uncompressed_bytes")),
-                         FormatBytes(MetricValue(first, "stored_bytes")),
-                         MetricValue(first, "ratio"));
+  return absl::StrFormat(
+      "%s uncompressed -> %s (%.2fx)", FormatBytes(MetricValue(first, "uncompressed_bytes")),
+      FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
 }
 
 int OutputFiles(const RunResult& first, const char* key) {
@@ -237,7 +236,8 @@ class Session {
     const bool parallel =
         std::any_of(plan.job.files.begin(), plan.job.files.end(),
                     [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
-    if (absl::Status s = RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m);
+    if (absl::Status s =
+            RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m);
         !s.ok()) {
       return Fail(s);
     }
@@ -301,18 +301,19 @@ class Session {
     if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
     if (job.groups.empty()) return NothingToRun(std::nullopt, "compaction mode: nothing to ingest");
     const size_t groups = job.groups.size();
-    if (absl::Status s = CheckCompactionRoom(IngestedBytes(job)); !s.ok()) return Fail(2, s.message());
+    if (absl::Status s = CheckCompactionRoom(IngestedBytes(job)); !s.ok())
+      return Fail(2, s.message());
     if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
       return Fail(s);
     }
     m.notes.insert(m.notes.begin(), CompactionModesNote());
     const RunResult& first = m.stock.front();
-    m.description = absl::StrFormat(
-        "%d column families (%s%s%s), full compaction -> %d SSTs, %s", groups,
-        absl::StrJoin(group_text, ", "),
-        staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
-        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
-        OutputFiles(first, "output_files"), SizesText(first));
+    m.description =
+        absl::StrFormat("%d column families (%s%s%s), full compaction -> %d SSTs, %s", groups,
+                        absl::StrJoin(group_text, ", "),
+                        staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
+                        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
+                        OutputFiles(first, "output_files"), SizesText(first));
     report_.modes.push_back(std::move(m));
     return 0;
   }
@@ -414,8 +415,8 @@ class Session {
                                         ? static_cast<uint64_t>(settings_.scratch_free_bytes)
                                         : FreeBytes(scratch_.dir());
     if (!free.ok()) return free.status();
-    const ScratchRoom room = PlanScratchRoom(bytes_per_copy, static_cast<int>(RunsPerMode()),
-                                             scratch_.keep(), *free);
+    const ScratchRoom room =
+        PlanScratchRoom(bytes_per_copy, static_cast<int>(RunsPerMode()), scratch_.keep(), *free);
     if (absl::Status s = CheckScratchRoom(room, scratch_.dir()); !s.ok()) return s;
     bar_.Clear();
     std::fprintf(stderr, "sst_replay: %s\n", DescribeScratchRoom(room, scratch_.dir()).c_str());
@@ -443,8 +444,8 @@ class Session {
       if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
       const bool sst = i < inputs_.size();
       ++(sst ? ssts : blob_files);
-      job.total_stored_bytes += sst ? inputs_[i].stored_data_bytes
-                                    : blob_inputs_[i - inputs_.size()].stored_value_bytes;
+      job.total_stored_bytes +=
+          sst ? inputs_[i].stored_data_bytes : blob_inputs_[i - inputs_.size()].stored_value_bytes;
     }
     absl::StatusOr<uint64_t> db_bytes = DbCopyBytes(plan.db);
     if (!db_bytes.ok()) return Fail(2, db_bytes.status().message());

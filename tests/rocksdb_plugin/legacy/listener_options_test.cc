@@ -211,7 +211,8 @@ TEST_F(ListenerOptionsTest, BadOptionsFileIsRejected) {
   const std::string path = dir + "/OPTIONS-bad";
   {
     std::ofstream f(path);
-    f << "[Version]\n  rocksdb_version=" ROCKPOOL_ROCKSDB_VERSION "\n  options_file_version=1.1\n\n"
+    f << "[Version]\n  rocksdb_version=" ROCKPOOL_ROCKSDB_VERSION
+         "\n  options_file_version=1.1\n\n"
          "[DBOptions]\n  create_if_missing=true\n"
          "  listeners={id=rockpool;max_idle_per_key=8;idle_second=60}\n\n"
          "[CFOptions \"default\"]\n  compression=kZlibCompression\n\n"

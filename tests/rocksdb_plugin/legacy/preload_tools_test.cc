@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
 #include "rocksdb_plugin/built_for_line.h"
+#include "tests/rocksdb_plugin/legacy/plugin_test_util.h"
 
 using rockpool::plugin_test::Field;
 using rockpool::plugin_test::Result;
@@ -47,7 +47,8 @@ std::string OptionsFile(const std::string& dir, const std::string& compression,
                         const std::string& listener) {
   const std::string path = dir + "/OPTIONS.ini";
   std::ofstream f(path);
-  f << "[Version]\n  rocksdb_version=" ROCKPOOL_ROCKSDB_VERSION "\n  options_file_version=1.1\n\n"
+  f << "[Version]\n  rocksdb_version=" ROCKPOOL_ROCKSDB_VERSION
+       "\n  options_file_version=1.1\n\n"
        "[DBOptions]\n  create_if_missing=true\n  max_background_jobs=2\n"
        "  listeners="
     << listener
@@ -216,7 +217,8 @@ TEST(PreloadEnvironmentTest, UncompressedProcessesBindAndCreateNothing) {
   const std::string env = "ROCKPOOL_OPTIONS='max_idle_per_key=8' ROCKPOOL_STATS=" + dir + "/";
   const Result bench = Sh(env + "bench.txt " + WithPlugin() +
                           "/usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000"
-                          " --compression_type=none --db=" + db);
+                          " --compression_type=none --db=" +
+                          db);
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   const Result scan = Sh(env + "ldb.txt " + WithPlugin() + "/usr/bin/ldb --db=" + db + " scan");
   ASSERT_EQ(scan.exit_code, 0) << scan.output;

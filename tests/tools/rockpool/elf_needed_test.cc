@@ -62,7 +62,8 @@ TEST(ElfNeeded, GzipNeedsNoRocksdb) {
 }
 
 TEST(ElfNeeded, SharedLibraryToo) {
-  absl::StatusOr<ProgramFile> f = ReadProgramFile("/usr/lib/x86_64-linux-gnu/" ROCKPOOL_ROCKSDB_SONAME);
+  absl::StatusOr<ProgramFile> f =
+      ReadProgramFile("/usr/lib/x86_64-linux-gnu/" ROCKPOOL_ROCKSDB_SONAME);
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_THAT(f->needed, Contains("libzstd.so.1"));
 }

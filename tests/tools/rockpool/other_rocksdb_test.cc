@@ -50,7 +50,10 @@ std::string LibDirWithNative(const std::string& name, const std::string& fields)
   FILE* f = std::fopen((dir + "/librockpool_native.so").c_str(), "wb");
   EXPECT_NE(f, nullptr);
   if (f != nullptr) {
-    const std::string line = "\x7f" "ELF rockpool_native_built_for: " + fields;
+    const std::string line =
+        "\x7f"
+        "ELF rockpool_native_built_for: " +
+        fields;
     std::fwrite(line.c_str(), 1, line.size() + 1, f);  // with its NUL
     std::fclose(f);
   }
@@ -97,16 +100,18 @@ TEST(OtherRocksdb, CheckSaysWhyNotTheNativeObjectForAnotherBuild) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: " + g_program_9 +
                                 " needs librocksdb.so.9 (DT_NEEDED); " + kPreloadIsFor));
-  EXPECT_THAT(r.out, HasSubstr(": the interposer, safe with any RocksDB (not librockpool_native.so: " +
-                               g_program_9 + " needs librocksdb.so.9 (DT_NEEDED), found at "));
+  EXPECT_THAT(r.out,
+              HasSubstr(": the interposer, safe with any RocksDB (not librockpool_native.so: " +
+                        g_program_9 + " needs librocksdb.so.9 (DT_NEEDED), found at "));
   EXPECT_THAT(r.out, HasSubstr(", built 2000-01-01 00:00:00; librockpool_native.so is for RocksDB "
                                "9.0.0 (librocksdb.so.9, built 2001-01-01 00:00:00) only)\n"));
   // Another soname: the same.
   const Result other = Rockpool({"check", g_program_other_build}, {"ROCKPOOL_LIBDIR=" + dir});
   EXPECT_THAT(other.out, StartsWith("librockpool_interpose.so: "));
-  EXPECT_THAT(other.out, HasSubstr("(not librockpool_native.so: " + g_program_other_build +
-                                   " needs " ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED); librockpool_native.so is "
-                                   "for RocksDB 9.0.0"));
+  EXPECT_THAT(other.out,
+              HasSubstr("(not librockpool_native.so: " + g_program_other_build +
+                        " needs " ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED); librockpool_native.so is "
+                        "for RocksDB 9.0.0"));
 }
 
 TEST(OtherRocksdb, CheckGivesTheInterposerWhenTheLibraryIsMissing) {
@@ -130,20 +135,22 @@ TEST(OtherRocksdb, CheckGivesTheInterposerWhenTheLibraryIsMissing) {
 
 TEST(OtherRocksdb, LibraryPathAheadOfDebiansGetsTheInterposer) {
   const std::string dir = TempDir() + "/libpath";
-  ASSERT_EQ(
-      system(("mkdir -p " + dir + " && ln -sf " + g_stub_other_build + " " + dir + "/" ROCKPOOL_ROCKSDB_SONAME)
-                 .c_str()),
-      0);
+  ASSERT_EQ(system(("mkdir -p " + dir + " && ln -sf " + g_stub_other_build + " " + dir +
+                    "/" ROCKPOOL_ROCKSDB_SONAME)
+                       .c_str()),
+            0);
   Result r = Rockpool({"check", "db_bench"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_THAT(r.out, StartsWith("librockpool_preload.so: /usr/bin/db_bench needs "
-                                ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED), found at "));
+  ASSERT_THAT(r.out,
+              StartsWith("librockpool_preload.so: /usr/bin/db_bench needs " ROCKPOOL_ROCKSDB_SONAME
+                         " (DT_NEEDED), found at "));
   EXPECT_THAT(r.out, HasSubstr("the build librockpool_preload.so is for"));
   r = Rockpool({"check", "db_bench"}, {"LD_LIBRARY_PATH=" + dir});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, StartsWith("librockpool_interpose.so: /usr/bin/db_bench needs "
-                                ROCKPOOL_ROCKSDB_SONAME " (DT_NEEDED), found at " +
-                                dir + "/" ROCKPOOL_ROCKSDB_SONAME ", built 2000-01-01 00:00:00; "));
+  EXPECT_THAT(
+      r.out, StartsWith("librockpool_interpose.so: /usr/bin/db_bench needs " ROCKPOOL_ROCKSDB_SONAME
+                        " (DT_NEEDED), found at " +
+                        dir + "/" ROCKPOOL_ROCKSDB_SONAME ", built 2000-01-01 00:00:00; "));
 }
 
 TEST(OtherRocksdb, PreloadObjectRefusesAnotherRocksdbAndStaysSilent) {

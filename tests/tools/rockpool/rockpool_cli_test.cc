@@ -8,9 +8,9 @@
 // (the objects' folder is ROCKPOOL_LIBDIR; the preload object is beside the
 // interposer).
 #include <dirent.h>
-#include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,8 +23,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "rocksdb_plugin/built_for_line.h"
 #include "rockpool_version.h"
+#include "rocksdb_plugin/built_for_line.h"
 #include "tests/tools/rockpool/cli_runner.h"
 #include "tools/rockpool/stats_file.h"
 
@@ -54,8 +54,9 @@ TEST(RockpoolCli, VersionAndHelp) {
 TEST(RockpoolCli, CheckNamesTheObjectAndTheDependency) {
   Result r = Rockpool({"check", "db_bench"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out,
-              StartsWith("librockpool_preload.so: /usr/bin/db_bench needs " ROCKPOOL_ROCKSDB_SONAME));
+  EXPECT_THAT(
+      r.out,
+      StartsWith("librockpool_preload.so: /usr/bin/db_bench needs " ROCKPOOL_ROCKSDB_SONAME));
   EXPECT_THAT(r.out, HasSubstr("object: " + g_libdir + "/librockpool_preload.so"));
   r = Rockpool({"check", "/bin/gzip"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -216,8 +216,8 @@ TEST_F(SstReplayTest, CompactionModeSaysItsDiskUseAndRefusesWithoutRoom) {
   EXPECT_THAT(ok.err, HasSubstr("sst_replay: compaction mode copies "));
   EXPECT_THAT(ok.err, HasSubstr("(2 runs, 2 copies at once): needs up to "));
 
-  Outcome full =
-      Replay({"--mode=compaction", "--repeat=1", "--testonly_scratch_free_bytes=4096", zstd_->path});
+  Outcome full = Replay(
+      {"--mode=compaction", "--repeat=1", "--testonly_scratch_free_bytes=4096", zstd_->path});
   EXPECT_EQ(full.code, 2) << full.err;
   EXPECT_EQ(std::count(full.err.begin(), full.err.end(), '\n'), 1) << full.err;
   EXPECT_THAT(full.err, HasSubstr("sst_replay: compaction mode needs up to "));
