@@ -11,6 +11,9 @@ void Accumulate(PoolStats* a, const PoolStats& b) {
   a->in_use += b.in_use;
   a->peak_in_use += b.peak_in_use;
   a->idle_bytes += b.idle_bytes;
+  a->retained_bytes += b.retained_bytes;
+  // The sum of the pools' peaks: at least the peak of their sum.
+  a->peak_retained_bytes += b.peak_retained_bytes;
   a->library += b.library;
 }
 

@@ -51,6 +51,8 @@
 //    on slow paths and maintenance leases; ReleaseExpired() sweeps now).
 //  - Statistics: exact when quiescent. peak_in_use is sampled on leases that
 //    miss the slot: a lower bound when several threads hit slots at once.
+//    peak_retained_bytes is exact for the bytes as recorded at each return
+//    (pool_options.h), and so never below the peak of idle_bytes.
 //  - The pool must outlive every Lease it handed out. Thread-safe.
 //  - No exceptions: failures (allocation included) are absl::Status; no
 //    pool operation allocates except to create a context or a new key.
@@ -249,6 +251,9 @@ class ContextPool {
     s.idle = difference(s.created, s.destroyed + s.in_use);
     s.peak_in_use = peak_in_use_.load(std::memory_order_relaxed);
     s.idle_bytes = difference(sum(Counter::kIdleBytesAdded), sum(Counter::kIdleBytesRemoved));
+    const int64_t retained_bytes = retained_bytes_.load(std::memory_order_relaxed);
+    s.retained_bytes = retained_bytes > 0 ? static_cast<uint64_t>(retained_bytes) : 0;
+    s.peak_retained_bytes = peak_retained_bytes_.load(std::memory_order_relaxed);
     s.library = allocation_stats_.Read();
     return s;
   }
@@ -262,6 +267,15 @@ class ContextPool {
     for (size_t i = 0; i < Front::kStripes; ++i) slots[i] = front_.PeekQuiescent(i);
     std::string problems = lists_.AuditQuiescent(slots, Front::kStripes, options_.max_retained_per_key,
                                                  s.in_use, s.idle, s.idle_bytes);
+    // With nothing leased, every retained context is idle.
+    if (s.in_use == 0 && s.retained_bytes != s.idle_bytes) {
+      absl::StrAppend(&problems, "; retained contexts hold ", s.retained_bytes,
+                      " bytes with none leased, idle ones ", s.idle_bytes);
+    }
+    if (s.peak_retained_bytes < s.retained_bytes) {
+      absl::StrAppend(&problems, "; peak retained bytes ", s.peak_retained_bytes, " < now ",
+                      s.retained_bytes);
+    }
     if (problems.empty()) return absl::OkStatus();
     return absl::InternalError(absl::StrCat("context pool: ", problems.substr(2)));
   }
@@ -328,7 +342,9 @@ class ContextPool {
       Destroy(shard, entry);
       return;
     }
-    entry->bytes = policy_.BytesHeld(*entry->context);
+    const size_t bytes = policy_.BytesHeld(*entry->context);
+    if (ABSL_PREDICT_FALSE(bytes != entry->bytes)) ChangeRetainedBytes(entry->bytes, bytes);
+    entry->bytes = bytes;
     entry->epoch = epoch_.load(std::memory_order_relaxed);
     counters_.Add(shard, Counter::kIdleBytesAdded, entry->bytes);
     // Newest goes to this thread's slot; whatever it displaces, to the list.
@@ -352,6 +368,7 @@ class ContextPool {
       while (count > cap) {
         if (retained.compare_exchange_weak(count, count - 1, std::memory_order_relaxed)) {
           entry->retained = false;
+          ChangeRetainedBytes(entry->bytes, 0);
           return false;
         }
       }
@@ -365,10 +382,25 @@ class ContextPool {
     return true;
   }
 
-  static void Unretain(EntryT* entry) {
+  void Unretain(EntryT* entry) {
     if (!entry->retained) return;
     entry->key_state->retained.fetch_sub(1, std::memory_order_relaxed);
     entry->retained = false;
+    ChangeRetainedBytes(entry->bytes, 0);
+  }
+
+  // A retained entry's recorded bytes go from `from` to `to` (0: it joins
+  // or leaves the retained set; an entry joins with bytes 0, as created).
+  // Off the fast path: a context joins, leaves or changes size rarely.
+  ABSL_ATTRIBUTE_NOINLINE void ChangeRetainedBytes(size_t from, size_t to) {
+    const int64_t delta = static_cast<int64_t>(to) - static_cast<int64_t>(from);
+    const int64_t now = retained_bytes_.fetch_add(delta, std::memory_order_relaxed) + delta;
+    if (delta <= 0) return;
+    uint64_t peak = peak_retained_bytes_.load(std::memory_order_relaxed);
+    while (static_cast<uint64_t>(now) > peak &&
+           !peak_retained_bytes_.compare_exchange_weak(peak, static_cast<uint64_t>(now),
+                                                       std::memory_order_relaxed)) {
+    }
   }
 
   ABSL_ATTRIBUTE_NOINLINE
@@ -482,6 +514,8 @@ class ContextPool {
   std::atomic<size_t> cap_;
   std::atomic<int64_t> next_sweep_nanos_{INT64_MIN};
   std::atomic<uint64_t> peak_in_use_{0};
+  std::atomic<int64_t> retained_bytes_{0};  // sum of retained entries' bytes
+  std::atomic<uint64_t> peak_retained_bytes_{0};
 };
 
 }  // namespace rockpool

@@ -8,7 +8,7 @@
 //       stock_est_bytes=83451392 stock_est_allocs=2060
 //     | total: leases=5120 created=6 reused=5114 lib_bytes=1215312
 //       lib_allocs=30 stock_est_bytes=1037107200 stock_est_allocs=25600
-//     | idle=4 idle_bytes=810240 in_use=1 discarded=0
+//     | idle=4 idle_bytes=810240 peak_retained_bytes=1012800 in_use=1 discarded=0
 //     | zstd_c=0/0/0/0 zstd_d=0/0/0/0 deflate=5100/5/5095/1012800
 //       inflate=20/1/19/202512 lz4_c=0/0/0/0 lz4hc_c=0/0/0/0
 //
@@ -21,6 +21,10 @@
 //               stock RocksDB would have allocated. In mode=measure_stock
 //               nothing is reused and the lib_* figures are the stock ones.
 //   idle, idle_bytes  contexts kept in the pools now, and the bytes they hold
+//   peak_retained_bytes  the most bytes the pools' contexts held at once,
+//               idle or leased (compression/pool/pool_options.h): at least
+//               the peak of idle_bytes, so the most memory pooling kept that
+//               stock would have freed
 //   in_use      contexts leased out now; discarded: leases destroyed instead
 //               of pooled (see runtime.h)
 //   per pool    leases/created/reused/lib_bytes, totals; one field per pool of

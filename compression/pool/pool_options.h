@@ -36,6 +36,16 @@ struct PoolStats {
   uint64_t in_use = 0;       // leased contexts now
   uint64_t peak_in_use = 0;  // high-water mark of in_use (see the contract)
   uint64_t idle_bytes = 0;   // library bytes held by idle contexts
+  // Library bytes held by the contexts the pool retains (idle ones, and
+  // leased ones that come back to it), as of each one's last return, now
+  // and at most at once. Retained contexts include every idle one, so the
+  // peak bounds the peak of idle_bytes from above: what pooling can keep
+  // that stock RocksDB would have freed. (The idle figure itself changes on
+  // every lease and return, where the pool keeps only per-thread counters;
+  // the retained one changes only when a context joins or leaves the pool or
+  // grows, so its high-water mark costs the fast path nothing.)
+  uint64_t retained_bytes = 0;
+  uint64_t peak_retained_bytes = 0;
   AllocationCounts library;  // bytes and calls made by the codec library
 };
 

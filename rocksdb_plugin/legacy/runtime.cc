@@ -142,6 +142,8 @@ CompressionPoolsStats LegacyPools::stats() const {
   CompressionPoolsStats s = shared.stats();
   const PoolStats classes = zstd_size_classes.stats();
   s.zstd_compress.idle_bytes += classes.idle_bytes;
+  s.zstd_compress.retained_bytes += classes.retained_bytes;
+  s.zstd_compress.peak_retained_bytes += classes.peak_retained_bytes;
   s.zstd_compress.library += classes.library;
   return s;
 }

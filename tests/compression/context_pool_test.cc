@@ -333,5 +333,73 @@ TEST(ContextPoolDeathTest, TestsRunWithInvariantChecks) {
   EXPECT_DEATH(ROCKPOOL_DCHECK(1 + 1 == 3), "invariant failed .*1 \\+ 1 == 3");
 }
 
+// Contexts whose size the test sets: the retained-bytes figures follow
+// each context's bytes as recorded at its return.
+struct SizedContext {
+  size_t bytes = 0;
+};
+struct SizedPolicy {
+  using Context = SizedContext;
+  using Key = int;
+  absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats*) {
+    return std::make_unique<Context>();
+  }
+  absl::Status Reset(Context&) { return absl::OkStatus(); }
+  size_t BytesHeld(const Context& c) { return c.bytes; }
+};
+
+TEST(ContextPoolTest, PeakRetainedBytesBoundsIdleBytesAndSurvivesFrees) {
+  ContextPool<SizedPolicy> pool(Options(2));
+  {
+    auto a = pool.Acquire(1);
+    auto b = pool.Acquire(1);
+    auto c = pool.Acquire(1);
+    (*a)->bytes = 100;
+    (*b)->bytes = 200;
+    (*c)->bytes = 300;
+    EXPECT_EQ(pool.stats().retained_bytes, 0u) << "nothing returned yet";
+  }  // c, b, a come back: the key keeps two (c and b), a is over the cap
+  PoolStats s = pool.stats();
+  EXPECT_EQ(s.idle_bytes, 500u);
+  EXPECT_EQ(s.retained_bytes, 500u);
+  EXPECT_EQ(s.peak_retained_bytes, 500u);
+  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  {
+    auto leased = pool.Acquire(1);  // leased, still retained
+    s = pool.stats();
+    EXPECT_EQ(s.retained_bytes, 500u);
+    EXPECT_LT(s.idle_bytes, s.retained_bytes);
+    (*leased)->bytes += 1000;  // it grows while leased
+  }
+  s = pool.stats();
+  EXPECT_EQ(s.idle_bytes, 1500u);
+  EXPECT_EQ(s.retained_bytes, 1500u);
+  EXPECT_EQ(s.peak_retained_bytes, 1500u);
+  EXPECT_EQ(pool.Trim(), 2u);
+  s = pool.stats();
+  EXPECT_EQ(s.retained_bytes, 0u);
+  EXPECT_EQ(s.peak_retained_bytes, 1500u) << "a peak outlives what it measured";
+  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+
+  // A cap shrunk while contexts are leased: they leave the pool on return.
+  {
+    auto a = pool.Acquire(1);
+    auto b = pool.Acquire(1);
+    (*a)->bytes = 10;
+    (*b)->bytes = 20;
+  }
+  EXPECT_EQ(pool.stats().retained_bytes, 30u);
+  {
+    auto a = pool.Acquire(1);
+    pool.SetOptions(Options(0));
+    EXPECT_EQ(pool.stats().retained_bytes, (*a)->bytes) << "the idle one is freed now";
+  }
+  s = pool.stats();
+  EXPECT_EQ(s.retained_bytes, 0u);
+  EXPECT_EQ(s.idle_bytes, 0u);
+  EXPECT_EQ(s.peak_retained_bytes, 1500u);
+  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+}
+
 }  // namespace
 }  // namespace rockpool

@@ -40,6 +40,8 @@ TEST(ReportTest, Line) {
   now.inflate = Pool(1, 1, 20000, 2);
   now.deflate.idle = 1;
   now.deflate.idle_bytes = 200000;
+  now.deflate.peak_retained_bytes = 400000;
+  now.inflate.peak_retained_bytes = 20000;
   CompressionPoolsStats last;
   last.deflate = Pool(1, 4, 200000, 5);
   const std::string line =
@@ -50,7 +52,7 @@ TEST(ReportTest, Line) {
             " stock_est_bytes=1040000 stock_est_allocs=29"
             " | total: leases=12 created=2 reused=10 lib_bytes=220000 lib_allocs=7"
             " stock_est_bytes=2040000 stock_est_allocs=54"
-            " | idle=1 idle_bytes=200000 in_use=0 discarded=3"
+            " | idle=1 idle_bytes=200000 peak_retained_bytes=420000 in_use=0 discarded=3"
             " | zstd_c=0/0/0/0 zstd_d=0/0/0/0 deflate=10/1/9/200000 inflate=2/1/1/20000"
             " lz4_c=0/0/0/0 lz4hc_c=0/0/0/0");
   EXPECT_STREQ(ModeName(RockpoolOptions::Mode::kMeasureStock), "measure_stock");

@@ -78,9 +78,12 @@ class Reader {
     }
     *out = it->second;
   }
-  void Number(const std::string& key, uint64_t* out) {
+  void Number(const std::string& key, uint64_t* out, bool required = true) {
     auto it = f_.find(key);
-    if (it == f_.end()) return Missing(key);
+    if (it == f_.end()) {
+      if (required) Missing(key);
+      return;
+    }
     if (!absl::SimpleAtoi(it->second, out)) {
       Error(absl::StrCat(key, "=", it->second, " is not a number"));
     }
@@ -151,7 +154,8 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
   absl::StrAppend(&out, JsonFigures(s.total, std::size(kPoolFigureFields)),
                   ", \"saved_bytes\": ", s.saved_bytes(), ", \"stock_est_upper_bound\": ",
                   s.stock_estimate_is_upper_bound() ? "true" : "false", ", \"idle\": ", s.idle,
-                  ", \"idle_bytes\": ", s.idle_bytes, ", \"in_use\": ", s.in_use,
+                  ", \"idle_bytes\": ", s.idle_bytes,
+                  ", \"peak_retained_bytes\": ", s.peak_retained_bytes, ", \"in_use\": ", s.in_use,
                   ", \"discarded\": ", s.discarded, ", \"pools\": {");
   const char* separator = "";
 #define ROCKPOOL_JSON_POOL(name, Policy, library, report_key, ...)              \
@@ -191,6 +195,7 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   }
   r.Number("idle", &s.idle);
   r.Number("idle_bytes", &s.idle_bytes);
+  r.Number("peak_retained_bytes", &s.peak_retained_bytes, /*required=*/false);
   r.Number("in_use", &s.in_use);
   r.Number("discarded", &s.discarded);
 #define ROCKPOOL_READ_POOL(name, Policy, library, report_key, in_every_line) \
@@ -242,6 +247,7 @@ ProcessStats Total(const std::vector<ProcessStats>& processes) {
     Add(&t.total, s.total);
     t.idle += s.idle;
     t.idle_bytes += s.idle_bytes;
+    t.peak_retained_bytes += s.peak_retained_bytes;
     t.in_use += s.in_use;
     t.discarded += s.discarded;
 #define ROCKPOOL_ADD_POOL(name, ...) Add(&t.name, s.name);

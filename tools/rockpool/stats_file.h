@@ -27,6 +27,7 @@ struct ProcessStats {
   PoolFigures total;  // the `total:` segment
   uint64_t idle = 0;
   uint64_t idle_bytes = 0;
+  uint64_t peak_retained_bytes = 0;  // 0 in lines written before it existed
   uint64_t in_use = 0;
   uint64_t discarded = 0;
   // Per pool of compression/pool_table.h: leases/created/reused/lib_bytes

@@ -44,12 +44,26 @@ TEST(StatsFile, ParsesTheReportLine) {
   EXPECT_EQ(s->saved_bytes(), 164404416u - 226104u);
   EXPECT_EQ(s->idle, 2u);
   EXPECT_EQ(s->idle_bytes, 226104u);
+  EXPECT_EQ(s->peak_retained_bytes, 0u) << "lines written before the field existed";
   EXPECT_EQ(s->deflate.leases, 767u);
   EXPECT_EQ(s->deflate.lib_bytes, 202560u);
   EXPECT_EQ(s->inflate.reused, 383u);
   EXPECT_EQ(s->zstd_state, "pooled");
   EXPECT_EQ(s->zlib_state, "pooled");
   EXPECT_EQ(s->zlib_forwarded, "");
+}
+
+TEST(StatsFile, ThePeakRetainedBytesWhenTheLineHasThem) {
+  std::string line = kLine;
+  line.replace(line.find(" in_use=0"), 0, " peak_retained_bytes=429616");
+  absl::StatusOr<ProcessStats> s = ParseReportLine(line);
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->peak_retained_bytes, 429616u);
+  EXPECT_EQ(s->idle_bytes, 226104u);
+  line.replace(line.find("=429616"), 7, "=4x");
+  s = ParseReportLine(line);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.status().message()), HasSubstr("peak_retained_bytes=4x"));
 }
 
 TEST(StatsFile, LinesWithTheLz4PoolsAndState) {
