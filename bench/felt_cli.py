@@ -11,7 +11,10 @@ from bench import felt_dbbench as dbb
 QUICK_SCALE = 0.05
 QUICK_WORKLOADS = "sst_zstd,read_zlib"
 QUICK_ALLOCATORS = "glibc,jemalloc"
-SOAK_ALLOCATORS = "glibc,jemalloc"
+# The soak judges jemalloc with its background thread (freed pages purged on
+# jemalloc's clock, as stock's many malloc calls get them purged) and
+# reports jemalloc as shipped beside it (bench/NOTES.md: why they differ).
+SOAK_ALLOCATORS = "glibc,jemalloc_bg,jemalloc"
 SOAK_SECONDS, QUICK_SOAK_SECONDS = 600, 20
 
 
@@ -54,14 +57,17 @@ def parser():
     p.add_argument("--report", metavar="FILE.json",
                    help="run nothing: render --md/--heatmap/--soak_png from this JSON")
     p.add_argument("--preload", help="the rockpool object pooled preloads (default: bazel "
-                   "builds librockpool_preload.so, or with --upstream the object "
-                   "--upstream_object names)")
+                   "builds the one --object names)")
     p.add_argument("--upstream", metavar="PREFIX", help="an upstream RocksDB >= 10.4 "
                    "install: PREFIX/bin/db_bench, PREFIX/lib/librocksdb.so")
-    p.add_argument("--upstream_object", default="interpose", help="interpose (LD_PRELOAD "
-                   "librockpool_interpose.so) or native (compression_manager=rockpool)")
+    p.add_argument("--object", "--upstream_object", dest="object", help="which rockpool "
+                   "object pooled loads: preload (LD_PRELOAD librockpool_preload.so, built "
+                   "for Debian's RocksDB; the default without --upstream), interpose "
+                   "(LD_PRELOAD librockpool_interpose.so, any RocksDB; the default with "
+                   "--upstream) or native (compression_manager=rockpool; --upstream only)")
     p.add_argument("--db_bench", default="/usr/bin/db_bench",
-                   help="Debian's db_bench (RocksDB 7.8.3); ignored with --upstream")
+                   help="Debian's db_bench (7.8.3 on Debian 12, 9.10 on Debian 13); "
+                   "ignored with --upstream")
     p.add_argument("--tmpdir", help="where the temporary DBs go (default: $TMPDIR or /tmp)")
     p.add_argument("--sample_ms", default="50", help="VmRSS sampling period, 50-100 ms "
                    "(soak: every second)")
@@ -79,10 +85,18 @@ def _number(text, name, kind, lo, hi):
 
 
 def _allocators(text):
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    for n in names:
-        if n not in dbb.ALLOCATORS:
-            raise UsageError(f"unknown allocator {n!r} (known: {', '.join(dbb.ALLOCATORS)})")
+    names = []
+    for n in (s.strip() for s in text.split(",") if s.strip()):
+        if "/" in n:  # NAME=PATH or PATH: an allocator built by hand
+            name, _, path = n.rpartition("=")
+            try:
+                n = dbb.add_allocator_from_path(name or path, path)
+            except ValueError as e:
+                raise UsageError(f"--allocators: {e}") from None
+        elif n not in dbb.ALLOCATORS:
+            raise UsageError(f"unknown allocator {n!r} (known: {', '.join(dbb.ALLOCATORS)}, "
+                             "or NAME=PATH of a malloc library)")
+        names.append(n)
     if not names:
         raise UsageError("--allocators: none selected")
     return list(dict.fromkeys(names))
@@ -108,8 +122,11 @@ def _check_paths(a):
             raise UsageError(f"--{flag}={path}: no such directory")
     if a.tmpdir and not os.path.isdir(a.tmpdir):
         raise UsageError(f"--tmpdir={a.tmpdir}: no such directory")
-    if a.upstream_object not in ("interpose", "native"):
-        raise UsageError(f"--upstream_object={a.upstream_object}: expected interpose or native")
+    a.object = a.object or ("interpose" if a.upstream else "preload")
+    allowed = ("interpose", "native") if a.upstream else ("preload", "interpose")
+    if a.object not in allowed:
+        raise UsageError(f"--object={a.object}: expected {' or '.join(allowed)}"
+                         + (" with --upstream" if a.upstream else " without --upstream"))
     if a.soak_codec not in ("none", "zlib", "zstd", "lz4", "lz4hc"):
         raise UsageError(f"--soak_codec={a.soak_codec}: expected zlib, zstd, lz4, lz4hc or none")
 

@@ -75,14 +75,14 @@ def resolve_face(a):
         if not os.access(a.db_bench, os.X_OK):
             raise dbb.SetupError(f"{a.db_bench} is missing; install rocksdb-tools "
                                  "(bash tools/setup.sh)")
-        obj = a.preload or build_object("//rocksdb_plugin:librockpool_preload.so")
-        return dbb.Face("preload", a.db_bench, obj)
+        obj = a.preload or build_object(f"//rocksdb_plugin:librockpool_{a.object}.so")
+        return dbb.Face(a.object, a.db_bench, obj)
     prefix = os.path.abspath(a.upstream)
     db_bench = os.path.join(prefix, "bin", "db_bench")
     if not os.access(db_bench, os.X_OK):
         raise dbb.SetupError(f"{db_bench} not found: --upstream wants an upstream RocksDB "
                              ">= 10.4 install (PREFIX/bin/db_bench, PREFIX/lib/librocksdb.so)")
-    if a.upstream_object == "interpose":
+    if a.object == "interpose":
         obj = a.preload or build_object("//rocksdb_plugin:librockpool_interpose.so")
     else:
         # Built against the install itself, in an output base of its own.
@@ -90,7 +90,7 @@ def resolve_face(a):
             "//rocksdb_plugin/native:librockpool_native.so",
             startup=[f"--output_base={UPSTREAM_OUTPUT_BASE}"],
             flags=[f"--repo_env=ROCKPOOL_ROCKSDB_PREFIX={prefix}"])
-    return dbb.Face(a.upstream_object, db_bench, obj, os.path.join(prefix, "lib"))
+    return dbb.Face(a.object, db_bench, obj, os.path.join(prefix, "lib"))
 
 
 def loadavg():
@@ -107,6 +107,7 @@ def new_doc(a, face, mode):
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "host": os.uname().nodename, "cpus": os.cpu_count(), "loadavg_start": loadavg(),
         "db_bench": face.db_bench, "face": face.name, "object": face.obj,
+        "upstream": bool(face.lib_dir),
         "pool_options": ("compression_manager={id=rockpool;max_idle_per_key=8} in the "
                          "OPTIONS file" if face.name == "native"
                          else f"ROCKPOOL_OPTIONS={dbb.POOL_OPTIONS}"),
@@ -128,11 +129,10 @@ def run_cell(s, a, wl, alloc, prep):
                 shutil.rmtree(db, ignore_errors=True)
             opts = prep["options"][side] if prep["options"] else None
             out, err = s.path("run.out"), s.path("run.err")
-            env, stats = s.measured_env(alloc, side)
-            res = felt_run.run(s.argv(prep["args"], db, opts), env, out, err, a.sample_ms / 1000)
+            res = felt_run.run(s.argv(prep["args"], db, opts), s.env(alloc, side), out, err,
+                               a.sample_ms / 1000)
             what = f"{wl.name} {alloc} {side} pair {pair + 1}"
             res = s.finish(res, out, err, what, wl.main_phase)
-            res["pool_idle_kb"] = dbb.pool_idle_kb(stats) if stats else None
             if wl.fresh_db:
                 shutil.rmtree(db, ignore_errors=True)
             res.update(side=side, pair=pair, seq=seq)
@@ -141,8 +141,31 @@ def run_cell(s, a, wl, alloc, prep):
             s.say(f"   {what}: wall {rep.fmt(res['wall_s'], 's')}, CPU "
                   f"{rep.fmt(res['cpu_s'], 's')}, faults {rep.fmt(res['minflt'], 'count')}, "
                   f"peak RSS {rep.fmt(res['maxrss_kb'], 'KiB')}")
+    pool = pool_figures(s, a, wl, alloc, prep)
     return {"workload": wl.name, "allocator": alloc, "main_phase": wl.main_phase, "runs": runs,
-            "summary": st.summarize_cell(runs, wl.main_phase)}
+            "pool": pool, "summary": st.summarize_cell(runs, wl.main_phase, pool)}
+
+
+def pool_figures(s, a, wl, alloc, prep):
+    """What pooled holds on purpose, from one more pooled run after the
+    pairs, not measured (its statistics file is written at exit, and the
+    sampler reads /proc/PID/smaps): the pool's peak retained bytes and idle
+    bytes at exit, and the object's most resident pages. Measured runs carry
+    no statistics variable, so writing the file costs them nothing."""
+    db = prep["db"] or s.path("db")
+    if wl.fresh_db:
+        shutil.rmtree(db, ignore_errors=True)
+    opts = prep["options"]["pooled"] if prep["options"] else None
+    out, err = s.path("stats_run.out"), s.path("stats_run.err")
+    env, stats = s.statistics_env(alloc, "pooled")
+    res = felt_run.run(s.argv(prep["args"], db, opts), env, out, err, a.sample_ms / 1000,
+                       watch_object=s.face.obj)
+    s.finish(res, out, err, f"{wl.name} {alloc} statistics run", wl.main_phase)
+    if wl.fresh_db:
+        shutil.rmtree(db, ignore_errors=True)
+    report = dbb.pool_report_kb(stats) or {}
+    return {"peak_retained_kb": report.get("peak_retained_kb"),
+            "idle_exit_kb": report.get("idle_kb"), "object_rss_kb": res.get("object_rss_kb")}
 
 
 def prepare(s, wl):
@@ -185,8 +208,9 @@ def write_outputs(a, doc):
             f.write(text)
     if a.json and not a.report:
         rep.save_json(doc, a.json)
-    what = "Debian db_bench 7.8.3" if doc["context"].get("face") == "preload" else (
-        f"upstream db_bench, {doc['context'].get('face')} face")
+    ctx = doc["context"]
+    what = (f"db_bench {ctx.get('rocksdb') or '?'}"
+            + (" (upstream)" if ctx.get("upstream") else "") + f", {ctx.get('face')} object")
     if a.heatmap:
         if doc.get("cells"):
             felt_plot.write_heatmap(doc["cells"], a.heatmap,

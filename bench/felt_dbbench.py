@@ -50,6 +50,22 @@ ALLOCATORS = {
                   "jemalloc with MALLOC_CONF=background_thread:true"),
     )
 }
+
+
+def add_allocator_from_path(name, path):
+    """Registers a malloc library given by path (`--allocators=NAME=PATH`,
+    e.g. a jemalloc built from its source); returns its name. ValueError
+    when the file is missing or the name is taken by another library."""
+    if not os.path.isfile(path):
+        raise ValueError(f"{path}: no such file")
+    path = os.path.abspath(path)
+    known = ALLOCATORS.get(name)
+    if known is not None and known.so != path:
+        raise ValueError(f"{name} already names {known.so or 'glibc'}")
+    ALLOCATORS[name] = Allocator(name, path, (), path, f"{path}, preloaded")
+    return name
+
+
 # The matrix's allocators when --allocators is not given.
 DEFAULT_ALLOCATORS = ("glibc", "jemalloc", "jemalloc_tuned", "tcmalloc")
 
@@ -201,16 +217,23 @@ class Workload:
                  f"--compressed_secondary_cache_compression_type={c}", "--threads=1"] + COMMON)
 
 
-def pool_idle_kb(stats_path):
-    """idle_bytes of the last `rockpool report:` line in a ROCKPOOL_STATS or
-    ROCKPOOL_NATIVE_STATS file, in KiB; None when there is none (nothing
-    was written)."""
+def pool_report_kb(stats_path):
+    """The last `rockpool report:` line of a ROCKPOOL_STATS or
+    ROCKPOOL_NATIVE_STATS file, in KiB: {"idle_kb": its idle_bytes,
+    "peak_retained_kb": its peak_retained_bytes (None from an object older
+    than that field)}; None when the file has no line (nothing was written)."""
     try:
         with open(stats_path, encoding="utf-8", errors="replace") as f:
-            found = re.findall(r"\bidle_bytes=(\d+)", f.read())
+            lines = [s for s in f.read().splitlines() if s.startswith("rockpool report:")]
     except OSError:
         return None
-    return int(found[-1]) / 1024 if found else None
+    if not lines:
+        return None
+    figures = {}
+    for key, field in (("idle_kb", "idle_bytes"), ("peak_retained_kb", "peak_retained_bytes")):
+        m = re.search(rf"\b{field}=(\d+)", lines[-1])
+        figures[key] = int(m.group(1)) / 1024 if m else None
+    return figures if figures["idle_kb"] is not None else None
 
 
 def parse_workloads(text):

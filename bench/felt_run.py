@@ -65,6 +65,23 @@ def read_vmrss_kb(pid, name=None):
         return None
 
 
+def read_mapped_rss_kb(pid, path):
+    """Resident KiB of the mappings of file `path` in a live process (the Rss
+    lines of /proc/PID/smaps under each mapping of it); None once it exited."""
+    total, inside = 0, False
+    try:
+        with open(f"/proc/{pid}/smaps", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                head = line.split(None, 5)
+                if head and "-" in head[0] and not head[0].endswith(":"):
+                    inside = len(head) == 6 and head[5].strip() == path
+                elif inside and head and head[0] == "Rss:":
+                    total += int(head[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return total
+
+
 def comm_of(program):
     """The Name /proc shows for a program started from this path."""
     return os.path.basename(program)[:15]
@@ -73,13 +90,18 @@ def comm_of(program):
 class Child:
     """A started child process and its RSS sampler."""
 
-    def __init__(self, argv, env, stdout_path, stderr_path, interval_s=0.05, keep_samples=False):
+    def __init__(self, argv, env, stdout_path, stderr_path, interval_s=0.05, keep_samples=False,
+                 watch_object=None):
         self.argv = argv
         self.env = env
         self.stdout_path = stdout_path
         self.stderr_path = stderr_path
         self.interval_s = interval_s
         self.keep_samples = keep_samples
+        # A shared object whose resident pages the sampler follows (their
+        # most at once): the rockpool object in a statistics run.
+        self.watch_object = watch_object
+        self.max_object_kb = None
         self.samples = []  # (seconds since start, VmRSS KiB), only with keep_samples
         self.last_rss_kb = None
         self.max_sampled_kb = None
@@ -126,6 +148,10 @@ class Child:
                 self.sample_count += 1
                 if self.keep_samples:
                     self.samples.append((round(t, 3), kb))
+                if self.watch_object:
+                    obj = read_mapped_rss_kb(pid, self.watch_object)
+                    if obj is not None:
+                        self.max_object_kb = max(obj, self.max_object_kb or 0)
             if self._stop.wait(self.interval_s):
                 return
 
@@ -157,6 +183,8 @@ class Child:
         }
         if self.keep_samples:
             r["samples"] = self.samples
+        if self.watch_object:
+            r["object_rss_kb"] = self.max_object_kb
         return r
 
     def kill(self):
@@ -176,9 +204,10 @@ class Child:
         self.exit_code = -signal.SIGKILL
 
 
-def run(argv, env, stdout_path, stderr_path, interval_s=0.05):
+def run(argv, env, stdout_path, stderr_path, interval_s=0.05, watch_object=None):
     """Runs one child to its end; kills it if we are interrupted meanwhile."""
-    child = Child(argv, env, stdout_path, stderr_path, interval_s).start()
+    child = Child(argv, env, stdout_path, stderr_path, interval_s,
+                  watch_object=watch_object).start()
     try:
         return child.wait()
     finally:

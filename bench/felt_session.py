@@ -62,10 +62,12 @@ class Session:
             os.unlink(path)
         return path
 
-    def measured_env(self, allocator, side):
-        """(environment, report file or None) of a measured run. A face
-        configured from the environment writes its statistics at exit only
-        (no period thread); the native face writes its close report."""
+    def statistics_env(self, allocator, side):
+        """(environment, report file or None) of a run whose pool statistics
+        are read (pooled): the matrix's own statistics run, kept out of the
+        measured runs, and the soak's sides. A face configured from the
+        environment writes its statistics at exit only (no period thread);
+        the native face writes its close report."""
         env, stats = self.env(allocator, side), self.stats_file(side)
         if stats:
             env[self.face.stats_variable] = stats

@@ -30,7 +30,7 @@ def _start_pair(s, alloc, args, options, stats):
         shutil.rmtree(db, ignore_errors=True)
         shutil.copytree(s.path("soak_fill"), db)
         opts = options[side] if options else None
-        env, stats[side] = s.measured_env(alloc, side)
+        env, stats[side] = s.statistics_env(alloc, side)
         children[side] = felt_run.Child(
             s.argv(args, db, opts), env, s.path(f"soak_{side}.out"),
             s.path(f"soak_{side}.err"), interval_s=1.0, keep_samples=True)
@@ -54,8 +54,8 @@ def _run_allocator(s, a, alloc, args, options):
             res = children[side].wait()
             results[side] = s.finish(res, s.path(f"soak_{side}.out"), s.path(f"soak_{side}.err"),
                                      f"soak {alloc} {side}", "readwhilewriting")
-            results[side]["pool_idle_kb"] = (dbb.pool_idle_kb(stats[side]) if stats[side]
-                                             else None)
+            report = dbb.pool_report_kb(stats[side]) if stats[side] else None
+            results[side]["pool_idle_kb"] = report["idle_kb"] if report else None
     finally:
         for c in children.values():
             c.kill()

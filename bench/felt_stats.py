@@ -23,16 +23,16 @@ ALPHA = 0.05
 # its memtables (tens of MiB) in its last milliseconds, so whether a sample
 # lands before or after that decides the figure (measured: a cell's runs
 # split between ~20 and ~70 MiB on either side); the soak's one-second
-# samples of a long-running process judge retained memory instead. The
-# pool's idle bytes at exit (pooled only, from ROCKPOOL_STATS) are what
-# pooling keeps that stock would have freed: the yardstick for peak RSS.
+# samples of a long-running process judge retained memory instead. Peak
+# RSS is judged against an allowance (rss_allowance_kb): what pooled holds
+# on purpose, the pool's peak retained bytes plus the object's resident
+# pages, read from a statistics run outside the measured ones.
 METRICS = (
     ("wall_s", "wall", "s", True, 0.03, 0.01, True),
     ("cpu_s", "CPU user+sys", "s", True, 0.03, 0.01, True),
     ("minflt", "minor faults", "count", True, 0.10, 100, False),
     ("maxrss_kb", "peak RSS", "KiB", True, 0.05, 1024, True),
     ("rss_exit_kb", "RSS at exit", "KiB", True, 0.05, 1024, False),
-    ("pool_idle_kb", "pool idle at exit", "KiB", True, 0.05, 1024, False),
     ("ops", "ops/s", "ops/s", False, 0.03, 1, True),
 )
 METRIC_KEYS = tuple(m[0] for m in METRICS)
@@ -122,8 +122,19 @@ def main_phase_ops(run, phase):
     return ph.get("ops") if ph else None
 
 
-def summarize_cell(runs, main_phase):
-    """Every metric and every phase figure of one cell, stock vs pooled."""
+def rss_allowance_kb(pool):
+    """What pooled may add to stock's peak RSS by design (KiB): the pool's
+    peak retained bytes (at least its peak idle bytes: contexts stock would
+    have freed) plus the object's resident pages; None when either is
+    unknown (a stock-only cell, an object older than the figure)."""
+    if not pool or pool.get("peak_retained_kb") is None or pool.get("object_rss_kb") is None:
+        return None
+    return pool["peak_retained_kb"] + pool["object_rss_kb"]
+
+
+def summarize_cell(runs, main_phase, pool=None):
+    """Every metric and every phase figure of one cell, stock vs pooled;
+    `pool` (pool_figures of felt_cost) gives peak RSS its allowance."""
     metrics = {}
     for key in METRIC_KEYS:
         if key == "ops":
@@ -142,7 +153,19 @@ def summarize_cell(runs, main_phase):
         for fig in PHASE_FIGURES:
             get = lambda r, name=name, fig=fig: r.get("phases", {}).get(name, {}).get(fig)  # noqa: E731
             phases[name][fig] = compare(_values(runs, "stock", get), _values(runs, "pooled", get))
-    return {"metrics": metrics, "phases": phases, "verdict": verdict(metrics)}
+    allowance = rss_allowance_kb(pool)
+    return {"metrics": metrics, "phases": phases, "rss_allowance_kb": allowance,
+            "rss_target": rss_target(metrics.get("maxrss_kb"), allowance),
+            "verdict": verdict(metrics, allowance)}
+
+
+def rss_target(c, allowance_kb):
+    """The peak RSS target, pooled median <= stock median + the allowance:
+    "met", "not met", or None when it cannot be judged."""
+    if not c or allowance_kb is None or c.get("stock_median") is None \
+            or c.get("pooled_median") is None:
+        return None
+    return "met" if c["pooled_median"] - c["stock_median"] <= allowance_kb else "not met"
 
 
 def felt_change(key, c):
@@ -162,16 +185,20 @@ def _pct(c):
     return f"{(c['ratio'] - 1) * 100:+.0f}%"
 
 
-def verdict(metrics):
+def verdict(metrics, rss_allowance_kb=None):
     """"worse (...)" when any felt figure is significantly worse pooled, even
     if others improved (a regression is never shown as a saving); "better
-    (...)" when some are better and none worse; else "no felt difference"."""
+    (...)" when some are better and none worse; else "no felt difference".
+    A higher peak RSS within the allowance (rss_allowance_kb) is what pooling
+    holds by design: not counted as worse."""
     worse, better = [], []
     for key, label, _, _, _, _, in_verdict in METRICS:
         c = metrics.get(key)
         if not in_verdict or not c:
             continue
         change = felt_change(key, c)
+        if change > 0 and key == "maxrss_kb" and rss_target(c, rss_allowance_kb) == "met":
+            change = 0
         if change > 0:
             worse.append(f"{label} {_pct(c)}")
         elif change < 0:

@@ -6,6 +6,7 @@ import io
 import unittest
 
 from bench import felt_cli as cli
+from bench import felt_dbbench as dbb
 
 
 class CliTest(unittest.TestCase):
@@ -30,7 +31,7 @@ class CliTest(unittest.TestCase):
         self.assertEqual(cli.parse(["--soak"]).soak, 600)
         self.assertEqual(cli.parse(["--soak", "--quick"]).soak, 20)
         a = cli.parse(["--soak=90"])
-        self.assertEqual((a.soak, a.allocators, a.workloads), (90, ["glibc", "jemalloc"], []))
+        self.assertEqual((a.soak, a.allocators, a.workloads), (90, ["glibc", "jemalloc_bg", "jemalloc"], []))
         self.assertEqual(a.soak_runs, 1)
         self.assertEqual(cli.parse(["--soak", "--soak_runs=3"]).soak_runs, 3)
 
@@ -51,7 +52,11 @@ class CliTest(unittest.TestCase):
                 (["--soak", "--soak_runs=0"], "--soak_runs=0: expected"),
                 (["--soak", "--soak_runs=x"], "--soak_runs=x: not a number"),
                 (["--sample_ms=5"], "--sample_ms=5: expected 10 to 1000"),
-                (["--upstream_object=both"], "--upstream_object=both"),
+                (["--upstream_object=both"], "--object=both"),
+                (["--object=native"], "--object=native: expected preload or interpose "
+                                      "without --upstream"),
+                (["--allocators=x=/nonexistent/libx.so"], "/nonexistent/libx.so: no such file"),
+                (["--allocators=jemalloc=/bin/true"], "jemalloc already names"),
                 (["--md=/nonexistent/dir/x.md"], "no such directory"),
                 (["--tmpdir=/nonexistent/dir"], "--tmpdir=/nonexistent/dir: no such directory"),
                 (["--frobnicate"], "unrecognized arguments"),
@@ -61,6 +66,16 @@ class CliTest(unittest.TestCase):
                     cli.parse(argv)
                 self.assertIn(message, str(e.exception))
                 self.assertNotIn("\n", str(e.exception))
+
+    def test_objects_and_allocators_by_path(self):
+        a = cli.parse(["--object=interpose", "--allocators=glibc,mine=/bin/true,/bin/sh"])
+        self.assertEqual(a.object, "interpose")
+        self.assertEqual(a.allocators, ["glibc", "mine", "/bin/sh"])
+        self.assertEqual(dbb.ALLOCATORS["mine"].so, "/bin/true")
+        self.assertEqual(cli.parse([]).object, "preload")
+        self.assertEqual(cli.parse(["--upstream=/opt/x"]).object, "interpose")
+        self.assertEqual(cli.parse(["--upstream=/opt/x", "--upstream_object=native"]).object,
+                         "native")
 
     def test_fail_is_one_line_and_exit_2(self):
         err = io.StringIO()

@@ -202,7 +202,8 @@ class PoolIdleTest(unittest.TestCase):
                     "in_use=0\nrockpool report: event=exit pid=1 mode=pool | idle=3 "
                     "idle_bytes=307200 in_use=0 discarded=0 | zstd=pooled\n")
         try:
-            self.assertEqual(dbb.pool_idle_kb(f.name), 300.0)
+            self.assertEqual(dbb.pool_report_kb(f.name),
+                             {"idle_kb": 300.0, "peak_retained_kb": None})
         finally:
             os.unlink(f.name)
 
@@ -215,27 +216,29 @@ class PoolIdleTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             for face, variable in ((NATIVE, "ROCKPOOL_NATIVE_STATS"), (LEGACY, "ROCKPOOL_STATS")):
                 s = felt_session.Session(face, tmp, 1.0, 0.05, base_env={"ROCKPOOL_STATS": "/u"})
-                env, stats = s.measured_env("glibc", "pooled")
+                env, stats = s.statistics_env("glibc", "pooled")
                 self.assertEqual(env[variable], stats)
                 self.assertEqual(env.get("ROCKPOOL_STATS_SECONDS"),
                                  None if face is NATIVE else "0")
                 if face is NATIVE:
                     self.assertNotIn("ROCKPOOL_STATS", env)  # the user's never reaches a run
-                self.assertEqual(s.measured_env("glibc", "stock"), (s.env("glibc", "stock"), None))
-                self.assertNotIn(variable, s.measured_env("glibc", "stock")[0])
+                self.assertEqual(s.statistics_env("glibc", "stock"), (s.env("glibc", "stock"), None))
+                self.assertNotIn(variable, s.statistics_env("glibc", "stock")[0])
             with open(stats, "w", encoding="utf-8") as f:
                 f.write("rockpool report: event=close face=native pid=21703 mode=pool | "
                         "since_last: leases=3832 created=2 | total: leases=3832 created=2 | "
-                        "idle=2 idle_bytes=209720 in_use=0 discarded=0 | zstd_c=0/0/0/0\n")
-            self.assertAlmostEqual(dbb.pool_idle_kb(stats), 209720 / 1024)
+                        "idle=2 idle_bytes=209720 peak_retained_bytes=419440 in_use=0 "
+                        "discarded=0 | zstd_c=0/0/0/0\n")
+            self.assertEqual(dbb.pool_report_kb(stats),
+                             {"idle_kb": 209720 / 1024, "peak_retained_kb": 419440 / 1024})
 
     def test_no_file_or_no_line(self):
-        self.assertIsNone(dbb.pool_idle_kb("/nonexistent/rockpool_stats"))
+        self.assertIsNone(dbb.pool_report_kb("/nonexistent/rockpool_stats"))
         import tempfile
         with tempfile.NamedTemporaryFile("w", delete=False) as f:
             f.write("not a report\n")
         try:
-            self.assertIsNone(dbb.pool_idle_kb(f.name))
+            self.assertIsNone(dbb.pool_report_kb(f.name))
         finally:
             os.unlink(f.name)
 

@@ -128,6 +128,20 @@ class MarkdownTest(unittest.TestCase):
         self.assertIn("2 above stock): above stock)", md)
         self.assertIn("| 3 | jemalloc | pooled | 4.5 MiB | 4.5 MiB | 4.5 MiB | 4.5 MiB |", md)
 
+    def test_soak_judges_jemalloc_with_its_background_thread(self):
+        def side(last_kb):
+            return {"samples": [[0, 1024], [300, last_kb], [400, last_kb]]}
+        soak = {"seconds": 400, "codec": "zlib", "allocators": {
+            "jemalloc_bg": {"stock": side(4096), "pooled": side(4096 + 307)},
+            "jemalloc": {"stock": side(4096), "pooled": side(4096 + 2048)}}}
+        soak["allocators"]["jemalloc_bg"]["pooled"]["pool_idle_kb"] = 614
+        md = rep.render_markdown({"tool": "felt_cost", "format": rep.FORMAT,
+                                  "context": {"mode": "soak"}, "cells": [], "soak": soak})
+        self.assertIn("- jemalloc_bg: pooled +0.3 MiB against stock (mean RSS, last 5 minutes: "
+                      "above stock, by no more than the pool's idle bytes)", md)
+        self.assertIn("- jemalloc (as shipped): pooled +2.0 MiB against stock, reported, not "
+                      "judged", md)
+
 
 class JsonTest(unittest.TestCase):
     def test_round_trip(self):

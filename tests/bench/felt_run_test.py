@@ -62,6 +62,27 @@ class RunTest(unittest.TestCase):
         self.assertLess(r["maxrss_kb"], 16 * MIB)
         del ballast
 
+    def test_watched_objects_resident_pages(self):
+        # A child maps 1 MiB of a file and touches every page: the sampler
+        # follows that file's resident pages, and no other mapping's.
+        mapped = os.path.join(self.tmp.name, "object.so")
+        with open(mapped, "wb") as f:
+            f.write(b"\1" * 2**20)
+        child = ("import mmap, os, sys, time\n"
+                 "f = open(sys.argv[1], 'rb')\n"
+                 "m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)\n"
+                 "s = sum(m[i] for i in range(0, len(m), 4096))\n"
+                 "time.sleep(0.5)\n"
+                 "os._exit(0)\n")
+        r = felt_run.run([sys.executable, "-c", child, mapped], dict(os.environ), self.out,
+                         self.err, watch_object=mapped)
+        self.assertEqual(r["exit_code"], 0)
+        self.assertEqual(r["object_rss_kb"], MIB)
+        r = felt_run.run([sys.executable, "-c", child, mapped], dict(os.environ), self.out,
+                         self.err, watch_object=mapped + ".other")
+        self.assertEqual(r["object_rss_kb"], 0)  # never mapped
+        self.assertNotIn("object_rss_kb", felt_run.run(["/bin/true"], {}, self.out, self.err))
+
     def test_environment_exactly_as_given(self):
         r = felt_run.run(["/usr/bin/env"], {"A": "1", "B": "x y=z"}, self.out, self.err)
         self.assertEqual(r["exit_code"], 0)

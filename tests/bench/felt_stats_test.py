@@ -91,6 +91,28 @@ class VerdictTest(unittest.TestCase):
         self.assertTrue(v.startswith("worse (peak RSS +"), v)
         self.assertIn("better: wall", v)
 
+    def test_peak_rss_within_the_allowance_is_not_worse(self):
+        # Pooled +3 MiB (10%) in every pair: felt, unless what pooled holds
+        # on purpose (the pool's peak retained bytes + the object's pages)
+        # covers it.
+        r = runs([30000, 30010, 30020, 30030, 30040], [33000, 33010, 33020, 33030, 33040],
+                 "maxrss_kb")
+        within = st.summarize_cell(r, "fillrandom", {"peak_retained_kb": 2800,
+                                                     "object_rss_kb": 256, "idle_exit_kb": 0})
+        self.assertEqual(within["rss_allowance_kb"], 3056)
+        self.assertEqual(within["rss_target"], "met")
+        self.assertEqual(within["verdict"], "no felt difference")
+        beyond = st.summarize_cell(r, "fillrandom", {"peak_retained_kb": 2000,
+                                                     "object_rss_kb": 256, "idle_exit_kb": 0})
+        self.assertEqual(beyond["rss_target"], "not met")
+        self.assertTrue(beyond["verdict"].startswith("worse (peak RSS +10%"), beyond["verdict"])
+        # Without the pool's figures nothing is allowed.
+        unknown = st.summarize_cell(r, "fillrandom", {"peak_retained_kb": None,
+                                                      "object_rss_kb": 256})
+        self.assertIsNone(unknown["rss_allowance_kb"])
+        self.assertIsNone(unknown["rss_target"])
+        self.assertTrue(unknown["verdict"].startswith("worse (peak RSS"), unknown["verdict"])
+
     def test_ops_higher_is_better_and_faults_are_not_judged(self):
         r = []
         for side, ops, flt in (("stock", 100, 1000), ("pooled", 200, 9000)):
