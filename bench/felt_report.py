@@ -57,16 +57,36 @@ def _table(header, rows):
     return [_row(header), _row(["---"] * len(header))] + [_row(r) for r in rows]
 
 
+def markdown_table(header, rows):
+    """The Markdown lines of a table: header, rule, rows (felt_myrocks' too)."""
+    return _table(header, rows)
+
+
+def figure_header(specs=st.METRICS):
+    """The columns of figure_columns: stock, pooled, ratio, p per figure."""
+    header = []
+    for _, label, *_ in specs:
+        header += [f"{label} stock", f"{label} pooled", "ratio", "p"]
+    return header
+
+
+def figure_columns(metrics, specs=st.METRICS):
+    """Each figure of `specs` (METRICS's shape) of one cell's summary:
+    stock median, pooled median, ratio, p."""
+    row = []
+    for key, _, unit, *_ in specs:
+        c = metrics[key]
+        row += [fmt(c["stock_median"], unit), fmt(c["pooled_median"], unit), fmt_ratio(c),
+                fmt_p(c)]
+    return row
+
+
 def cell_rows(doc):
     rows = []
     for cell in doc.get("cells", []):
         s = cell["summary"]
-        row = [cell["workload"], cell["allocator"]]
-        for key, _, unit, *_ in st.METRICS:
-            c = s["metrics"][key]
-            row += [fmt(c["stock_median"], unit), fmt(c["pooled_median"], unit), fmt_ratio(c),
-                    fmt_p(c)]
-        rows.append(row + [s["verdict"]])
+        rows.append([cell["workload"], cell["allocator"]] + figure_columns(s["metrics"])
+                    + [s["verdict"]])
     return rows
 
 
@@ -114,10 +134,7 @@ LEGEND = (
 
 
 def render_cells(doc):
-    header = ["workload", "allocator"]
-    for _, label, *_ in st.METRICS:
-        header += [f"{label} stock", f"{label} pooled", "ratio", "p"]
-    header.append("verdict")
+    header = ["workload", "allocator"] + figure_header() + ["verdict"]
     lines = ["## Stock vs pooled, per workload and allocator", ""]
     lines += _table(header, cell_rows(doc))
     lines += ["", "## Per benchmark phase (db_bench's own figures)", ""]

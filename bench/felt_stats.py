@@ -145,9 +145,9 @@ def summarize_cell(runs, main_phase):
     return {"metrics": metrics, "phases": phases, "verdict": verdict(metrics)}
 
 
-def felt_change(key, c):
+def felt_change(key, c, specs=METRICS):
     """+1 pooled felt worse, -1 felt better, 0 no felt difference."""
-    spec = next(m for m in METRICS if m[0] == key)
+    spec = next(m for m in specs if m[0] == key)
     _, _, _, lower_better, frac, floor, _ = spec
     if not significant(c) or c["stock_median"] in (None, 0):
         return 0
@@ -162,16 +162,17 @@ def _pct(c):
     return f"{(c['ratio'] - 1) * 100:+.0f}%"
 
 
-def verdict(metrics):
+def verdict(metrics, specs=METRICS):
     """"worse (...)" when any felt figure is significantly worse pooled, even
     if others improved (a regression is never shown as a saving); "better
-    (...)" when some are better and none worse; else "no felt difference"."""
+    (...)" when some are better and none worse; else "no felt difference".
+    specs: the figures' table, METRICS's shape (felt_myrocks has its own)."""
     worse, better = [], []
-    for key, label, _, _, _, _, in_verdict in METRICS:
+    for key, label, _, _, _, _, in_verdict in specs:
         c = metrics.get(key)
         if not in_verdict or not c:
             continue
-        change = felt_change(key, c)
+        change = felt_change(key, c, specs)
         if change > 0:
             worse.append(f"{label} {_pct(c)}")
         elif change < 0:
@@ -182,6 +183,17 @@ def verdict(metrics):
     if better:
         return f"better ({', '.join(better)})"
     return "no felt difference"
+
+
+def summarize_figures(runs, specs):
+    """The figures `specs` names (METRICS's shape), stock vs pooled, and the
+    verdict on them: a cell whose runs carry their figures at the top level
+    (felt_myrocks: one sysbench workload per run, no db_bench phases)."""
+    metrics = {}
+    for key, *_ in specs:
+        get = lambda r, key=key: r.get(key)  # noqa: E731
+        metrics[key] = compare(_values(runs, "stock", get), _values(runs, "pooled", get))
+    return {"metrics": metrics, "verdict": verdict(metrics, specs)}
 
 
 def value_at(samples, t):
