@@ -7,6 +7,7 @@ import os
 import sys
 
 from bench import felt_dbbench as dbb
+from bench import felt_myrocks as myr
 
 QUICK_SCALE = 0.05
 QUICK_WORKLOADS = "sst_zstd,read_zlib"
@@ -71,7 +72,29 @@ def parser():
     p.add_argument("--tmpdir", help="where the temporary DBs go (default: $TMPDIR or /tmp)")
     p.add_argument("--sample_ms", default="50", help="VmRSS sampling period, 50-100 ms "
                    "(soak: every second)")
+    _myrocks_flags(p)
     return p
+
+
+def _myrocks_flags(p):
+    g = p.add_argument_group("MyRocks (--myrocks): MariaDB's MyRocks under sysbench")
+    g.add_argument("--myrocks", action="store_true", help="stock vs pooled mariadbd served to "
+                   f"sysbench {' and '.join(myr.WORKLOADS)} instead of db_bench; --preload "
+                   "defaults to librockpool_interpose.so")
+    g.add_argument("--codecs", help=f"comma-separated: {', '.join(myr.CODECS)} (default "
+                   f"{','.join(myr.DEFAULT_CODECS)}; --quick: {','.join(myr.QUICK_CODECS)})")
+    g.add_argument("--myrocks_seconds", help="seconds per measured sysbench workload "
+                   f"(default {myr.SECONDS[0]}; --quick: {myr.SECONDS[1]})")
+    g.add_argument("--myrocks_tables", help=f"sysbench tables (default {myr.TABLES[0]}; "
+                   f"--quick: {myr.TABLES[1]})")
+    g.add_argument("--myrocks_rows", help=f"rows per table (default {myr.ROWS[0]}; --quick: "
+                   f"{myr.ROWS[1]})")
+    g.add_argument("--myrocks_threads", default=str(myr.THREADS), help="sysbench threads "
+                   f"(default {myr.THREADS})")
+    g.add_argument("--mariadbd", default="/usr/sbin/mariadbd", help="the server")
+    g.add_argument("--mariadb_bindir", default="/usr/bin", help="where mariadb, mariadb-admin "
+                   "and mariadb-install-db are")
+    g.add_argument("--sysbench", default="/usr/bin/sysbench", help="sysbench (1.0)")
 
 
 def _number(text, name, kind, lo, hi):
@@ -103,7 +126,7 @@ def _allocators(text):
 
 
 PATH_FLAGS = ("md", "json", "heatmap", "soak_png", "report", "preload", "upstream", "tmpdir",
-              "db_bench")
+              "db_bench") + myr.PATH_FLAGS
 
 
 def _absolute_paths(a, cwd):
@@ -142,6 +165,8 @@ def parse(argv, cwd=None):
     a.scale = _number(a.scale or (QUICK_SCALE if a.quick else 1), "scale", float, 0.001, 100)
     a.pairs = _number(a.pairs or (1 if a.quick else 5), "pairs", int, 1, 1000)
     a.sample_ms = _number(a.sample_ms, "sample_ms", int, 10, 1000)
+    if a.myrocks:
+        return _myrocks_args(a)
     if a.soak is not None:
         default = QUICK_SOAK_SECONDS if a.quick else SOAK_SECONDS
         a.soak = default if a.soak == "default" else _number(a.soak, "soak", int, 1, 7 * 86400)
@@ -156,6 +181,31 @@ def parse(argv, cwd=None):
                 QUICK_WORKLOADS if a.quick else "all"))
         except ValueError as e:
             raise UsageError(str(e)) from None
+    return a
+
+
+# db_bench's flags, meaningless to --myrocks.
+_DB_BENCH_ONLY = ("workloads", "soak", "upstream", "heatmap", "soak_png")
+
+
+def _myrocks_args(a):
+    for flag in _DB_BENCH_ONLY:
+        if getattr(a, flag) is not None:
+            raise UsageError(f"--{flag} is db_bench's; --myrocks runs sysbench")
+    q = 1 if a.quick else 0
+    a.allocators = _allocators(a.allocators or ",".join(
+        myr.QUICK_ALLOCATORS if a.quick else myr.DEFAULT_ALLOCATORS))
+    try:
+        a.codecs = myr.parse_codecs(a.codecs or ",".join(
+            myr.QUICK_CODECS if a.quick else myr.DEFAULT_CODECS))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    a.myrocks_seconds = _number(a.myrocks_seconds or myr.SECONDS[q], "myrocks_seconds", int,
+                                1, 86400)
+    a.myrocks_tables = _number(a.myrocks_tables or myr.TABLES[q], "myrocks_tables", int, 1, 64)
+    a.myrocks_rows = _number(a.myrocks_rows or myr.ROWS[q], "myrocks_rows", int, 100, 10**8)
+    a.myrocks_threads = _number(a.myrocks_threads, "myrocks_threads", int, 1, 1024)
+    a.workloads = []
     return a
 
 

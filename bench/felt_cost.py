@@ -8,12 +8,14 @@ flips every other pair), and measures what a user feels: wall time, user and
 sys CPU, minor page faults, peak RSS, RSS at exit, and db_bench's own ops/s
 and p99 latency per phase. Medians per side, the pooled/stock ratio and a
 two-sided Mann-Whitney U test per figure; a verdict per cell. --soak runs
-readwhilewriting for minutes instead and follows RSS over time.
+readwhilewriting for minutes instead and follows RSS over time. --myrocks
+measures MariaDB's MyRocks under sysbench instead (bench/felt_myrocks.py).
 
   bash tools/setup.sh --stage=bench
   bazel run //bench:felt_cost -- --md=/tmp/felt.md --json=/tmp/felt.json --heatmap=/tmp/felt.png
   bazel run //bench:felt_cost -- --soak --json=/tmp/soak.json --soak_png=/tmp/soak.png
   bazel run //bench:felt_cost -- --report=/tmp/felt.json --md=/tmp/felt.md --heatmap=/tmp/felt.png
+  bazel run //bench:felt_cost -- --myrocks --md=/tmp/myrocks.md --json=/tmp/myrocks.json
 
 bench/README.md, "What users feel (felt_cost.py)", says what each figure means.
 """
@@ -33,6 +35,7 @@ if __package__ in (None, "") and "bench" not in sys.modules:
 
 from bench import felt_cli as cli  # noqa: E402
 from bench import felt_dbbench as dbb  # noqa: E402
+from bench import felt_myrocks as myr  # noqa: E402
 from bench import felt_plot  # noqa: E402
 from bench import felt_report as rep  # noqa: E402
 from bench import felt_run  # noqa: E402
@@ -201,7 +204,7 @@ def run_matrix(s, a, doc):
 
 
 def write_outputs(a, doc):
-    text = rep.render_markdown(doc)
+    text = myr.render_markdown(doc) if "myrocks" in doc else rep.render_markdown(doc)
     print(text)
     if a.md:
         with open(a.md, "w", encoding="utf-8") as f:
@@ -254,7 +257,7 @@ def main(argv):
         cli.fail(str(e))
     if a.report:
         try:
-            doc = rep.load_json(a.report)
+            doc = myr.summarize(rep.load_json(a.report))
         except ValueError as e:
             cli.fail(str(e))
     if a.heatmap or a.soak_png:
@@ -265,7 +268,7 @@ def main(argv):
     if not a.report:
         signal.signal(signal.SIGTERM, _terminate)
         try:
-            doc = measure(a)
+            doc = myr.measure(a, build_object, loadavg) if a.myrocks else measure(a)
         except dbb.SetupError as e:
             cli.fail(str(e))
         except RunFailed as e:

@@ -57,19 +57,40 @@ def _table(header, rows):
     return [_row(header), _row(["---"] * len(header))] + [_row(r) for r in rows]
 
 
+def markdown_table(header, rows):
+    """The Markdown lines of a table: header, rule, rows (felt_myrocks' too)."""
+    return _table(header, rows)
+
+
+def figure_header(specs=st.METRICS):
+    """The columns of figure_columns: stock, pooled, ratio, p per figure."""
+    header = []
+    for _, label, *_ in specs:
+        header += [f"{label} stock", f"{label} pooled", "ratio", "p"]
+    return header
+
+
+def figure_columns(metrics, specs=st.METRICS):
+    """Each figure of `specs` (METRICS's shape) of one cell's summary:
+    stock median, pooled median, ratio, p."""
+    row = []
+    for key, _, unit, *_ in specs:
+        c = metrics[key]
+        row += [fmt(c["stock_median"], unit), fmt(c["pooled_median"], unit), fmt_ratio(c),
+                fmt_p(c)]
+    return row
+
+
 def cell_rows(doc):
     rows = []
     for cell in doc.get("cells", []):
         s = cell["summary"]
-        row = [cell["workload"], cell["allocator"]]
-        for key, _, unit, *_ in st.METRICS:
-            c = s["metrics"][key]
-            row += [fmt(c["stock_median"], unit), fmt(c["pooled_median"], unit), fmt_ratio(c),
-                    fmt_p(c)]
         pool = cell.get("pool") or {}
-        row += [fmt(pool.get("peak_retained_kb"), "KiB"), fmt(pool.get("object_rss_kb"), "KiB"),
-                fmt(s.get("rss_allowance_kb"), "KiB"), s.get("rss_target") or "-"]
-        rows.append(row + [s["verdict"]])
+        rows.append([cell["workload"], cell["allocator"]] + figure_columns(s["metrics"])
+                    + [fmt(pool.get("peak_retained_kb"), "KiB"),
+                       fmt(pool.get("object_rss_kb"), "KiB"),
+                       fmt(s.get("rss_allowance_kb"), "KiB"), s.get("rss_target") or "-",
+                       s["verdict"]])
     return rows
 
 
@@ -122,10 +143,8 @@ LEGEND = (
 
 
 def render_cells(doc):
-    header = ["workload", "allocator"]
-    for _, label, *_ in st.METRICS:
-        header += [f"{label} stock", f"{label} pooled", "ratio", "p"]
-    header += ["pool peak", "object resident", "RSS allowance", "peak RSS target", "verdict"]
+    header = (["workload", "allocator"] + figure_header()
+              + ["pool peak", "object resident", "RSS allowance", "peak RSS target", "verdict"])
     lines = ["## Stock vs pooled, per workload and allocator", ""]
     lines += _table(header, cell_rows(doc))
     lines += ["", "## Per benchmark phase (db_bench's own figures)", ""]

@@ -51,18 +51,24 @@ def become_subreaper():
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
 
 
-def read_vmrss_kb(pid, name=None):
-    """VmRSS of a live process in KiB; None once it has exited (a zombie has
-    none), or while its Name (the first 15 bytes of the program's file name)
-    is not yet `name` (still sh or env, before the exec of the program)."""
+def read_status_kb(pid, field, name=None):
+    """A KiB field of /proc/PID/status (VmRSS, VmHWM) of a live process; None
+    once it has exited (a zombie has none), or while its Name (the first 15
+    bytes of the program's file name) is not yet `name` (still sh or env,
+    before the exec of the program)."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
             fields = dict(line.split(":", 1) for line in f if ":" in line)
         if name is not None and fields.get("Name", "").strip() != name:
             return None
-        return int(fields["VmRSS"].split()[0])
+        return int(fields[field].split()[0])
     except (OSError, ValueError, KeyError, IndexError):
         return None
+
+
+def read_vmrss_kb(pid, name=None):
+    """VmRSS of a live process in KiB (read_status_kb)."""
+    return read_status_kb(pid, "VmRSS", name)
 
 
 def read_mapped_rss_kb(pid, path):

@@ -156,7 +156,7 @@ def summarize_cell(runs, main_phase, pool=None):
     allowance = rss_allowance_kb(pool)
     return {"metrics": metrics, "phases": phases, "rss_allowance_kb": allowance,
             "rss_target": rss_target(metrics.get("maxrss_kb"), allowance),
-            "verdict": verdict(metrics, allowance)}
+            "verdict": verdict(metrics, rss_allowance_kb=allowance)}
 
 
 def rss_target(c, allowance_kb):
@@ -168,9 +168,9 @@ def rss_target(c, allowance_kb):
     return "met" if c["pooled_median"] - c["stock_median"] <= allowance_kb else "not met"
 
 
-def felt_change(key, c):
+def felt_change(key, c, specs=METRICS):
     """+1 pooled felt worse, -1 felt better, 0 no felt difference."""
-    spec = next(m for m in METRICS if m[0] == key)
+    spec = next(m for m in specs if m[0] == key)
     _, _, _, lower_better, frac, floor, _ = spec
     if not significant(c) or c["stock_median"] in (None, 0):
         return 0
@@ -185,18 +185,19 @@ def _pct(c):
     return f"{(c['ratio'] - 1) * 100:+.0f}%"
 
 
-def verdict(metrics, rss_allowance_kb=None):
+def verdict(metrics, specs=METRICS, rss_allowance_kb=None):
     """"worse (...)" when any felt figure is significantly worse pooled, even
     if others improved (a regression is never shown as a saving); "better
     (...)" when some are better and none worse; else "no felt difference".
-    A higher peak RSS within the allowance (rss_allowance_kb) is what pooling
+    specs: the figures' table, METRICS's shape (felt_myrocks has its own). A
+    higher peak RSS within the allowance (rss_allowance_kb) is what pooling
     holds by design: not counted as worse."""
     worse, better = [], []
-    for key, label, _, _, _, _, in_verdict in METRICS:
+    for key, label, _, _, _, _, in_verdict in specs:
         c = metrics.get(key)
         if not in_verdict or not c:
             continue
-        change = felt_change(key, c)
+        change = felt_change(key, c, specs)
         if change > 0 and key == "maxrss_kb" and rss_target(c, rss_allowance_kb) == "met":
             change = 0
         if change > 0:
@@ -209,6 +210,17 @@ def verdict(metrics, rss_allowance_kb=None):
     if better:
         return f"better ({', '.join(better)})"
     return "no felt difference"
+
+
+def summarize_figures(runs, specs):
+    """The figures `specs` names (METRICS's shape), stock vs pooled, and the
+    verdict on them: a cell whose runs carry their figures at the top level
+    (felt_myrocks: one sysbench workload per run, no db_bench phases)."""
+    metrics = {}
+    for key, *_ in specs:
+        get = lambda r, key=key: r.get(key)  # noqa: E731
+        metrics[key] = compare(_values(runs, "stock", get), _values(runs, "pooled", get))
+    return {"metrics": metrics, "verdict": verdict(metrics, specs)}
 
 
 def value_at(samples, t):

@@ -49,8 +49,9 @@
 #              Debian 13's packages of the base and package stages)
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
 #   bench      bench/felt_cost.py (bench/README.md): the allocators above,
-#              python3-matplotlib (its heatmap and RSS pictures), and
-#              rocksdb-tools (Debian's db_bench); not used by CI
+#              python3-matplotlib (its heatmap and RSS pictures),
+#              rocksdb-tools (Debian's db_bench), and for --myrocks
+#              mariadb-server mariadb-plugin-rocksdb sysbench; not used by CI
 #   upstream   building RocksDB >= 10.4 from source for the native face
 #              (rocksdb_plugin/README.md): its optional codecs and gflags,
 #              liburing, jemalloc; not used by CI
@@ -72,7 +73,8 @@ declare -A STAGE_PACKAGES=(
           libgtest-dev libgmock-dev libbenchmark-dev
           python3 python-is-python3 git zstd
           libjemalloc2 libtcmalloc-minimal4"
-  [bench]="rocksdb-tools libjemalloc2 libtcmalloc-minimal4 python3 python3-matplotlib"
+  [bench]="rocksdb-tools libjemalloc2 libtcmalloc-minimal4 python3 python3-matplotlib
+           mariadb-server mariadb-plugin-rocksdb sysbench"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
                libzstd-dev zlib1g-dev dpkg-dev"
   [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"
