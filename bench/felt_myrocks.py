@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass
 
 from bench import felt_dbbench as dbb
+from bench import felt_mariadb as mdb
 from bench import felt_report as rep
 from bench import felt_run
 from bench import felt_stats as st
@@ -73,8 +74,6 @@ THREADS = 4
 # this long: background flushes settle, and the pooled side's statistics
 # file (rewritten every second) has been rewritten since.
 SETTLE_S = 1.5
-START_TIMEOUT_S = 120
-SHUTDOWN_TIMEOUT_S = 300
 PATH_FLAGS = ("mariadbd", "mariadb_bindir", "sysbench")
 SOCKET_PATH_MAX = 107  # sun_path holds 108 bytes with the terminating NUL
 
@@ -96,6 +95,13 @@ METRICS = (
 def cf_options(codec, write_buffer):
     """--rocksdb-default-cf-options of a codec."""
     return f"{CODECS[codec]};write_buffer_size={write_buffer};target_file_size_base={SST_FILE}"
+
+
+def server_args(codec, write_buffer):
+    """mariadbd's MyRocks options of one cell: the codec and memtable size in
+    the default column family's options, a small block cache."""
+    return [f"--rocksdb-default-cf-options={cf_options(codec, write_buffer)}",
+            f"--rocksdb-block-cache-size={BLOCK_CACHE}"]
 
 
 def parse_codecs(text):
@@ -172,31 +178,6 @@ def parse_sysbench(text):
     return out
 
 
-def parse_proc_stat(text, ticks_per_s):
-    """/proc/PID/stat -> {"cpu_s": utime + stime, "minflt"}. The command name
-    (in parentheses) may hold spaces and parentheses: fields count from the
-    last ")"."""
-    fields = text[text.rindex(")") + 1:].split()
-    # fields[0] is the state (field 3 of proc(5)): minflt is 10, utime 14, stime 15.
-    return {"cpu_s": (int(fields[11]) + int(fields[12])) / ticks_per_s, "minflt": int(fields[7])}
-
-
-def proc_stat(pid):
-    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-        return parse_proc_stat(f.read(), os.sysconf("SC_CLK_TCK"))
-
-
-def reset_peak_rss(pid):
-    """VmHWM back to the current RSS (proc(5), clear_refs "5"): the peak of
-    the measured part alone. False when the kernel refuses."""
-    try:
-        with open(f"/proc/{pid}/clear_refs", "w", encoding="ascii") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
 def pool_leases(stats_path):
     """`total: leases=N` of the last `rockpool report:` line of a
     ROCKPOOL_STATS file; None when there is none yet."""
@@ -207,112 +188,6 @@ def pool_leases(stats_path):
         return None
     m = re.search(r"\| total: [^|]*\bleases=(\d+)", lines[-1]) if lines else None
     return int(m.group(1)) if m else None
-
-
-def rocksdb_version(datadir):
-    """MyRocks' RocksDB release, from its LOG ("RocksDB version: 6.29.5")."""
-    try:
-        with open(os.path.join(datadir, "#rocksdb", "LOG"), encoding="utf-8",
-                  errors="replace") as f:
-            m = re.search(r"RocksDB version: (\S+)", f.read())
-    except OSError:
-        return None
-    return m.group(1) if m else None
-
-
-# ---------------------------------------------------------------- the server
-
-@dataclass(frozen=True)
-class Tools:
-    mariadbd: str
-    bindir: str  # mariadb, mariadb-admin, mariadb-install-db
-    sysbench: str
-
-    def client(self, name):
-        return os.path.join(self.bindir, name)
-
-
-def check_tools(tools):
-    for path in (tools.mariadbd, tools.client("mariadb"), tools.client("mariadb-admin"),
-                 tools.client("mariadb-install-db"), tools.sysbench):
-        if not os.access(path, os.X_OK):
-            raise dbb.SetupError(f"{path} is missing; install mariadb-server "
-                                 "mariadb-plugin-rocksdb sysbench (bash tools/setup.sh "
-                                 "--stage=myrocks)")
-
-
-def _root_user():
-    return ["--user=root"] if os.geteuid() == 0 else []
-
-
-class Server:
-    """One mariadbd life in `root` (data/, sock, logs), in `env`."""
-
-    def __init__(self, tools, root, codec, env, client_env, write_buffer=WRITE_BUFFER[0]):
-        self.tools, self.root, self.env, self.client_env = tools, root, env, client_env
-        self.codec, self.write_buffer = codec, write_buffer
-        self.datadir = os.path.join(root, "data")
-        self.sock = os.path.join(root, "sock")
-        self.err_log = os.path.join(root, "err.log")
-        self.child = None
-
-    def argv(self):
-        return [self.tools.mariadbd, "--no-defaults", f"--datadir={self.datadir}",
-                f"--socket={self.sock}", "--skip-networking", *_root_user(),
-                "--plugin-load-add=ha_rocksdb", "--default-storage-engine=ROCKSDB",
-                f"--rocksdb-default-cf-options={cf_options(self.codec, self.write_buffer)}",
-                f"--rocksdb-block-cache-size={BLOCK_CACHE}", f"--log-error={self.err_log}",
-                f"--pid-file={os.path.join(self.root, 'pid')}"]
-
-    def client(self, name, *args, timeout=600):
-        return subprocess.run([self.tools.client(name), "--no-defaults", "-S", self.sock,
-                               "-uroot", *args], env=self.client_env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=timeout)
-
-    def failed(self, what, detail=""):
-        why = detail or last_line(self.err_log) or "nothing in its error log"
-        return RunFailed(f"mariadbd ({self.codec}) {what}: {why}")
-
-    def _exited(self):
-        return os.waitid(os.P_PID, self.child.pid,
-                         os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-
-    def start(self):
-        out = os.path.join(self.root, "stdout")
-        self.child = felt_run.Child(self.argv(), self.env, out, out + ".err", 1.0).start()
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self._exited():
-                raise self.failed("exited while starting")
-            if os.path.exists(self.sock) and self.client("mariadb-admin", "ping",
-                                                         timeout=10).returncode == 0:
-                return self
-            time.sleep(0.1)
-        raise self.failed(f"did not answer within {START_TIMEOUT_S} s")
-
-    def sql(self, statement):
-        r = self.client("mariadb", "-N", "-B", "-e", statement)
-        if r.returncode != 0:
-            raise self.failed(f"`{statement}`", (r.stdout.strip().splitlines() or [""])[-1])
-        return r.stdout.strip()
-
-    def stop(self):
-        """Clean shutdown; the whole life's rusage (felt_run's figures)."""
-        try:
-            r = self.client("mariadb-admin", "shutdown", timeout=SHUTDOWN_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            r = None
-        if r is None or r.returncode != 0:
-            self.kill()
-            raise self.failed("did not shut down", r and r.stdout.strip())
-        res = self.child.wait()
-        if res["exit_code"] != 0:
-            raise self.failed(f"exited {res['exit_code']} at shutdown")
-        return res
-
-    def kill(self):
-        if self.child is not None:
-            self.child.kill()
 
 
 # ---------------------------------------------------------------- one run
@@ -362,7 +237,7 @@ class Bench:
         log = os.path.join(self.tmp, "install-db.log")
         with open(log, "w", encoding="utf-8") as f:
             r = subprocess.run([self.tools.client("mariadb-install-db"), "--no-defaults",
-                                f"--datadir={self.template}", *_root_user(),
+                                f"--datadir={self.template}", *mdb.root_user(),
                                 "--auth-root-authentication-method=normal"],
                                env=self.client_env, stdout=f, stderr=subprocess.STDOUT)
         if r.returncode != 0:
@@ -389,11 +264,11 @@ class Bench:
     def measure(self, server, workload, stats):
         """One measured workload: sysbench's figures and the server's."""
         pid = server.child.pid
-        hwm_reset = reset_peak_rss(pid)
-        before, t0 = proc_stat(pid), time.monotonic()
+        hwm_reset = mdb.reset_peak_rss(pid)
+        before, t0 = mdb.proc_stat(pid), time.monotonic()
         text = self.sysbench(server, workload, "run", os.path.join(server.root, workload))
         wall = time.monotonic() - t0
-        after = proc_stat(pid)
+        after = mdb.proc_stat(pid)
         fig = {"wall_s": wall, "cpu_s": after["cpu_s"] - before["cpu_s"],
                "minflt": after["minflt"] - before["minflt"],
                "hwm_kb": felt_run.read_status_kb(pid, "VmHWM"),
@@ -416,12 +291,13 @@ class Bench:
         stats = os.path.join(root, "rockpool_stats") if side == "pooled" else None
         if stats:
             env.update(ROCKPOOL_STATS=stats, ROCKPOOL_STATS_SECONDS="1")
-        server = Server(self.tools, root, codec, env, self.client_env, self.sizes.write_buffer)
+        server = mdb.Server(self.tools, root, codec, server_args(codec, self.sizes.write_buffer),
+                            env, self.client_env)
         try:
             server.start()
             if self.mariadb_version is None:
                 self.mariadb_version = server.sql("SELECT VERSION()")
-                self.rocksdb_version = (rocksdb_version(server.datadir) or
+                self.rocksdb_version = (mdb.rocksdb_version(server.datadir) or
                                         "git " + server.sql("SELECT @@rocksdb_git_hash"))
             server.sql("CREATE DATABASE sbtest")
             self.sysbench(server, WORKLOADS[0], "prepare", os.path.join(root, "prepare"))
@@ -501,8 +377,8 @@ def measure(a, build_object, loadavg):
     """The MyRocks matrix (codecs x allocators x pairs): the JSON document.
     build_object(label) builds a rockpool object (felt_cost's)."""
     dbb.check_allocators(a.allocators)
-    tools = Tools(a.mariadbd, a.mariadb_bindir, a.sysbench)
-    check_tools(tools)
+    tools = mdb.Tools(a.mariadbd, a.mariadb_bindir, a.sysbench)
+    mdb.check_tools(tools)
     if a.preload and not os.path.isfile(a.preload):
         raise dbb.SetupError(f"--preload={a.preload}: no such file")
     obj = a.preload or build_object("//rocksdb_plugin:librockpool_interpose.so")

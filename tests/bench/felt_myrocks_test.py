@@ -11,6 +11,7 @@ import unittest
 
 from bench import felt_cli as cli
 from bench import felt_dbbench as dbb
+from bench import felt_mariadb as mdb
 from bench import felt_myrocks as myr
 from bench import felt_report as rep
 from bench import felt_run
@@ -76,14 +77,14 @@ class ProcTest(unittest.TestCase):
     def test_stat_with_an_awkward_name(self):
         text = ("4242 (my (odd) d) S 1 2 3 0 -1 4194560 500 0 1 0 700 300 0 0 20 0 23 0 "
                 "1262401 8797624295424 39846\n")
-        self.assertEqual(myr.parse_proc_stat(text, 100), {"cpu_s": 10.0, "minflt": 500})
+        self.assertEqual(mdb.parse_proc_stat(text, 100), {"cpu_s": 10.0, "minflt": 500})
 
     def test_stat_of_this_process(self):
-        before = myr.proc_stat(os.getpid())
+        before = mdb.proc_stat(os.getpid())
         t = time.process_time()
         while time.process_time() - t < 0.3:
             pass
-        after = myr.proc_stat(os.getpid())
+        after = mdb.proc_stat(os.getpid())
         times = os.times()
         self.assertGreaterEqual(after["cpu_s"] - before["cpu_s"], 0.25)
         # The same kernel accounting as times(2), in the same clock ticks.
@@ -97,7 +98,7 @@ class ProcTest(unittest.TestCase):
         del block
         rss = felt_run.read_status_kb(pid, "VmRSS")
         self.assertGreater(felt_run.read_status_kb(pid, "VmHWM"), rss + 50 * 1024)
-        self.assertTrue(myr.reset_peak_rss(pid))
+        self.assertTrue(mdb.reset_peak_rss(pid))
         self.assertLess(felt_run.read_status_kb(pid, "VmHWM"), rss + 8 * 1024)
         self.assertEqual(felt_run.read_vmrss_kb(pid), felt_run.read_status_kb(pid, "VmRSS"))
         self.assertIsNone(felt_run.read_status_kb(pid, "VmNoSuchField"))
@@ -113,14 +114,14 @@ class ProcTest(unittest.TestCase):
                         "created=0 | total: leases=10 created=2 | idle=2 idle_bytes=8192 |\n")
             self.assertEqual(myr.pool_leases(stats), 10)
             self.assertEqual(dbb.pool_report_kb(stats), {"idle_kb": 8, "peak_retained_kb": None})
-            self.assertIsNone(myr.rocksdb_version(d))
+            self.assertIsNone(mdb.rocksdb_version(d))
             os.mkdir(os.path.join(d, "#rocksdb"))
             with open(os.path.join(d, "#rocksdb", "LOG"), "w", encoding="utf-8") as f:
                 f.write("2026/12/06-09:20:10.019208 14948 RocksDB version: 6.29.5\n")
-            self.assertEqual(myr.rocksdb_version(d), "6.29.5")
+            self.assertEqual(mdb.rocksdb_version(d), "6.29.5")
 
 
-TOOLS = myr.Tools("/usr/sbin/mariadbd", "/usr/bin", "/usr/bin/sysbench")
+TOOLS = mdb.Tools("/usr/sbin/mariadbd", "/usr/bin", "/usr/bin/sysbench")
 SIZES = myr.Sizes(seconds=20, tables=4, rows=20000, threads=4)
 
 
@@ -139,7 +140,7 @@ class CommandTest(unittest.TestCase):
         self.assertFalse([a for a in prepare if a.startswith("--time=")])
 
     def test_server(self):
-        s = myr.Server(TOOLS, "/t/run", "lz4_zstd", {}, {})
+        s = mdb.Server(TOOLS, "/t/run", "lz4_zstd", myr.server_args("lz4_zstd", "4m"), {}, {})
         argv = s.argv()
         self.assertEqual(argv[:2], ["/usr/sbin/mariadbd", "--no-defaults"])
         for flag in ("--datadir=/t/run/data", "--socket=/t/run/sock", "--skip-networking",
@@ -151,7 +152,7 @@ class CommandTest(unittest.TestCase):
                               "compression_opts=-14:1:0;write_buffer_size=4m;"
                               "target_file_size_base=8m"])
         self.assertIn("compression=kZlibCompression",
-                      " ".join(myr.Server(TOOLS, "/t", "zlib", {}, {}).argv()))
+                      " ".join(mdb.Server(TOOLS, "/t", "zlib", myr.server_args("zlib", "4m"), {}, {}).argv()))
 
     def test_clients_get_nothing_preloaded(self):
         face = dbb.Face("interpose", TOOLS.mariadbd, "/x/librockpool_interpose.so")
@@ -165,7 +166,7 @@ class CommandTest(unittest.TestCase):
 
     def test_missing_programs(self):
         with self.assertRaisesRegex(dbb.SetupError, "tools/setup.sh --stage=myrocks"):
-            myr.check_tools(myr.Tools("/nonexistent/mariadbd", "/usr/bin", "/usr/bin/sysbench"))
+            mdb.check_tools(mdb.Tools("/nonexistent/mariadbd", "/usr/bin", "/usr/bin/sysbench"))
 
 
 def _runs(stock, pooled, key="tps"):
