@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds RocksDB's own db_stress, from Debian's rocksdb source package, against
-# Debian's shared librocksdb.so.7.8 -- the same library rockpool's legacy face
-# (the LD_PRELOAD object) interposes under. Debian ships no db_stress binary.
+# Debian's shared librocksdb.so.X.Y (7.8 on Debian 12, 9.10 on Debian 13) --
+# the same library rockpool's legacy face (the LD_PRELOAD object) interposes
+# under. Debian ships no db_stress binary.
 #
 #   tests/db_stress/build.sh          prints the binary's path on its last
 #                                     stdout line (progress goes to stderr)
@@ -22,7 +23,6 @@ set -euo pipefail
 cache=${ROCKPOOL_CACHE:-/var/cache/rockpool}/db_stress
 cxx=${CXX:-g++}
 jobs=${JOBS:-$(nproc)}
-lib=/usr/lib/x86_64-linux-gnu/librocksdb.so.7.8
 srclist=/etc/apt/sources.list.d/rockpool-deb-src.sources
 
 log() { echo "db_stress build: $*" >&2; }
@@ -45,25 +45,20 @@ version_of_lib() {
 }
 
 # --- source tree --------------------------------------------------------------
-src_dir() {  # the unpacked tree for the installed library's version, if any
-  local upstream=${1%-*}
-  upstream=${upstream#*:}
-  echo "$cache/rocksdb-$upstream"
-}
-
 version=$(version_of_lib)
-src=
-if [[ -n $version ]]; then
-  src=$(src_dir "$version")
-  # An unpacked tree is complete only once its stamp exists (written after
-  # apt-get source returned), so an interrupted unpack is redone.
-  [[ -f $src/.rockpool-unpacked-$version ]] || src=
-fi
 [[ -n $version ]] || die "librocksdb-dev is not installed"
+# The upstream version (no epoch, no Debian revision) names the unpacked tree;
+# its major.minor the library's soname (7.8.3 -> .so.7.8, 9.10.0 -> .so.9.10).
+upstream=${version#*:}
+upstream=${upstream%-*}
+[[ $upstream =~ ^([0-9]+)\.([0-9]+) ]] || die "cannot read a release from librocksdb-dev $version"
+lib=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/librocksdb.so.${BASH_REMATCH[1]}.${BASH_REMATCH[2]}
 [[ -e $lib ]] || die "$lib not found (librocksdb-dev $version)"
+src=$cache/rocksdb-$upstream
 
-if [[ -z $src ]]; then
-  src=$(src_dir "$version")
+# An unpacked tree is complete only once its stamp exists (written after
+# apt-get source returned), so an interrupted unpack is redone.
+if [[ ! -f $src/.rockpool-unpacked-$version ]]; then
   mkdir -p "$cache"
   log "apt-get source rocksdb=$version into $cache"
   rm -rf "$src"
@@ -72,15 +67,30 @@ if [[ -z $src ]]; then
   # (apt would warn and do the same).
   sandbox=()
   is_root && sandbox=(-o APT::Sandbox::User=root)
-  (cd "$cache" && apt-get source -qq "${sandbox[@]}" "rocksdb=$version" >&2)
+  # apt's complaint is shown only if the fallback below fails too.
+  fetch_log=$(mktemp)
+  trap 'rm -f "$fetch_log"' EXIT
+  if ! (cd "$cache" && apt-get source -qq "${sandbox[@]}" "rocksdb=$version") >"$fetch_log" 2>&1; then
+    # An archive may serve the upstream tarball but not Debian's .dsc and
+    # .debian.tar.xz (this machine's mirror does so for trixie's 9.10.0-1).
+    # The tarball alone, checked by apt against the source index's hash,
+    # still holds db_stress_tool/; Debian's patches are then not applied
+    # (7.8.3-2's touch the build, tests and other architectures, none of
+    # db_stress_tool/).
+    log "Debian's part of rocksdb=$version not in the archive: the upstream tarball alone"
+    (cd "$cache" && apt-get source -qq --tar-only "${sandbox[@]}" "rocksdb=$version" >&2) ||
+      { cat "$fetch_log" >&2; die "apt-get source rocksdb=$version failed"; }
+    tar -xzf "$cache/rocksdb_$upstream.orig.tar.gz" -C "$cache" ||
+      die "cannot unpack $cache/rocksdb_$upstream.orig.tar.gz"
+  fi
   [[ -d $src/db_stress_tool ]] || die "apt-get source did not give $src/db_stress_tool"
   touch "$src/.rockpool-unpacked-$version"
 fi
 
 # --- compile --------------------------------------------------------------------
-# The 14 files of db_stress_tool/ (src.mk's STRESS_LIB_SOURCES plus db_stress.cc)
-# are all that is needed: Debian's .so already exports the test utilities and
-# fault-injection file system db_stress uses.
+# The files of src.mk's STRESS_LIB_SOURCES plus db_stress.cc (14 in 7.8.3, 17
+# in 9.10) are all that is needed: Debian's .so already exports the test
+# utilities and fault-injection file system db_stress uses.
 # No -DNDEBUG: Debian's .so is a debug-layout build (it exports DBImpl::TEST_*
 # and SyncPoint, and port::Mutex etc. carry debug members), so NDEBUG would give
 # different class layouts; it also keeps db_stress's read-fault injection,
@@ -94,8 +104,13 @@ LIBS=("$lib" -lgflags -lzstd -lz -lsnappy -llz4 -lbz2 -lpthread -ldl)
 
 out=$cache/build-$version
 bin=$out/db_stress
-sources=("$src"/db_stress_tool/*.cc)
-((${#sources[@]} == 14)) || log "note: ${#sources[@]} files in db_stress_tool/ (14 expected for 7.8.3)"
+# The release's own list, read from its src.mk (one file per line, each
+# ending in a backslash, up to the first line without one).
+mapfile -t sources < <(awk '
+  /^STRESS_LIB_SOURCES *=/ { on = 1; next }
+  on { if ($1 ~ /\.cc$/) print src "/" $1; if ($0 !~ /\\ *$/) exit }' src="$src" "$src/src.mk")
+((${#sources[@]})) || die "no STRESS_LIB_SOURCES in $src/src.mk"
+sources+=("$src/db_stress_tool/db_stress.cc")
 
 # The compile and link command lines, recorded next to the binary: a changed
 # flag rebuilds, a fresh checkout of this script (new mtime) does not.

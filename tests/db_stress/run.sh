@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs RocksDB 7.8.3's own db_stress against rockpool's legacy face: every
-# configuration below first stock (no preload), then pooled (the preload
-# object interposing zstd/zlib/lz4 context creation). A configuration that fails
+# Runs RocksDB's own db_stress (Debian's release: 7.8.3 on Debian 12, 9.10 on
+# Debian 13, where tests/debian13/run.sh runs a subset) against rockpool's
+# legacy face: every configuration below first stock (no preload), then
+# pooled (the preload object interposing zstd/zlib/lz4 context creation). A configuration that fails
 # stock is excluded (reported, not counted as a pass): its failure is
 # RocksDB's, and a pooled run would prove nothing.
 #
@@ -143,9 +144,10 @@ run_fg() {
 }
 STAGE_FIRST_ERROR=first_error
 
-# open_faults <db dir>: how many DB::Open attempts an injected fault failed.
+# open_faults <db dir>: how many DB::Open attempts an injected fault failed
+# ("Injected" in 7.8.3, "injected" in 9.10).
 open_faults() {
-  cat "$1"/LOG "$1"/LOG.old.* 2>/dev/null | grep -c 'DB::Open() failed: IO error: Injected' || true
+  cat "$1"/LOG "$1"/LOG.old.* 2>/dev/null | grep -ci 'DB::Open() failed: IO error: injected' || true
 }
 
 # --- the ordinary configurations -------------------------------------------------------
