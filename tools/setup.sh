@@ -46,7 +46,8 @@
 #              the pages), rocksdb-tools (db_bench through the installed package)
 #   debian13   tools/debian13.sh and tests/debian13/run.sh: debootstrap, which
 #              makes the Debian 13 root (inside it, this script installs
-#              Debian 13's packages of the base and package stages)
+#              Debian 13's packages of the base, db_stress, myrocks and
+#              package stages)
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
 #   bench      bench/felt_cost.py (bench/README.md): the allocators above,
 #              python3-matplotlib (its heatmap and RSS pictures),
