@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "compression/debug_check.h"
 #include "compression/fast_tls.h"
 
 namespace rockpool {

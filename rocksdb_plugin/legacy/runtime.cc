@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "compression/debug_check.h"
 #include "rocksdb_plugin/legacy/codec_routes.h"
 #include "rocksdb_plugin/legacy/refusal.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"

@@ -5,13 +5,14 @@
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "compression/debug_check.h"
 
 ABSL_FLAG(bool, internal_child, false,
           "internal: run one measured strategy in this process (sst_replay starts itself so)");
 ABSL_FLAG(std::string, internal_job, "", "internal: the child run's job file");
 ABSL_FLAG(std::string, internal_result, "", "internal: where the child run writes its result");
 ABSL_FLAG(int32_t, internal_progress_fd, -1, "internal: pipe for the child run's progress");
-#ifdef ROCKPOOL_DEBUG_CHECKS
+#if ROCKPOOL_DEBUG_CHECKS_ON
 ABSL_FLAG(bool, testonly_corrupt_pooled_output, false,
           "test hook: damage one byte of the first pooled run's output, so the byte-for-byte "
           "check must fail (exit 1)");

@@ -16,6 +16,7 @@
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
 #include "absl/strings/str_cat.h"
+#include "compression/debug_check.h"
 #include "rockpool_version.h"
 #include "tools/sst_replay/active_allocator.h"
 #include "tools/sst_replay/block_replay.h"
@@ -27,14 +28,14 @@
 
 // Hidden flags, defined in internal_flags.cc so that --help (this file's
 // flags only) does not list them: how sst_replay starts its own child runs,
-// and test hooks that exist only where `bazel test` defines
-// ROCKPOOL_DEBUG_CHECKS (a released sst_replay cannot damage its output, nor
-// be told a wrong free space).
+// and test hooks that exist only in test builds (ROCKPOOL_DEBUG_CHECKS_ON,
+// compression/debug_check.h, which `bazel test` turns on): a released
+// sst_replay cannot damage its output, nor be told a wrong free space.
 ABSL_DECLARE_FLAG(bool, internal_child);
 ABSL_DECLARE_FLAG(std::string, internal_job);
 ABSL_DECLARE_FLAG(std::string, internal_result);
 ABSL_DECLARE_FLAG(int32_t, internal_progress_fd);
-#ifdef ROCKPOOL_DEBUG_CHECKS
+#if ROCKPOOL_DEBUG_CHECKS_ON
 ABSL_DECLARE_FLAG(bool, testonly_corrupt_pooled_output);
 ABSL_DECLARE_FLAG(int64_t, testonly_scratch_free_bytes);
 #endif
@@ -110,7 +111,7 @@ FlagValues CurrentFlags() {
   f.progress = absl::GetFlag(FLAGS_progress);
   f.rocksdb_version = absl::GetFlag(FLAGS_rocksdb_version);
   f.allocator = absl::GetFlag(FLAGS_allocator);
-#ifdef ROCKPOOL_DEBUG_CHECKS
+#if ROCKPOOL_DEBUG_CHECKS_ON
   f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
   f.scratch_free_bytes = absl::GetFlag(FLAGS_testonly_scratch_free_bytes);
 #endif
