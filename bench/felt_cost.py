@@ -78,7 +78,7 @@ def resolve_face(a):
         if not os.access(a.db_bench, os.X_OK):
             raise dbb.SetupError(f"{a.db_bench} is missing; install rocksdb-tools "
                                  "(bash tools/setup.sh)")
-        obj = a.preload or build_object(f"//rocksdb_plugin:librockpool_{a.object}.so")
+        obj = a.preload or build_object(f"//rocksdb_plugin/legacy:librockpool_{a.object}.so")
         return dbb.Face(a.object, a.db_bench, obj)
     prefix = os.path.abspath(a.upstream)
     db_bench = os.path.join(prefix, "bin", "db_bench")
@@ -86,7 +86,7 @@ def resolve_face(a):
         raise dbb.SetupError(f"{db_bench} not found: --upstream wants an upstream RocksDB "
                              ">= 10.4 install (PREFIX/bin/db_bench, PREFIX/lib/librocksdb.so)")
     if a.object == "interpose":
-        obj = a.preload or build_object("//rocksdb_plugin:librockpool_interpose.so")
+        obj = a.preload or build_object("//rocksdb_plugin/legacy:librockpool_interpose.so")
     else:
         # Built against the install itself, in an output base of its own.
         obj = a.preload or build_object(

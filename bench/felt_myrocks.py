@@ -381,7 +381,7 @@ def measure(a, build_object, loadavg):
     mdb.check_tools(tools)
     if a.preload and not os.path.isfile(a.preload):
         raise dbb.SetupError(f"--preload={a.preload}: no such file")
-    obj = a.preload or build_object("//rocksdb_plugin:librockpool_interpose.so")
+    obj = a.preload or build_object("//rocksdb_plugin/legacy:librockpool_interpose.so")
     sizes = Sizes(a.myrocks_seconds, a.myrocks_tables, a.myrocks_rows, a.myrocks_threads,
                   WRITE_BUFFER[1 if a.quick else 0])
     tmp = tempfile.mkdtemp(prefix="felt_myrocks_", dir=a.tmpdir)

@@ -121,7 +121,7 @@ def main(argv):
             raise dbb.SetupError("--pairs must be at least 1")
         allocators = [s for s in a.allocators.split(",") if s]
         dbb.check_allocators(allocators)
-        obj = a.preload or felt_cost.build_object("//rocksdb_plugin:librockpool_preload.so")
+        obj = a.preload or felt_cost.build_object("//rocksdb_plugin/legacy:librockpool_preload.so")
         empty_obj = felt_cost.build_object("//bench:empty_preload.so")
         face = dbb.Face("preload", "/usr/bin/db_bench", obj)
         felt_run.become_subreaper()

@@ -1,5 +1,5 @@
 // The first functions of the blocks of code the preloaded objects place
-// together, each aligned to 64 KiB (rocksdb_plugin/BUILD.bazel, code_order;
+// together, each aligned to 64 KiB (rocksdb_plugin/legacy/BUILD.bazel, code_order;
 // rocksdb_plugin/native/defs.bzl for the native object):
 //   - the served anchor starts the code a process runs once rockpool serves
 //     a codec (leases, returns, binding the codec's copy), so a process that

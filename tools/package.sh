@@ -71,7 +71,7 @@ debversion="$version+deb${BASH_REMATCH[1]}"
 
 # The RocksDB the preload object links: the soname it needs, and the Debian
 # package that ships it (librocksdb7.8, librocksdb9.10).
-soname=$(objdump -p "$bin/rocksdb_plugin/librockpool_preload.so" | awk '$1 == "NEEDED" && $2 ~ /^librocksdb\.so\./ { print $2 }')
+soname=$(objdump -p "$bin/rocksdb_plugin/legacy/librockpool_preload.so" | awk '$1 == "NEEDED" && $2 ~ /^librocksdb\.so\./ { print $2 }')
 [[ $soname =~ ^librocksdb\.so\.([0-9]+\.[0-9]+)$ ]] || die "librockpool_preload.so needs no librocksdb.so.X.Y (objdump -p)"
 rocks_pkg=librocksdb${BASH_REMATCH[1]}
 rocks=$(dpkg-query -W -f='${Version}' "$rocks_pkg" 2>/dev/null) || die "$rocks_pkg is not installed"
@@ -143,7 +143,7 @@ stage_files() {
   rm -rf "$root"
   libdir=$root/$LIBDIR
   install -d "$libdir" "$root/usr/bin" "$root/usr/share/man/man1"
-  install -m 0644 "$bin/rocksdb_plugin/$object" "$libdir/"
+  install -m 0644 "$bin/rocksdb_plugin/legacy/$object" "$libdir/"
   install -m 0755 "$bin/tools/$program/$program" "$root/usr/bin/"
   # Debian ships binaries without debug information or .comment notes.
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$libdir/$object"

@@ -104,7 +104,7 @@ case $DISTRO in
     )
     # gold, which Bazel's C++ toolchain picks when it is there (Debian 12's
     # binutils has it; Debian 13 ships it apart): the preloaded objects'
-    # code order is a gold --section-ordering-file (rocksdb_plugin/BUILD.bazel),
+    # code order is a gold --section-ordering-file (rocksdb_plugin/legacy/BUILD.bazel),
     # a syntax error to Debian 13's ld.bfd.
     STAGE_PACKAGES[base]+=" binutils-gold"
     ;;

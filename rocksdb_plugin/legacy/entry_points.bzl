@@ -2,7 +2,7 @@
 
 Everything that names them is made from these lists: the
 --export-dynamic-symbol flags of :interpose and the version scripts of the
-preload objects (rocksdb_plugin/BUILD.bazel), and for the C++ side a
+preload objects (rocksdb_plugin/legacy/BUILD.bazel), and for the C++ side a
 generated header, entry_points.h, with one X-macro per codec (the routes'
 and the interposition check's required names, the tests' expected exports).
 The definitions themselves are in interpose_zstd.cc, interpose_zlib.cc and

@@ -24,7 +24,7 @@
 #   --keep          keep every run's directory (DB, LOGs, output, stats)
 # Environment:
 #   ROCKPOOL_PRELOAD  the preload object (required unless --stock), e.g.
-#                     bazel-bin/rocksdb_plugin/librockpool_preload.so; copied
+#                     bazel-bin/rocksdb_plugin/legacy/librockpool_preload.so; copied
 #                     once into the work directory, so a rebuild during the
 #                     stage cannot mix two versions
 #   DB_STRESS         the db_stress binary (default: what build.sh prints)

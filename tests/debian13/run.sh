@@ -116,14 +116,14 @@ fi
 # reopens, and crash recovery. All of them took 20 min at load 8 here.
 DB_STRESS_CONFIGS=zstd_dict,zstd_zlib_bottom,lz4hc_dict_bottom,blob_zstd,secondary_cache,faults,crash
 if ((db_stress)); then
-  sub_stage db_stress db_stress env ROCKPOOL_PRELOAD="$bin/rocksdb_plugin/librockpool_preload.so" \
+  sub_stage db_stress db_stress env ROCKPOOL_PRELOAD="$bin/rocksdb_plugin/legacy/librockpool_preload.so" \
     bash tests/db_stress/run.sh --only "$DB_STRESS_CONFIGS"
 fi
 
 # MyRocks: zlib and zstd, stock then pooled (no measure mode, and so no
 # stock-pattern check: the essentials, in less time).
 if ((myrocks)); then
-  sub_stage myrocks myrocks env ROCKPOOL_INTERPOSE="$bin/rocksdb_plugin/librockpool_interpose.so" \
+  sub_stage myrocks myrocks env ROCKPOOL_INTERPOSE="$bin/rocksdb_plugin/legacy/librockpool_interpose.so" \
     MALLOC_COUNTER="$bin/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so" \
     bash tests/myrocks/run.sh --no-measure --codecs=zlib,zstd
 fi

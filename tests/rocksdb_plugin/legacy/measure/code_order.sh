@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the two lists gold's --section-ordering-file places together
-# (rocksdb_plugin/BUILD.bazel, code_order: why), from callgrind runs of
+# (rocksdb_plugin/legacy/BUILD.bazel, code_order: why), from callgrind runs of
 # librockpool_preload.so in Debian's tools:
 #   - rocksdb_plugin/legacy/startup_order.txt: the functions a process runs
 #     when rockpool serves nothing (db_bench fillrandom,compact, ldb scan and
@@ -43,7 +43,7 @@ if [ "${1:-}" = "--native" ]; then
 else
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so >/dev/null 2>&1
 BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
-OBJ=$BIN/rocksdb_plugin/librockpool_preload.so
+OBJ=$BIN/rocksdb_plugin/legacy/librockpool_preload.so
 
 /usr/bin/db_bench --benchmarks=fillrandom,compact --num=20000 --compression_type=none \
   --db="$WORK/db" >/dev/null 2>&1

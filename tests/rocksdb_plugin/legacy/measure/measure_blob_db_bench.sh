@@ -35,7 +35,7 @@ else
   $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so \
     //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
   BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
-  ROCKPOOL=$BIN/rocksdb_plugin/librockpool_preload.so
+  ROCKPOOL=$BIN/rocksdb_plugin/legacy/librockpool_preload.so
   COUNTER=$BIN/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so
 fi
 WORK=$(mktemp -d /tmp/rockpool_blob_measure.XXXXXX)

@@ -46,7 +46,7 @@ if [ -n "${PRELOAD_DIR:-}" ]; then
   ROCKPOOL=$PRELOAD_DIR/librockpool_preload.so
 else
   $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so >/dev/null 2>&1
-  ROCKPOOL=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/rocksdb_plugin/librockpool_preload.so
+  ROCKPOOL=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/rocksdb_plugin/legacy/librockpool_preload.so
 fi
 export ROCKPOOL_SO=$ROCKPOOL
 WORK=$(mktemp -d /tmp/rockpool_read_path.XXXXXX)

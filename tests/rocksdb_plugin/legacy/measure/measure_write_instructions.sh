@@ -20,7 +20,7 @@ VALUE=${VALUE:-200}
 FLAGS=${FLAGS:---compression_ratio=0.5}
 BAZEL=${BAZEL:-bazel}
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so >/dev/null 2>&1
-ROCKPOOL=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/rocksdb_plugin/librockpool_preload.so
+ROCKPOOL=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/rocksdb_plugin/legacy/librockpool_preload.so
 WORK=$(mktemp -d /tmp/rockpool_write_ir.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
