@@ -154,12 +154,13 @@ def native_face_targets():
         deps = _DEPS,
     )
 
-    # The plugin directory as RocksDB's make and CMake builds see it.
+    # The plugin directory's own files (without what a RocksDB build made
+    # there: objects, and the src/ links of link_sources.sh).
     native.filegroup(
         name = "plugin_dir",
         srcs = native.glob(
             ["rockpool/**"],
-            exclude = ["rockpool/**/*.o", "rockpool/**/*.d"],
+            exclude = ["rockpool/**/*.o", "rockpool/**/*.d", "rockpool/src/**"],
         ),
         visibility = ["//rocksdb_plugin:tests"],
     )

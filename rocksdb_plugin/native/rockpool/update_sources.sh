@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates the plugin directory's source list (rockpool.mk's
-# rockpool_SOURCES) and the src/ symlinks from the Bazel build of
-# //rocksdb_plugin/native:plugin. Needs an upstream RocksDB (>= 10.4), as
-# the native targets do:
+# rockpool_SOURCES) from the Bazel build of //rocksdb_plugin/native:plugin:
+# the core's sources as src/<path> (the links link_sources.sh makes when a
+# RocksDB build starts), the directory's own files as they are. Needs an
+# upstream RocksDB (>= 10.4), as the native targets do:
 #   rocksdb_plugin/native/rockpool/update_sources.sh /path/to/install [bazel startup options...]
 set -euo pipefail
 prefix=${1:?usage: $0 /path/to/rocksdb/install [bazel startup options]}
 shift
 cd "$(dirname "$0")/../../.."
-root=$PWD
 plugin=rocksdb_plugin/native/rockpool
 labels=$(bazel "$@" query --repo_env=ROCKPOOL_ROCKSDB_PREFIX="$prefix" \
   --noimplicit_deps 'filter("\.cc$", kind("source file", deps(//rocksdb_plugin/native:plugin)))' 2>/dev/null |
   grep '^//' | sort)
-rm -rf "$plugin/src"
 sources=()
 for label in $labels; do
   path=${label#//}
@@ -21,12 +20,7 @@ for label in $labels; do
   path=${path#/}
   case $path in
     "$plugin"/*) sources+=("${path#"$plugin"/}") ;;
-    *)
-      link="$plugin/src/$path"
-      mkdir -p "$(dirname "$link")"
-      ln -s "$(realpath --relative-to="$(dirname "$root/$link")" "$root/$path")" "$link"
-      sources+=("src/$path")
-      ;;
+    *) sources+=("src/$path") ;;
   esac
 done
 line="rockpool_SOURCES = ${sources[*]}"

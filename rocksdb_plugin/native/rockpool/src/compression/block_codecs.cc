@@ -1,1 +1,0 @@
-../../../../../compression/block_codecs.cc

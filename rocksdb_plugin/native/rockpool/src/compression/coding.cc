@@ -1,1 +1,0 @@
-../../../../../compression/coding.cc

@@ -1,1 +1,0 @@
-../../../../../compression/compression_pools.cc

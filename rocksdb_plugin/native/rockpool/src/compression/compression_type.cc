@@ -1,1 +1,0 @@
-../../../../../compression/compression_type.cc

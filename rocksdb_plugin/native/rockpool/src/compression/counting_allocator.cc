@@ -1,1 +1,0 @@
-../../../../../compression/counting_allocator.cc

@@ -1,1 +1,0 @@
-../../../../../compression/direct_codec_library.cc

@@ -1,1 +1,0 @@
-../../../../../compression/lz4_block_codec.cc

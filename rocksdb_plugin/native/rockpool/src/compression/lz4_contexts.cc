@@ -1,1 +1,0 @@
-../../../../../compression/lz4_contexts.cc

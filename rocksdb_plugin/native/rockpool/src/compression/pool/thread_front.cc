@@ -1,1 +1,0 @@
-../../../../../../compression/pool/thread_front.cc

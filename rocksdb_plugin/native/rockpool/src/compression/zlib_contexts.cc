@@ -1,1 +1,0 @@
-../../../../../compression/zlib_contexts.cc

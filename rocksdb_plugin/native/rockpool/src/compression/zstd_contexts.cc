@@ -1,1 +1,0 @@
-../../../../../compression/zstd_contexts.cc

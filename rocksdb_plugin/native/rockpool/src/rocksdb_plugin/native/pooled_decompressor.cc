@@ -1,1 +1,0 @@
-../../../../pooled_decompressor.cc

@@ -1,1 +1,0 @@
-../../../../rockpool_compression_manager.cc
