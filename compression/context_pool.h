@@ -56,6 +56,9 @@
 //  - The pool must outlive every Lease it handed out. Thread-safe.
 //  - No exceptions: failures (allocation included) are absl::Status; no
 //    pool operation allocates except to create a context or a new key.
+//    Construction does not throw either: a pool that could not allocate
+//    its statistics or stripe slots refuses every lease
+//    (ResourceExhausted), as when a context cannot be created.
 #ifndef ROCKPOOL_COMPRESSION_CONTEXT_POOL_H_
 #define ROCKPOOL_COMPRESSION_CONTEXT_POOL_H_
 
@@ -285,6 +288,9 @@ class ContextPool {
  private:
   ABSL_ATTRIBUTE_NOINLINE
   absl::StatusOr<Lease> AcquireSlow(size_t shard, const Key& key) {
+    if (ABSL_PREDICT_FALSE(!usable_)) {
+      return absl::ResourceExhaustedError("context pool: out of memory when it was built");
+    }
     Chain expired;
     EntryT* entry = nullptr;
     KeyStateT* key_state = nullptr;
@@ -502,6 +508,9 @@ class ContextPool {
   AllocationStats allocation_stats_;
   pool_internal::ShardCounters counters_;
   Front front_;
+  // false: the constructor could not allocate the above (no lease is ever
+  // handed out, so neither is written).
+  const bool usable_ = counters_.ok() && front_.ok();
 
   mutable absl::Mutex mu_;
   PoolOptions options_ ABSL_GUARDED_BY(mu_);

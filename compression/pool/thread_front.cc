@@ -16,8 +16,11 @@ namespace {
 // hand their index back) after static destructors have run.
 class ShardRegistry {
  public:
+  // In static storage, constructed in place (nothing to allocate, so a
+  // thread's first pool operation cannot fail here).
   static ShardRegistry& Get() {
-    static ShardRegistry* const registry = new ShardRegistry;
+    alignas(ShardRegistry) static unsigned char storage[sizeof(ShardRegistry)];
+    static ShardRegistry* const registry = new (storage) ShardRegistry;
     return *registry;
   }
 
@@ -85,12 +88,13 @@ ShardCounters::ShardCounters() {
     shards_ = static_cast<Shard*>(pages);  // zero-filled by the kernel
     mapped_ = true;
   } else {
-    shards_ = new Shard[kThreadShards + 1]();  // value-initialized: zeros
+    // Value-initialized: zeros. Null if this fails too (ok() is false).
+    shards_ = new (std::nothrow) Shard[kThreadShards + 1]();
   }
 }
 
 int ShardCounters::ResidentPagesForTesting() const {
-  if (!mapped_) return -1;
+  if (!mapped_ || !ok()) return -1;
   const long page = ::sysconf(_SC_PAGESIZE);
   if (page <= 0) return -1;
   const size_t pages = (kBytes + static_cast<size_t>(page) - 1) / static_cast<size_t>(page);

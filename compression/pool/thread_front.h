@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 
 #include "compression/fast_tls.h"
 
@@ -110,9 +111,19 @@ class StripeFront {
  public:
   static constexpr size_t kStripes = 16;
 
-  StripeFront() = default;
+  // Never throws: if the slots cannot be allocated, ok() is false and every
+  // slot reads empty (a shared, never written set); the owner must then put
+  // nothing in them (ContextPool refuses every lease).
+  StripeFront() : slots_(new (std::nothrow) Slot[kStripes]) {
+    if (slots_ == nullptr) slots_ = NoSlots();
+  }
+  ~StripeFront() {
+    if (ok()) delete[] slots_;
+  }
   StripeFront(const StripeFront&) = delete;
   StripeFront& operator=(const StripeFront&) = delete;
+
+  bool ok() const { return slots_ != NoSlots(); }
 
   // Takes the entry out of `stripe`'s slot if one is there; nullptr if not.
   EntryT* Take(size_t stripe) {
@@ -145,9 +156,13 @@ class StripeFront {
   struct alignas(64) Slot {
     std::atomic<EntryT*> entry{nullptr};
   };
+  static Slot* NoSlots() {
+    static Slot none[kStripes];  // constant-initialized; only ever read
+    return none;
+  }
   // On the heap: an over-aligned member would make every pool (and every
   // object holding one) over-aligned, which ASan's fake stack does not honour.
-  const std::unique_ptr<Slot[]> slots_{new Slot[kStripes]};
+  Slot* slots_;
 };
 
 // ---------------------------------------------------------------- counters
@@ -173,12 +188,15 @@ class ShardCounters {
  public:
   using Sums = std::array<uint64_t, static_cast<size_t>(Counter::kCount)>;
 
-  // Throws std::bad_alloc if neither the mapping nor the fallback
-  // allocation succeeds.
+  // Never throws: if neither the mapping nor the fallback allocation
+  // succeeds, ok() is false, every sum reads 0, and Add() must not be called
+  // (ContextPool refuses every lease, so nothing is ever counted).
   ShardCounters();
   ~ShardCounters();
   ShardCounters(const ShardCounters&) = delete;
   ShardCounters& operator=(const ShardCounters&) = delete;
+
+  bool ok() const { return shards_ != nullptr; }
 
   // Adds `n` to counter `c` of `shard` (the caller's ThreadShard()); returns
   // the shard's new value.
@@ -192,6 +210,7 @@ class ShardCounters {
 
   // One counter summed over the shards.
   uint64_t Total(Counter c) const {
+    if (!ok()) return 0;
     uint64_t total = Read(kSharedShard, static_cast<size_t>(c));
     const size_t in_use = ThreadShardsInUse();
     for (size_t shard = 0; shard < in_use; ++shard) total += Read(shard, static_cast<size_t>(c));
@@ -200,6 +219,7 @@ class ShardCounters {
 
   Sums Sum() const {
     Sums sums{};
+    if (!ok()) return sums;
     const size_t in_use = ThreadShardsInUse();
     for (size_t shard = 0; shard <= kThreadShards; ++shard) {
       if (shard >= in_use && shard != kSharedShard) continue;
@@ -209,7 +229,7 @@ class ShardCounters {
   }
 
   // How many of the shards' pages are in memory (mincore); -1 for the
-  // fallback allocation or if mincore fails.
+  // fallback allocation, no shards at all, or if mincore fails.
   int ResidentPagesForTesting() const;
 
  private:

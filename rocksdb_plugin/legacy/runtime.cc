@@ -1,5 +1,6 @@
 #include "rocksdb_plugin/legacy/runtime.h"
 
+#include <new>
 #include <string>
 
 #include "absl/status/status.h"
@@ -78,16 +79,15 @@ bool Runtime::CreatePools() noexcept {
   InsideRockpool inside;
   AnnotatedMutexLock lock(&config_mu_);
   if (pools_.load(std::memory_order_relaxed) != nullptr) return true;
-  try {
-    auto* pools = new LegacyPools(
-        options_.ToPoolOptions(), CodecLibraries{ZstdRoutes().pool_library(),
-                                                 ZlibRoutes().pool_library(),
-                                                 Lz4Routes().pool_library()});
-    pools_.store(pools, std::memory_order_release);
-    return true;
-  } catch (...) {
-    return false;  // out of memory: this call forwards, a later one tries again
-  }
+  // Building the pools throws nothing (compression/context_pool.h); only
+  // this allocation can fail.
+  auto* pools = new (std::nothrow) LegacyPools(
+      options_.ToPoolOptions(), CodecLibraries{ZstdRoutes().pool_library(),
+                                               ZlibRoutes().pool_library(),
+                                               Lz4Routes().pool_library()});
+  if (pools == nullptr) return false;  // out of memory: this call forwards, a later one tries again
+  pools_.store(pools, std::memory_order_release);
+  return true;
 }
 
 void Runtime::Configure(const RockpoolOptions& options, ConfigSource source) {

@@ -164,10 +164,12 @@ class Runtime {
   void Configure(const RockpoolOptions& options, ConfigSource source);
   RockpoolOptions options() const;
   ConfigSource source() const;
-  // The pools are created at the first lease: their per-thread counters
-  // alone are 120 KB of zeroed pages, which a process that never compresses
-  // need not pay. Every Lease* starts with EnsurePools() (false: out of
-  // memory, forward the call); pools() is for what only a lease can reach.
+  // The pools are created at the first lease, so a process that never
+  // compresses pays nothing for them (their mappings, stripe slots and
+  // records; the per-thread counters themselves take memory only once a
+  // thread counts, compression/pool/thread_front.h). Every Lease* starts
+  // with EnsurePools() (false: out of memory, forward the call); pools() is
+  // for what only a lease can reach.
   bool EnsurePools() noexcept {
     return ABSL_PREDICT_TRUE(pools_.load(std::memory_order_acquire) != nullptr) || CreatePools();
   }
