@@ -8,7 +8,7 @@
 // tables at run time from the one copy it has proven coherent
 // (rocksdb_plugin/legacy/codec_routes.h), so its objects link no codec
 // library at all; everything else (the native face, the tools, the tests)
-// uses DirectZstd()/DirectZlib(), bound at link time
+// uses DirectZstd()/DirectZlib()/DirectLz4() (DirectCodecLibraries()), bound at link time
 // (compression/direct_codec_library.cc).
 //
 // Each list is an X-macro over the functions' own names, so a table's

@@ -1,4 +1,4 @@
-// Counting allocator: every byte the codec libraries (zstd, zlib) allocate for
+// Counting allocator: every byte the codec libraries (zstd, zlib, LZ4) allocate for
 // rockpool's contexts goes through here, so the pool can report exactly how
 // many bytes and calls the libraries made. Test builds (ROCKPOOL_DEBUG_CHECKS,
 // compression/debug_check.h) can also inject allocation failures and

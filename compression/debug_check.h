@@ -5,6 +5,8 @@
 // condition is not evaluated (it must have no side effects). A failed check
 // prints the condition and its place and aborts: a broken invariant in a
 // pool is memory corruption waiting to happen, not an error to recover from.
+// This header is the one reader of the flag: code elsewhere tests
+// ROCKPOOL_DEBUG_CHECKS_ON with #if (tests/debug_gate_test.py checks).
 #ifndef ROCKPOOL_COMPRESSION_DEBUG_CHECK_H_
 #define ROCKPOOL_COMPRESSION_DEBUG_CHECK_H_
 
