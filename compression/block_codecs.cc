@@ -19,8 +19,10 @@ absl::Status BlockCodecs::Compress(std::string_view input, const BlockCompressio
                                    std::string* out) const {
   switch (how.type) {
     case compression_type::kZSTD:
-      if (how.zstd_cctx == nullptr) return zstd_.Compress(input, how.level, how.zstd_dictionary, out);
-      return ZstdBlockCodec::CompressWith(how.zstd_cctx, input, how.level, how.zstd_dictionary, out);
+      if (how.zstd_cctx == nullptr)
+        return zstd_.Compress(input, how.level, how.zstd_dictionary, out);
+      return ZstdBlockCodec::CompressWith(how.zstd_cctx, input, how.level, how.zstd_dictionary,
+                                          out);
     case compression_type::kZlib:
       return zlib_.Compress(
           input, ZlibBlockOptions{how.level, how.window_bits, how.strategy, how.raw_dictionary},

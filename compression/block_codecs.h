@@ -34,9 +34,9 @@ size_t MaxCompressedBlockSize(size_t uncompressed_size);
 // LZ4 working areas too); without one held, a context is leased for the
 // call, as RocksDB creates one per block for zlib (and LZ4 up to 10.5).
 struct BlockCompression {
-  uint8_t type = 0;                  // RocksDB's CompressionType byte
-  int level = kRocksDbDefaultLevel;  // RocksDB's level (zstd_level.h, kV7)
-  int window_bits = -14;             // zlib
+  uint8_t type = 0;                   // RocksDB's CompressionType byte
+  int level = kRocksDbDefaultLevel;   // RocksDB's level (zstd_level.h, kV7)
+  int window_bits = -14;              // zlib
   int strategy = Z_DEFAULT_STRATEGY;  // zlib
   const ZstdDictionary* zstd_dictionary = nullptr;
   std::string_view raw_dictionary;  // zlib and LZ4

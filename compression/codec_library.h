@@ -100,7 +100,9 @@ struct CodecLibraries {
 const ZstdLibrary& DirectZstd();
 const ZlibLibrary& DirectZlib();
 const Lz4Library& DirectLz4();
-inline CodecLibraries DirectCodecLibraries() { return {&DirectZstd(), &DirectZlib(), &DirectLz4()}; }
+inline CodecLibraries DirectCodecLibraries() {
+  return {&DirectZstd(), &DirectZlib(), &DirectLz4()};
+}
 
 }  // namespace rockpool
 

@@ -13,10 +13,10 @@
 //     size_t BytesHeld(const Context&);  // library bytes it holds now
 //   };
 //
-// Layers (a thread-striped front, after folly's core-local pool, over a backing pool): pool/thread_front.h
-// is the lock-free front (a slot per stripe of threads, per-thread
-// statistics); pool/idle_lists.h the records, per-key idle lists and their
-// ages behind an absl::Mutex (the slow path).
+// Layers (a thread-striped front, after folly's core-local pool, over a backing pool):
+// pool/thread_front.h is the lock-free front (a slot per stripe of threads, per-thread statistics);
+// pool/idle_lists.h the records, per-key idle lists and their ages behind an absl::Mutex (the slow
+// path).
 //
 // Contract:
 //  - Acquire() hands out a Lease: a unique_ptr whose deleter returns the
@@ -31,13 +31,11 @@
 //    reads the clock, to run the expiry sweep when it is due.
 //  - The cap (`max_retained_per_key`; users' OPTIONS files spell the
 //    option max_idle_per_key): a key *retains* at most that many contexts,
-//    idle ones (slots included) and leased ones that were retained before (a context leased from a slot
-//    keeps its place, so its return needs no count). A context returned to
-//    a full key is destroyed. 0 retains nothing: every Acquire creates,
-//    every return destroys, as stock RocksDB does (what the faces' option
-//    value 0 gives, rocksdb_plugin/options.h). A smaller cap (SetOptions)
-//    frees the coldest idle contexts now and sheds retained ones as they
-//    come back.
+//    idle ones (slots included) and leased ones that were retained before (a context leased from a
+//    slot keeps its place, so its return needs no count). A context returned to a full key is
+//    destroyed. 0 retains nothing: every Acquire creates, every return destroys, as stock RocksDB
+//    does (what the faces' option value 0 gives, rocksdb_plugin/options.h). A smaller cap
+//    (SetOptions) frees the coldest idle contexts now and sheds retained ones as they come back.
 //  - Invariants (ROCKPOOL_DCHECK in tests and sanitizer builds,
 //    compression/debug_check.h). Always: an idle context is retained; a
 //    key's listed idle contexts <= its retained count; a lease names its
@@ -268,8 +266,8 @@ class ContextPool {
     AnnotatedMutexLock lock(&mu_);
     const EntryT* slots[Front::kStripes];
     for (size_t i = 0; i < Front::kStripes; ++i) slots[i] = front_.PeekQuiescent(i);
-    std::string problems = lists_.AuditQuiescent(slots, Front::kStripes, options_.max_retained_per_key,
-                                                 s.in_use, s.idle, s.idle_bytes);
+    std::string problems = lists_.AuditQuiescent(
+        slots, Front::kStripes, options_.max_retained_per_key, s.in_use, s.idle, s.idle_bytes);
     // With nothing leased, every retained context is idle.
     if (s.in_use == 0 && s.retained_bytes != s.idle_bytes) {
       absl::StrAppend(&problems, "; retained contexts hold ", s.retained_bytes,

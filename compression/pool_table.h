@@ -16,12 +16,12 @@
 #ifndef ROCKPOOL_COMPRESSION_POOL_TABLE_H_
 #define ROCKPOOL_COMPRESSION_POOL_TABLE_H_
 
-#define ROCKPOOL_POOL_TABLE(X)                                        \
-  X(zstd_compress, ZstdCompressPolicy, zstd, "zstd_c", true)          \
-  X(zstd_decompress, ZstdDecompressPolicy, zstd, "zstd_d", true)      \
-  X(deflate, DeflatePolicy, zlib, "deflate", true)                    \
-  X(inflate, InflatePolicy, zlib, "inflate", true)                    \
-  X(lz4, Lz4StreamPolicy, lz4, "lz4_c", false)                        \
+#define ROCKPOOL_POOL_TABLE(X)                                   \
+  X(zstd_compress, ZstdCompressPolicy, zstd, "zstd_c", true)     \
+  X(zstd_decompress, ZstdDecompressPolicy, zstd, "zstd_d", true) \
+  X(deflate, DeflatePolicy, zlib, "deflate", true)               \
+  X(inflate, InflatePolicy, zlib, "inflate", true)               \
+  X(lz4, Lz4StreamPolicy, lz4, "lz4_c", false)                   \
   X(lz4hc, Lz4HcStreamPolicy, lz4, "lz4hc_c", false)
 
 #endif  // ROCKPOOL_COMPRESSION_POOL_TABLE_H_

@@ -8,8 +8,7 @@
 namespace rockpool {
 namespace {
 
-absl::Status ZlibError(const ZlibLibrary& lib, const char* what, int code,
-                       const z_stream& stream) {
+absl::Status ZlibError(const ZlibLibrary& lib, const char* what, int code, const z_stream& stream) {
   const std::string detail = stream.msg != nullptr ? stream.msg : lib.zError(code);
   if (code == Z_MEM_ERROR) {
     return absl::ResourceExhaustedError(absl::StrCat("zlib: ", what, ": ", detail));

@@ -99,8 +99,7 @@ class ZlibStream : public Parkable {
 
 class DeflateContext : public ZlibStream {
  public:
-  DeflateContext(const ZlibLibrary* lib, AllocationStats* stats)
-      : ZlibStream(lib, stats, kKind) {}
+  DeflateContext(const ZlibLibrary* lib, AllocationStats* stats) : ZlibStream(lib, stats, kKind) {}
   ~DeflateContext();
   // The context whose state `stream` holds (moved there by the legacy
   // face's transplant, allocating through this context's allocator), if
@@ -119,8 +118,7 @@ class DeflateContext : public ZlibStream {
 
 class InflateContext : public ZlibStream {
  public:
-  InflateContext(const ZlibLibrary* lib, AllocationStats* stats)
-      : ZlibStream(lib, stats, kKind) {}
+  InflateContext(const ZlibLibrary* lib, AllocationStats* stats) : ZlibStream(lib, stats, kKind) {}
   ~InflateContext();
   // The context whose state `stream` holds (moved there by the legacy
   // face's transplant, allocating through this context's allocator), if

@@ -100,11 +100,10 @@ absl::Status ZstdBlockCodec::CompressWith(ZSTD_CCtx* cctx, std::string_view inpu
                                           const ZstdDictionary* dict, std::string* out) {
   const int zstd_level = ZstdLevelFromRocksDb(level, RocksDbZstdLevels::kV7);
   const ZSTD_CDict* cdict = dict != nullptr ? dict->cdict() : nullptr;
-  return CompressBlockToString("zstd", input.size(), ZSTD_compressBound(input.size()), out,
-                               [&](char* dst, size_t capacity) {
-                                 return CompressUsingDictInto(cctx, input, zstd_level, cdict, dst,
-                                                              capacity);
-                               });
+  return CompressBlockToString(
+      "zstd", input.size(), ZSTD_compressBound(input.size()), out, [&](char* dst, size_t capacity) {
+        return CompressUsingDictInto(cctx, input, zstd_level, cdict, dst, capacity);
+      });
 }
 
 absl::Status ZstdBlockCodec::DecompressWith(ZSTD_DCtx* dctx, std::string_view block,

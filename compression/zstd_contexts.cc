@@ -50,8 +50,7 @@ absl::Status EnforceSingleThreaded(const ZstdLibrary& lib, ZSTD_CCtx* cctx) {
 
 absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
     const ZstdKey&, AllocationStats* stats) {
-  std::unique_ptr<ZstdCompressContext> context(new (std::nothrow)
-                                                   ZstdCompressContext(lib_, stats));
+  std::unique_ptr<ZstdCompressContext> context(new (std::nothrow) ZstdCompressContext(lib_, stats));
   if (context == nullptr) return absl::ResourceExhaustedError("ZstdCompressContext: out of memory");
   context->cctx_ = lib_->ZSTD_createCCtx_advanced(context->custom_mem());
   if (context->cctx_ == nullptr) {
@@ -62,8 +61,8 @@ absl::StatusOr<std::unique_ptr<ZstdCompressContext>> ZstdCompressPolicy::Create(
 }
 
 absl::Status ZstdCompressPolicy::ResetFailed(size_t zstd_error) const {
-  return absl::InternalError(absl::StrCat("zstd: resetting a compression context: ",
-                                          lib_->ZSTD_getErrorName(zstd_error)));
+  return absl::InternalError(
+      absl::StrCat("zstd: resetting a compression context: ", lib_->ZSTD_getErrorName(zstd_error)));
 }
 
 absl::Status ZstdCompressPolicy::WorkersAfterReset(int workers) {

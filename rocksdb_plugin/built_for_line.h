@@ -22,7 +22,7 @@
 // "librocksdb.so.11.8", the soname RocksDB's make and CMake builds give it.
 #define ROCKPOOL_ROCKSDB_SONAME \
   "librocksdb.so." ROCKPOOL_STR(ROCKSDB_MAJOR) "." ROCKPOOL_STR(ROCKSDB_MINOR)
-#define ROCKPOOL_BUILT_FOR_FIELDS                                            \
+#define ROCKPOOL_BUILT_FOR_FIELDS                                        \
   "version=" ROCKPOOL_ROCKSDB_VERSION " soname=" ROCKPOOL_ROCKSDB_SONAME \
   " build_date=" ROCKPOOL_ROCKSDB_BUILD_DATE
 

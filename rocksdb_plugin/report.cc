@@ -73,12 +73,12 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                          uint64_t discarded) {
   const CompressionPoolsStats zero{};
   const PoolStats sum = now.Total();
-  std::string line = absl::StrCat(
-      "rockpool report: ", std::string(head), " mode=", ModeName(mode),
-      " | since_last: ", FiguresText(TotalFigures(now, last)),
-      " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
-      " idle_bytes=", sum.idle_bytes,
-      " peak_retained_bytes=", sum.peak_retained_bytes, " in_use=", sum.in_use, " discarded=", discarded, " |");
+  std::string line =
+      absl::StrCat("rockpool report: ", std::string(head), " mode=", ModeName(mode),
+                   " | since_last: ", FiguresText(TotalFigures(now, last)),
+                   " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
+                   " idle_bytes=", sum.idle_bytes, " peak_retained_bytes=", sum.peak_retained_bytes,
+                   " in_use=", sum.in_use, " discarded=", discarded, " |");
 #define ROCKPOOL_APPEND_POOL(name, Policy, library, report_key, ...) \
   absl::StrAppend(&line, " ", report_key, "=", Compact(Figures(now.name, zero.name)));
   ROCKPOOL_POOL_TABLE(ROCKPOOL_APPEND_POOL)

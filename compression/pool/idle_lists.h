@@ -6,9 +6,9 @@
 // Not thread-safe: ContextPool holds its mutex around every IdleLists and
 // SweepEpochs call. The records are intrusive (links inside them), so
 // nothing here allocates except a KeyState for a new key (nothrow; nullptr
-// when out of memory) and the tests' audit its message. Keys are few (a handful of zlib shapes, tens of zstd
-// size classes) and found on the pool's slow path only, so they sit in a
-// list searched front to back, newest key first.
+// when out of memory) and the tests' audit its message. Keys are few (a handful of zlib shapes,
+// tens of zstd size classes) and found on the pool's slow path only, so they sit in a list searched
+// front to back, newest key first.
 #ifndef ROCKPOOL_COMPRESSION_POOL_IDLE_LISTS_H_
 #define ROCKPOOL_COMPRESSION_POOL_IDLE_LISTS_H_
 

@@ -7,9 +7,9 @@
 //   ThreadShard()  a small per-thread index: the thread's statistics shard
 //                  and (modulo kStripes) its stripe.
 //   StripeFront    one atomic slot per stripe, holding the idle context its
-//                  stripe returned last (thread-striped, after folly's core-local front: stripes are picked by thread, not by core). A lease
-//                  that finds its key there and the return that refills it
-//                  are one atomic exchange each; no lock.
+//                  stripe returned last (thread-striped, after folly's core-local front: stripes
+//                  are picked by thread, not by core). A lease that finds its key there and the
+//                  return that refills it are one atomic exchange each; no lock.
 //   ShardCounters  the pool's statistics, one single-writer shard per
 //                  thread (a relaxed load and store, no read-modify-write),
 //                  summed by stats(); pages of their own, resident only

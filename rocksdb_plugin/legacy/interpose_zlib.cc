@@ -84,7 +84,8 @@ void PlainFree(voidpf, voidpf address) { std::free(address); }
 
 bool TryDeflate(bool pooled, z_streamp strm, int level, int method, int window_bits, int mem_level,
                 int strategy, const char* version, int stream_size) {
-  if (!pooled || !ShouldPool() || method != Z_DEFLATED || !Poolable(strm, version, stream_size)) return false;
+  if (!pooled || !ShouldPool() || method != Z_DEFLATED || !Poolable(strm, version, stream_size))
+    return false;
   Runtime* rt = Runtime::Get();
   if (rt == nullptr) return false;
   DeflateKey key;

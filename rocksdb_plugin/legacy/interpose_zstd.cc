@@ -48,12 +48,12 @@ using rockpool::ScopedAllocationTag;
 using rockpool::legacy::AllocationSite;
 using rockpool::legacy::Call;
 using rockpool::legacy::Tag;
+using rockpool::legacy::ZstdRoutes;
 using rockpool::legacy::internal::g_mode;
 using rockpool::legacy::internal::InsideDictionaryTraining;
 using rockpool::legacy::internal::InsideRockpool;
 using rockpool::legacy::internal::Runtime;
 using rockpool::legacy::internal::ShouldPool;
-using rockpool::legacy::ZstdRoutes;
 
 constexpr size_t kGenericError = static_cast<size_t>(-ZSTD_error_GENERIC);
 
@@ -144,8 +144,8 @@ size_t ZSTD_compress_usingDict(ZSTD_CCtx* cctx, void* dst, size_t dst_capacity, 
   ScopedAllocationTag site(Tag(AllocationSite::kCompressUsingDict));
   if (Runtime* rt = ForRouting(route.pooled)) {
     size_t result = 0;
-    if (rt->CompressUsingDict(*route.copy, cctx, dst, dst_capacity, src, src_size, dict,
-                              dict_size, level, &result)) {
+    if (rt->CompressUsingDict(*route.copy, cctx, dst, dst_capacity, src, src_size, dict, dict_size,
+                              level, &result)) {
       return result;
     }
   }
@@ -173,8 +173,8 @@ size_t ZDICT_trainFromBuffer(void* dict_buffer, size_t dict_capacity, const void
   const auto route = ZstdRoutes().For(__builtin_return_address(0));
   ScopedAllocationTag site(Tag(AllocationSite::kTrainDictionary));
   InsideDictionaryTraining training;
-  return Call(route.copy->ZDICT_trainFromBuffer, kGenericError, dict_buffer, dict_capacity,
-              samples, sample_sizes, sample_count);
+  return Call(route.copy->ZDICT_trainFromBuffer, kGenericError, dict_buffer, dict_capacity, samples,
+              sample_sizes, sample_count);
 }
 
 size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* content,

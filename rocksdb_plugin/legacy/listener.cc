@@ -12,9 +12,9 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb_plugin/legacy/environment.h"
-#include "rocksdb_plugin/report.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/option_glue.h"
+#include "rocksdb_plugin/report.h"
 
 namespace rockpool::legacy {
 namespace {

@@ -17,10 +17,10 @@
 // interposition status) the first time that DB calls it (OnFlushBegin or
 // OnCompactionBegin: in 7.8.3 the earliest callback that carries the DB, and
 // so its info_log; with Debian's shared librocksdb the DB::Open hook writes
-// "rockpool active at open: ..." before, AnnounceAtOpen), then a `rockpool report:` line (report.h) after every
-// flush and compaction, and frees contexts idle longer than idle_seconds.
-// Programs that take no listener from options get one at DB::Open when the
-// environment switched pooling on (environment.h, db_open_hook.cc).
+// "rockpool active at open: ..." before, AnnounceAtOpen), then a `rockpool report:` line (report.h)
+// after every flush and compaction, and frees contexts idle longer than idle_seconds. Programs that
+// take no listener from options get one at DB::Open when the environment switched pooling on
+// (environment.h, db_open_hook.cc).
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_LISTENER_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_LISTENER_H_
 

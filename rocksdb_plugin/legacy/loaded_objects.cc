@@ -64,8 +64,8 @@ size_t SymbolCount(const struct link_map* map) {
   const uint32_t nbuckets = words[0];
   const uint32_t symoffset = words[1];
   const uint32_t bloom_size = words[2];
-  const auto* buckets = reinterpret_cast<const uint32_t*>(
-      reinterpret_cast<const uint64_t*>(words + 4) + bloom_size);
+  const auto* buckets =
+      reinterpret_cast<const uint32_t*>(reinterpret_cast<const uint64_t*>(words + 4) + bloom_size);
   const uint32_t* chains = buckets + nbuckets;
   uint32_t last = 0;
   for (uint32_t b = 0; b < nbuckets; ++b) last = std::max(last, buckets[b]);

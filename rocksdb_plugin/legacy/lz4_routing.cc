@@ -61,10 +61,9 @@ absl::Status CheckLz4Copy(Lz4Copy& copy) {
       !fits.ok()) {
     return fits;
   }
-  return InitFits(copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t",
-                  [&copy](const unsigned char* stream, int size) {
-                    RecordFreshHcHeader(copy, stream, size);
-                  });
+  return InitFits(
+      copy.LZ4_sizeofStateHC(), copy.LZ4_initStreamHC, "LZ4_streamHC_t",
+      [&copy](const unsigned char* stream, int size) { RecordFreshHcHeader(copy, stream, size); });
 }
 
 // Where every use of an LZ4HC stream leaves its trace. liblz4 (1.9.0
@@ -75,8 +74,7 @@ absl::Status CheckLz4Copy(Lz4Copy& copy) {
 // stream rockpool handed out (initialised by its pool) whose header is still
 // byte for byte what LZ4_initStreamHC leaves has zeroed tables: resetting it
 // needs no second clear. A copy of another size never takes this path.
-bool Runtime::FreshLz4HcStream(const Lz4Copy& copy,
-                               const LZ4_streamHC_t* stream) const noexcept {
+bool Runtime::FreshLz4HcStream(const Lz4Copy& copy, const LZ4_streamHC_t* stream) const noexcept {
   if (!copy.fresh_hc_header_known) return false;
   const uintptr_t tagged = reinterpret_cast<uintptr_t>(lz4_handles_.Find(stream));
   if (tagged == 0 || (tagged & 1) != kLz4Hc) return false;

@@ -81,10 +81,10 @@ bool Runtime::CreatePools() noexcept {
   if (pools_.load(std::memory_order_relaxed) != nullptr) return true;
   // Building the pools throws nothing (compression/context_pool.h); only
   // this allocation can fail.
-  auto* pools = new (std::nothrow) LegacyPools(
-      options_.ToPoolOptions(), CodecLibraries{ZstdRoutes().pool_library(),
-                                               ZlibRoutes().pool_library(),
-                                               Lz4Routes().pool_library()});
+  auto* pools = new (std::nothrow)
+      LegacyPools(options_.ToPoolOptions(),
+                  CodecLibraries{ZstdRoutes().pool_library(), ZlibRoutes().pool_library(),
+                                 Lz4Routes().pool_library()});
   if (pools == nullptr) return false;  // out of memory: this call forwards, a later one tries again
   pools_.store(pools, std::memory_order_release);
   return true;

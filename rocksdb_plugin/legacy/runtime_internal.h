@@ -7,10 +7,10 @@
 #include <zstd.h>
 
 #include <atomic>
-#include <memory>
-#include <new>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>

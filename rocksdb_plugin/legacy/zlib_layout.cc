@@ -47,7 +47,7 @@ absl::Status CheckDeflate(const ZlibCopy& z, int window_bits, Phase phase) {
   z_stream s;
   std::memset(&s, 0, sizeof(s));
   if (z.deflateInit2_(&s, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-                          kStreamSize) != Z_OK) {
+                      kStreamSize) != Z_OK) {
     return Failed(absl::StrCat(what, ": deflateInit2 failed"));
   }
   if (BackPointer(s.state) != &s) {

@@ -2,15 +2,14 @@
 // own ZSTD_CCtx/ZSTD_DCtx from any other without a lookup table.
 //
 // rockpool creates every pooled context with ZSTD_create*Ctx_advanced and a
-// customMem of {ZstdContext::Alloc, ZstdContext::Free, the context}; libzstd stores that customMem inside the ZSTD_CCtx/ZSTD_DCtx
-// struct (zstd_compress_internal.h, zstd_decompress_internal.h), at an offset
-// its public headers do not give. FindCustomMem() finds the offset once on
-// real contexts of the libzstd this process runs with: it creates a context
-// with a customMem of marker values, checks that the struct is the first
-// allocation (so its size is known) and that the marker appears in it exactly
-// once. A free call then reads three pointers inside the context it was
-// given (valid memory for any ZSTD_CCtx, ours or not) and compares them.
-// If the check fails, zstd pooling stays off (every call forwards).
+// customMem of {ZstdContext::Alloc, ZstdContext::Free, the context}; libzstd stores that customMem
+// inside the ZSTD_CCtx/ZSTD_DCtx struct (zstd_compress_internal.h, zstd_decompress_internal.h), at
+// an offset its public headers do not give. FindCustomMem() finds the offset once on real contexts
+// of the libzstd this process runs with: it creates a context with a customMem of marker values,
+// checks that the struct is the first allocation (so its size is known) and that the marker appears
+// in it exactly once. A free call then reads three pointers inside the context it was given (valid
+// memory for any ZSTD_CCtx, ours or not) and compares them. If the check fails, zstd pooling stays
+// off (every call forwards).
 #ifndef ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
 #define ROCKPOOL_ROCKSDB_PLUGIN_LEGACY_ZSTD_LAYOUT_H_
 

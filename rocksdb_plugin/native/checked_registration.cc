@@ -17,10 +17,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/version.h"
-#include "rocksdb_plugin/verbose.h"
 #include "rocksdb_plugin/native/log_report.h"
 #include "rocksdb_plugin/native/release_check.h"
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
+#include "rocksdb_plugin/verbose.h"
 
 namespace rockpool::native {
 namespace {

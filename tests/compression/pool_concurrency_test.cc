@@ -61,7 +61,8 @@ TEST(PoolConcurrencyTest, CountsBalanceAndNothingLeaks) {
   // The records agree with the statistics once every thread has joined.
   EXPECT_TRUE(pools.zstd_compress().CheckQuiescentForTesting().ok())
       << pools.zstd_compress().CheckQuiescentForTesting();
-  EXPECT_TRUE(pools.deflate().CheckQuiescentForTesting().ok()) << pools.deflate().CheckQuiescentForTesting();
+  EXPECT_TRUE(pools.deflate().CheckQuiescentForTesting().ok())
+      << pools.deflate().CheckQuiescentForTesting();
 
   pools.Trim();
   const PoolStats after = pools.stats().Total();

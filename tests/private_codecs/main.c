@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
       printf("cycle %d: dlopen failed: %s\n", k, dlerror());
       return 1;
     }
-    int (*run)(int, unsigned, unsigned) = (int (*)(int, unsigned, unsigned))dlsym(h, "private_codecs_run");
+    int (*run)(int, unsigned, unsigned) =
+        (int (*)(int, unsigned, unsigned))dlsym(h, "private_codecs_run");
     if (run == NULL) {
       printf("cycle %d: no private_codecs_run: %s\n", k, dlerror());
       return 1;

@@ -99,21 +99,19 @@ static int Check(const void* what, const char* name, char* why) {
   snprintf(why, 256, "%s %p was not allocated by the module's copy", name, what);
   return 1;
 }
-static int CheckDeflate(z_stream* s, char* why) {
-  return Check(s->state, "deflate state", why);
-}
-static int CheckInflate(z_stream* s, char* why) {
-  return Check(s->state, "inflate state", why);
-}
+static int CheckDeflate(z_stream* s, char* why) { return Check(s->state, "deflate state", why); }
+static int CheckInflate(z_stream* s, char* why) { return Check(s->state, "inflate state", why); }
 static int CheckCCtx(ZSTD_CCtx* c, char* why) { return Check(c, "ZSTD_CCtx", why); }
 static int CheckDCtx(ZSTD_DCtx* d, char* why) { return Check(d, "ZSTD_DCtx", why); }
-#define HOOKS_INIT {CheckDeflate, CheckInflate, CheckCCtx, CheckDCtx, 0}
+#define HOOKS_INIT \
+  { CheckDeflate, CheckInflate, CheckCCtx, CheckDCtx, 0 }
 #else
 static const char* Who(const void* p) {
   Dl_info info;
   return dladdr(p, &info) && info.dli_fname != NULL ? info.dli_fname : "?";
 }
-#define HOOKS_INIT {NULL, NULL, NULL, NULL, 0}
+#define HOOKS_INIT \
+  { NULL, NULL, NULL, NULL, 0 }
 #endif
 
 /* codecs: BLOCK_CODECS_ZLIB | BLOCK_CODECS_ZSTD, 0 = both. */

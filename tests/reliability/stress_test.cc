@@ -231,8 +231,8 @@ class StressTest : public ::testing::Test {
             inflate > cap * kInflateKeyCount) {
           failures.Add("idle over cap: zstd_compress " + std::to_string(zstd_compress) +
                        ", zstd_decompress " + std::to_string(zstd_decompress) + ", deflate " +
-                       std::to_string(deflate) + ", inflate " + std::to_string(inflate) +
-                       " (cap " + std::to_string(cap) + " per key)");
+                       std::to_string(deflate) + ", inflate " + std::to_string(inflate) + " (cap " +
+                       std::to_string(cap) + " per key)");
         }
         samples.fetch_add(1);
         std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -25,7 +25,7 @@ absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::st
 struct InputFile {
   std::string path;
   uint64_t file_number = 0;  // from the name (000123.sst), for ordering
-  CodecSettings codec;           // as recorded: type byte and options
+  CodecSettings codec;       // as recorded: type byte and options
   bool has_dictionary = false;
   uint32_t format_version = 0;
   uint8_t checksum = 1;

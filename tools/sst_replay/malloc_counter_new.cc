@@ -24,21 +24,50 @@ void* memalign(size_t alignment, size_t size);
 namespace {
 
 enum Op {
-  kNew, kNewArray, kNewNothrow, kNewArrayNothrow, kNewAligned, kNewArrayAligned,
-  kNewAlignedNothrow, kNewArrayAlignedNothrow, kDelete, kDeleteArray, kDeleteSized,
-  kDeleteArraySized, kDeleteNothrow, kDeleteArrayNothrow, kDeleteAligned, kDeleteArrayAligned,
-  kDeleteSizedAligned, kDeleteArraySizedAligned, kDeleteAlignedNothrow,
-  kDeleteArrayAlignedNothrow, kOps
+  kNew,
+  kNewArray,
+  kNewNothrow,
+  kNewArrayNothrow,
+  kNewAligned,
+  kNewArrayAligned,
+  kNewAlignedNothrow,
+  kNewArrayAlignedNothrow,
+  kDelete,
+  kDeleteArray,
+  kDeleteSized,
+  kDeleteArraySized,
+  kDeleteNothrow,
+  kDeleteArrayNothrow,
+  kDeleteAligned,
+  kDeleteArrayAligned,
+  kDeleteSizedAligned,
+  kDeleteArraySizedAligned,
+  kDeleteAlignedNothrow,
+  kDeleteArrayAlignedNothrow,
+  kOps
 };
 
 // The Itanium C++ ABI names of the ops, in Op order.
-constexpr const char* kNames[kOps] = {
-    "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t", "_ZnwmSt11align_val_t",
-    "_ZnamSt11align_val_t", "_ZnwmSt11align_val_tRKSt9nothrow_t",
-    "_ZnamSt11align_val_tRKSt9nothrow_t", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
-    "_ZdlPvRKSt9nothrow_t", "_ZdaPvRKSt9nothrow_t", "_ZdlPvSt11align_val_t",
-    "_ZdaPvSt11align_val_t", "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
-    "_ZdlPvSt11align_val_tRKSt9nothrow_t", "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
+constexpr const char* kNames[kOps] = {"_Znwm",
+                                      "_Znam",
+                                      "_ZnwmRKSt9nothrow_t",
+                                      "_ZnamRKSt9nothrow_t",
+                                      "_ZnwmSt11align_val_t",
+                                      "_ZnamSt11align_val_t",
+                                      "_ZnwmSt11align_val_tRKSt9nothrow_t",
+                                      "_ZnamSt11align_val_tRKSt9nothrow_t",
+                                      "_ZdlPv",
+                                      "_ZdaPv",
+                                      "_ZdlPvm",
+                                      "_ZdaPvm",
+                                      "_ZdlPvRKSt9nothrow_t",
+                                      "_ZdaPvRKSt9nothrow_t",
+                                      "_ZdlPvSt11align_val_t",
+                                      "_ZdaPvSt11align_val_t",
+                                      "_ZdlPvmSt11align_val_t",
+                                      "_ZdaPvmSt11align_val_t",
+                                      "_ZdlPvSt11align_val_tRKSt9nothrow_t",
+                                      "_ZdaPvSt11align_val_tRKSt9nothrow_t"};
 
 struct Target {
   void* fn = nullptr;
@@ -156,9 +185,7 @@ void* operator new[](size_t n, align_val_t a, const nothrow_t& t) noexcept {
 void operator delete(void* p) noexcept { CallDelete<>(kDelete, p); }
 void operator delete[](void* p) noexcept { CallDelete<>(kDeleteArray, p); }
 void operator delete(void* p, size_t n) noexcept { CallDelete<size_t>(kDeleteSized, p, n); }
-void operator delete[](void* p, size_t n) noexcept {
-  CallDelete<size_t>(kDeleteArraySized, p, n);
-}
+void operator delete[](void* p, size_t n) noexcept { CallDelete<size_t>(kDeleteArraySized, p, n); }
 void operator delete(void* p, const nothrow_t& t) noexcept {
   CallDelete<const nothrow_t&>(kDeleteNothrow, p, t);
 }

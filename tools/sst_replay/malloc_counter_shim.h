@@ -30,10 +30,10 @@ struct rockpool_malloc_forward {
   const void* calloc;
   const void* realloc;
   const void* memalign;
-  const void* usable_size;   /* malloc_usable_size; NULL if that allocator has none */
-  const void* operator_new;  /* the operator new(size_t) the executable's forwards to */
-  int operator_new_counted;  /* 1: the allocator's own, counted by the executable's */
-  uint64_t bootstrap_bytes;  /* served from the static buffer while looking them up */
+  const void* usable_size;  /* malloc_usable_size; NULL if that allocator has none */
+  const void* operator_new; /* the operator new(size_t) the executable's forwards to */
+  int operator_new_counted; /* 1: the allocator's own, counted by the executable's */
+  uint64_t bootstrap_bytes; /* served from the static buffer while looking them up */
 };
 void rockpool_malloc_forward_read(struct rockpool_malloc_forward* out);
 

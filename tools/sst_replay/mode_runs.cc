@@ -68,9 +68,8 @@ absl::StatusOr<RunResult> ChildRuns::RunJob(Strategy strategy, int rep, std::str
       absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1, "/", context_.repeat,
                    job_.allocator_preload.empty() ? "" : absl::StrCat(" under ", job_.allocator));
   const std::string base = context_.scratch->Path(absl::StrCat("run", (*context_.runs)++));
-  absl::StatusOr<RunResult> result = RunChild(context_.self, job_, base + ".job",
-                                              base + ".result", context_.bar,
-                                              *context_.units_done, label);
+  absl::StatusOr<RunResult> result = RunChild(context_.self, job_, base + ".job", base + ".result",
+                                              context_.bar, *context_.units_done, label);
   *context_.units_done += 1;
   if (!result.ok()) return AsInternal(result.status());
   if (result->error_code == 2) return absl::InvalidArgumentError(result->error);
@@ -180,8 +179,7 @@ std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
   return std::make_unique<BlocksRuns>(context, std::move(job), std::move(file_names));
 }
 
-std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job,
-                                             ModeReport* m) {
+std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job, ModeReport* m) {
   return std::make_unique<CompactionRuns>(context, std::move(job), m);
 }
 

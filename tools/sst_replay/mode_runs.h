@@ -73,8 +73,7 @@ std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
 
 // compaction mode: scratch DBs, compared data block by data block and blob
 // record by blob record. The children's notes are added to m->notes once.
-std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job,
-                                             ModeReport* m);
+std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job, ModeReport* m);
 
 }  // namespace rockpool::replay
 

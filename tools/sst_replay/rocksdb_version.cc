@@ -193,8 +193,7 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
       it = say.by_dir.emplace(dir, *std::move(f)).first;
     }
     if (it->second.pattern != nullptr) continue;
-    if (!in.is_blob &&
-        (in.format_version >= 7 || !in.compression_manager.empty())) {
+    if (!in.is_blob && (in.format_version >= 7 || !in.compression_manager.empty())) {
       say.format7 = true;
     } else {
       say.unknown.push_back(in.path);

@@ -13,8 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <system_error>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -204,8 +204,8 @@ absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
   absl::StatusOr<std::string> text = ReadTextFile(result_path);
   if (!text.ok()) {
-    failed.error = absl::StrCat("child run (", label, ") exited with code ", exit_code,
-                                " and left no result");
+    failed.error =
+        absl::StrCat("child run (", label, ") exited with code ", exit_code, " and left no result");
     return failed;
   }
   absl::StatusOr<RunResult> result = ParseResult(*text);

@@ -100,9 +100,9 @@ TEST(CodecCopiesTest, ResolvesACompleteCoherentCopyOfEachCodec) {
   ASSERT_NE(zstd.ZSTD_versionNumber, nullptr);
   EXPECT_EQ(zstd.ZSTD_versionNumber(), static_cast<unsigned>(ZSTD_VERSION_NUMBER));
   // Every function it resolved lies in the copy's object, none in rockpool.
-  for (void* fn : {reinterpret_cast<void*>(zstd.ZSTD_createCCtx),
-                   reinterpret_cast<void*>(zstd.ZSTD_freeCCtx),
-                   reinterpret_cast<void*>(zstd.ZSTD_createCCtx_advanced)}) {
+  for (void* fn :
+       {reinterpret_cast<void*>(zstd.ZSTD_createCCtx), reinterpret_cast<void*>(zstd.ZSTD_freeCCtx),
+        reinterpret_cast<void*>(zstd.ZSTD_createCCtx_advanced)}) {
     ASSERT_NE(fn, nullptr);
     EXPECT_TRUE(zstd.object.contains(reinterpret_cast<uintptr_t>(fn)));
     EXPECT_FALSE(RockpoolObject().contains(reinterpret_cast<uintptr_t>(fn)));

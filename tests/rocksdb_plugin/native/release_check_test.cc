@@ -82,7 +82,8 @@ TEST(ReleaseCheck, UnregisteredRockpoolIsIgnoredByDefaultAndAnErrorWhenStrict) {
   const rocksdb::Status refused =
       rocksdb::GetColumnFamilyOptionsFromString(strict, rocksdb::ColumnFamilyOptions(), text, &cf);
   EXPECT_TRUE(refused.IsInvalidArgument()) << refused.ToString();  // as 11.8.1 says
-  EXPECT_NE(refused.ToString().find("Could not load CompressionManager: rockpool"), std::string::npos)
+  EXPECT_NE(refused.ToString().find("Could not load CompressionManager: rockpool"),
+            std::string::npos)
       << refused.ToString();
 }
 

@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
-#include "tools/sst_replay/mode_runs.h"
 #include "tools/sst_replay/command_line.h"
+#include "tools/sst_replay/mode_runs.h"
 
 namespace rockpool::replay {
 namespace {

@@ -211,8 +211,7 @@ TEST_F(ChoosePatternTest, FormatVersion7ProvesTheNewSstPatternButNotBlobs) {
   EXPECT_TRUE(c->pattern->separate_index_context);
   EXPECT_THAT(PatternHeader(*c), HasSubstr("format_version 7"));
   EXPECT_FALSE(
-      ChoosePattern("auto", {{dir + "/1.sst", false, 7}, {dir + "/2.blob", true, 0}})
-          .ok());
+      ChoosePattern("auto", {{dir + "/1.sst", false, 7}, {dir + "/2.blob", true, 0}}).ok());
 }
 
 // RocksDB >= 10.4 records a set compression_manager in each SST's
@@ -225,8 +224,7 @@ TEST_F(ChoosePatternTest, RecordedCompressionManagerProvesTheNewSstPatternAndIsR
             "rockpool");
   EXPECT_EQ(RecordedCompressionManager("window_bits=-14; level=32767; strategy=0; "), "");
   const std::string dir = Dir("manager");
-  absl::StatusOr<PatternChoice> c =
-      ChoosePattern("auto", {{dir + "/1.sst", false, 5, "rockpool"}});
+  absl::StatusOr<PatternChoice> c = ChoosePattern("auto", {{dir + "/1.sst", false, 5, "rockpool"}});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_TRUE(c->pattern->separate_index_context);
   EXPECT_THAT(PatternHeader(*c), HasSubstr("recorded compression manager"));
@@ -241,8 +239,7 @@ TEST_F(ChoosePatternTest, DisagreeingDbsNeedTheFlagAndTheFlagWinsWithANote) {
   const std::string b = Dir("b");
   Options(a, 7, "7.8.3");
   Options(b, 9, "11.8.1");
-  const std::vector<VersionInput> files = {{a + "/1.sst", false, 5},
-                                           {b + "/2.sst", false, 7}};
+  const std::vector<VersionInput> files = {{a + "/1.sst", false, 5}, {b + "/2.sst", false, 7}};
   absl::StatusOr<PatternChoice> c = ChoosePattern("auto", files);
   ASSERT_FALSE(c.ok());
   EXPECT_THAT(c.status().message(), HasSubstr("different call patterns"));

@@ -70,10 +70,10 @@ static uint64_t BlockCodecsFnv(uint64_t h, const unsigned char* p, size_t n) {
 /* Deterministic, text-like data: words from a small vocabulary chosen by an
  * LCG, with numbers, so it compresses about 3-4x. */
 static void BlockCodecsData(unsigned char* out, size_t n, uint32_t seed) {
-  static const char* const kWords[] = {"key",    "value",  "rocksdb", "block", "compaction",
-                                       "flush",  "level",  "zstd",    "zlib",  "deflate",
-                                       "inflate", "pool",  "context", "user",  "0000",
-                                       "index",  "filter", "meta",    "sst",   "blob"};
+  static const char* const kWords[] = {"key",     "value",  "rocksdb", "block", "compaction",
+                                       "flush",   "level",  "zstd",    "zlib",  "deflate",
+                                       "inflate", "pool",   "context", "user",  "0000",
+                                       "index",   "filter", "meta",    "sst",   "blob"};
   uint32_t x = seed * 2654435761u + 12345u;
   size_t i = 0;
   while (i < n) {
@@ -90,8 +90,7 @@ static int BlockCodecsFail(BlockCodecsResult* r, const char* what, int block, lo
   return 1;
 }
 
-static int BlockCodecsHookFail(BlockCodecsResult* r, const char* what, int block,
-                               const char* why) {
+static int BlockCodecsHookFail(BlockCodecsResult* r, const char* what, int block, const char* why) {
   snprintf(r->error, sizeof(r->error), "%s at block %d: %s", what, block, why);
   return 1;
 }
@@ -114,9 +113,8 @@ static int BlockCodecsRun(int blocks, uint32_t seed, const BlockCodecsHooks* hoo
   int failed = 0;
   ZSTD_CCtx* cctx = NULL;
   ZSTD_DCtx* dctx = NULL;
-  const unsigned codecs = hooks != NULL && hooks->codecs != 0
-                              ? hooks->codecs
-                              : (BLOCK_CODECS_ZLIB | BLOCK_CODECS_ZSTD);
+  const unsigned codecs =
+      hooks != NULL && hooks->codecs != 0 ? hooks->codecs : (BLOCK_CODECS_ZLIB | BLOCK_CODECS_ZSTD);
   for (int b = 0; b < blocks && !failed; ++b) {
     BlockCodecsData(in, n, seed + (uint32_t)b);
     r->blocks = b + 1;
@@ -191,8 +189,8 @@ static int BlockCodecsRun(int blocks, uint32_t seed, const BlockCodecsHooks* hoo
         break;
       }
     }
-    const size_t zs = ZSTD_compress_usingDict(cctx, packed, ZSTD_compressBound(n), in, n, NULL,
-                                              0, 3);
+    const size_t zs =
+        ZSTD_compress_usingDict(cctx, packed, ZSTD_compressBound(n), in, n, NULL, 0, 3);
     if (ZSTD_isError(zs)) {
       failed = BlockCodecsFail(r, "ZSTD_compress_usingDict", b, (long)zs);
       break;

@@ -14,8 +14,8 @@ int codec_user_run(int blocks, unsigned seed);
  * order of CODEC_USER_FUNCTION_NAMES; returns how many there are. */
 int codec_user_functions(const void** out, int cap);
 
-#define CODEC_USER_FUNCTION_NAMES                                                          \
-  {                                                                                        \
+#define CODEC_USER_FUNCTION_NAMES                                                         \
+  {                                                                                       \
     "deflateInit2_", "deflate", "deflateEnd", "deflateBound", "inflateInit2_", "inflate", \
         "inflateEnd", "ZSTD_createCCtx", "ZSTD_freeCCtx", "ZSTD_compress_usingDict",      \
         "ZSTD_createDCtx", "ZSTD_freeDCtx", "ZSTD_decompress_usingDict"                   \
@@ -25,14 +25,13 @@ int codec_user_functions(const void** out, int cap);
  * them (its own definitions, or its GOT): one list for the executable and
  * the library, so the two can only be compared name by name. Needs zlib.h
  * and zstd.h. */
-#define CODEC_USER_FUNCTION_ADDRESSES                                                  \
-  {                                                                                    \
-    (const void*)&deflateInit2_, (const void*)&deflate, (const void*)&deflateEnd,      \
-        (const void*)&deflateBound, (const void*)&inflateInit2_, (const void*)&inflate, \
-        (const void*)&inflateEnd, (const void*)&ZSTD_createCCtx,                       \
-        (const void*)&ZSTD_freeCCtx, (const void*)&ZSTD_compress_usingDict,            \
-        (const void*)&ZSTD_createDCtx, (const void*)&ZSTD_freeDCtx,                    \
-        (const void*)&ZSTD_decompress_usingDict                                        \
+#define CODEC_USER_FUNCTION_ADDRESSES                                                         \
+  {                                                                                           \
+    (const void*)&deflateInit2_, (const void*)&deflate, (const void*)&deflateEnd,             \
+        (const void*)&deflateBound, (const void*)&inflateInit2_, (const void*)&inflate,       \
+        (const void*)&inflateEnd, (const void*)&ZSTD_createCCtx, (const void*)&ZSTD_freeCCtx, \
+        (const void*)&ZSTD_compress_usingDict, (const void*)&ZSTD_createDCtx,                 \
+        (const void*)&ZSTD_freeDCtx, (const void*)&ZSTD_decompress_usingDict                  \
   }
 
 #ifdef __cplusplus

@@ -2,7 +2,8 @@
  * language bindings do, and so can name the native face only in an options
  * string or an OPTIONS file: the C API has no compression_manager setter.
  *
- *   c_api_fill DB_DIR 'compression_manager=rockpool;compression=kZlibCompression' [KEYS [VALUE_BYTES]]
+ *   c_api_fill DB_DIR OPTIONS_STRING [KEYS [VALUE_BYTES]]
+ *   e.g. OPTIONS_STRING 'compression_manager=rockpool;compression=kZlibCompression'
  *
  * 1. rocksdb_get_options_from_string(OPTIONS_STRING) over create_if_missing
  *    (a bad string: the error on stderr, exit 2). An unregistered
@@ -94,10 +95,9 @@ static int read_back(const char* dir, long keys, size_t value_bytes) {
     return fail("rocksdb_load_latest_options", err, 3);
   }
   rocksdb_column_family_handle_t** handles = calloc(families, sizeof *handles);
-  rocksdb_t* db = rocksdb_open_column_families(db_options, dir, (int)families,
-                                               (const char* const*)names,
-                                               (const rocksdb_options_t* const*)family_options,
-                                               handles, &err);
+  rocksdb_t* db =
+      rocksdb_open_column_families(db_options, dir, (int)families, (const char* const*)names,
+                                   (const rocksdb_options_t* const*)family_options, handles, &err);
   rocksdb_load_latest_options_destroy(db_options, names, family_options, families);
   rocksdb_env_destroy(env);
   if (err != NULL) {

@@ -59,9 +59,9 @@ absl::Status CompareFiles(const std::string& a, const std::string& b,
     if (!rb.ok()) return rb.status();
     if (ra->compression_type != rb->compression_type || ra->payload() != rb->payload()) {
       return absl::FailedPreconditionError(
-          absl::StrCat("data block ", i, " differs: ", a, " (type ", int{ra->compression_type}, ", ",
-                       ra->payload().size(), " B) vs ", b, " (type ", int{rb->compression_type}, ", ",
-                       rb->payload().size(), " B)"));
+          absl::StrCat("data block ", i, " differs: ", a, " (type ", int{ra->compression_type},
+                       ", ", ra->payload().size(), " B) vs ", b, " (type ",
+                       int{rb->compression_type}, ", ", rb->payload().size(), " B)"));
     }
     ++count->blocks;
     if (ra->compression_type != 0) ++count->compressed;
