@@ -30,6 +30,8 @@
 #              statically, compiled from it as PIC by Bazel (@absl_pic,
 #              third_party/system_libs.bzl), since Debian's libabsl_*.a are
 #              not PIC. Fetched once per installed version
+#   format     tests/format/run.sh (the clang_format stage): clang-format-14
+#              (the version whose output .clang-format was applied with), git
 #   db_stress  tests/db_stress/build.sh: librocksdb-dev and the codec -dev
 #              packages it links, dpkg-dev (`apt-get source`), plus a deb-src
 #              entry in a sources file of its own
@@ -82,11 +84,12 @@ declare -A STAGE_PACKAGES=(
   [private_codecs]="gcc dpkg-dev libzstd-dev zlib1g-dev"
   [package]="dpkg-dev lintian man-db groff-base rocksdb-tools"
   [clang]="clang-14 libclang-rt-14-dev"
+  [format]="clang-format-14 git"
   [debian13]="debootstrap"
   [upstream]="g++ make pkg-config libabsl-dev libzstd-dev zlib1g-dev
               libgflags-dev libsnappy-dev liblz4-dev libbz2-dev liburing-dev libjemalloc-dev"
 )
-STAGE_ORDER=(base db_stress myrocks private_codecs package debian13 clang bench upstream)
+STAGE_ORDER=(base format db_stress myrocks private_codecs package debian13 clang bench upstream)
 
 # The distribution (/etc/os-release): Debian 12 (bookworm, RocksDB 7.8.3) is
 # what the lists above name; Debian 13 (trixie, RocksDB 9.10; run inside
