@@ -15,29 +15,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "compression/context_pool.h"
+#include "tests/compression/pool/tiny_policy.h"
 
 namespace rockpool {
 namespace {
-
-struct TinyContext {
-  int uses = 0;
-};
-
-struct TinyPolicy {
-  using Context = TinyContext;
-  using Key = int;
-  absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats* stats) {
-    stats->OnAllocate(64);
-    return std::make_unique<Context>();
-  }
-  absl::Status Reset(Context& c) {
-    c.uses = 0;
-    return absl::OkStatus();
-  }
-  size_t BytesHeld(const Context&) { return 64; }
-};
-
-using TinyPool = ContextPool<TinyPolicy>;
 
 constexpr auto kRunFor = std::chrono::milliseconds(1500);
 

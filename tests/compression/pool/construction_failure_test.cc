@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compression/context_pool.h"
+#include "tests/compression/pool/tiny_policy.h"
 
 namespace {
 thread_local bool fail_mmap = false;
@@ -45,41 +46,21 @@ void* operator new[](std::size_t size, std::align_val_t align, const std::nothro
 namespace rockpool {
 namespace {
 
-struct Plain {
-  int resets = 0;
-};
-
-struct PlainPolicy {
-  using Context = Plain;
-  using Key = int;
-  absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats* stats) {
-    stats->OnAllocate(64);
-    return std::make_unique<Context>();
-  }
-  absl::Status Reset(Context& c) {
-    ++c.resets;
-    return absl::OkStatus();
-  }
-  size_t BytesHeld(const Context&) { return 64; }
-};
-
-using PlainPool = ContextPool<PlainPolicy>;
-
 // Builds a pool while the named allocations fail.
-std::unique_ptr<PlainPool> BuildFailing(bool mmap_fails, bool aligned_new_fails) {
-  auto* storage = static_cast<PlainPool*>(::operator new(sizeof(PlainPool)));
+std::unique_ptr<TinyPool> BuildFailing(bool mmap_fails, bool aligned_new_fails) {
+  auto* storage = static_cast<TinyPool*>(::operator new(sizeof(TinyPool)));
   fail_mmap = mmap_fails;
   fail_aligned_new = aligned_new_fails;
-  PlainPool* pool = new (storage) PlainPool();
+  TinyPool* pool = new (storage) TinyPool();
   fail_mmap = false;
   fail_aligned_new = false;
-  return std::unique_ptr<PlainPool>(pool);
+  return std::unique_ptr<TinyPool>(pool);
 }
 
 TEST(ConstructionFailureTest, NothingAllocatableRefusesEveryLease) {
-  std::unique_ptr<PlainPool> pool = BuildFailing(true, true);
+  std::unique_ptr<TinyPool> pool = BuildFailing(true, true);
   for (int i = 0; i < 3; ++i) {
-    absl::StatusOr<PlainPool::Lease> lease = pool->Acquire(i % 2);
+    absl::StatusOr<TinyPool::Lease> lease = pool->Acquire(i % 2);
     ASSERT_FALSE(lease.ok());
     EXPECT_EQ(lease.status().code(), absl::StatusCode::kResourceExhausted);
   }
@@ -94,8 +75,8 @@ TEST(ConstructionFailureTest, NothingAllocatableRefusesEveryLease) {
 }
 
 TEST(ConstructionFailureTest, NoStripeSlotsRefusesEveryLease) {
-  std::unique_ptr<PlainPool> pool = BuildFailing(false, true);
-  absl::StatusOr<PlainPool::Lease> lease = pool->Acquire(1);
+  std::unique_ptr<TinyPool> pool = BuildFailing(false, true);
+  absl::StatusOr<TinyPool::Lease> lease = pool->Acquire(1);
   ASSERT_FALSE(lease.ok());
   EXPECT_EQ(lease.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(pool->stats().created, 0u);
@@ -104,11 +85,12 @@ TEST(ConstructionFailureTest, NoStripeSlotsRefusesEveryLease) {
 // Without the mapping the statistics live in an ordinary allocation, and the
 // pool works and counts as usual.
 TEST(ConstructionFailureTest, NoMappingFallsBackAndCounts) {
-  std::unique_ptr<PlainPool> pool = BuildFailing(true, false);
+  std::unique_ptr<TinyPool> pool = BuildFailing(true, false);
   for (int round = 0; round < 3; ++round) {
-    absl::StatusOr<PlainPool::Lease> lease = pool->Acquire(7);
+    absl::StatusOr<TinyPool::Lease> lease = pool->Acquire(7);
     ASSERT_TRUE(lease.ok()) << lease.status();
-    EXPECT_EQ((*lease)->resets, round);
+    EXPECT_EQ((*lease)->uses, 0) << "a reused context is reset";
+    (*lease)->uses = round + 1;
   }
   const PoolStats s = pool->stats();
   EXPECT_EQ(s.created, 1u);
