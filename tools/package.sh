@@ -166,9 +166,13 @@ build_deb "$root" rockpool "$deps" "pooled zstd/zlib/LZ4 compression contexts fo
  What users feel (Debian db_bench 7.8.3, stock -> rockpool, medians of 5
  alternating pairs): under jemalloc 5.3 as Debian ships it, LZ4HC
  fill+compact 14.62 s -> 3.28 s and an LZ4HC BlobDB 34.61 s -> 1.63 s; a zlib
- compressed secondary cache under glibc 4.77 s -> 2.62 s. Elsewhere (zlib,
- zstd and LZ4 SSTs, reads) no felt difference. The project's README names
- the table each figure comes from.
+ compressed secondary cache under glibc 4.77 s -> 2.62 s. Debian db_bench
+ 9.10 (Debian 13): LZ4HC fill+compact under jemalloc as shipped 4.84 s ->
+ 2.31 s, the zlib secondary cache under glibc 3.20 s -> 2.69 s; under a
+ jemalloc 5.3.1, which zeroes large callocs with memset, stock LZ4HC is
+ already 2.26 s (pooled 2.16 s). Elsewhere (zlib, zstd and LZ4 SSTs, reads,
+ MariaDB's MyRocks under sysbench in transactions/s) no felt difference.
+ The project's README names the table each figure comes from.
  .
  This package holds the interposer for any process (MariaDB's MyRocks and
  other programs with their own RocksDB included; it needs no RocksDB) and

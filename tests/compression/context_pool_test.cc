@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tests/compression/pool/tiny_policy.h"
 
 namespace rockpool {
 namespace {
@@ -333,23 +334,10 @@ TEST(ContextPoolDeathTest, TestsRunWithInvariantChecks) {
   EXPECT_DEATH(ROCKPOOL_DCHECK(1 + 1 == 3), "invariant failed .*1 \\+ 1 == 3");
 }
 
-// Contexts whose size the test sets: the retained-bytes figures follow
-// each context's bytes as recorded at its return.
-struct SizedContext {
-  size_t bytes = 0;
-};
-struct SizedPolicy {
-  using Context = SizedContext;
-  using Key = int;
-  absl::StatusOr<std::unique_ptr<Context>> Create(const Key&, AllocationStats*) {
-    return std::make_unique<Context>();
-  }
-  absl::Status Reset(Context&) { return absl::OkStatus(); }
-  size_t BytesHeld(const Context& c) { return c.bytes; }
-};
-
+// The retained-bytes figures follow each context's bytes as recorded at
+// its return.
 TEST(ContextPoolTest, PeakRetainedBytesBoundsIdleBytesAndSurvivesFrees) {
-  ContextPool<SizedPolicy> pool(Options(2));
+  TinyPool pool(Options(2));
   {
     auto a = pool.Acquire(1);
     auto b = pool.Acquire(1);

@@ -1,6 +1,6 @@
 // A trivial pool policy for tests of the pool's own machinery: contexts
-// carry one counter a test may set, which Reset() clears, and count 64
-// library bytes each.
+// carry one counter a test may set, which Reset() clears, and hold `bytes`
+// library bytes (64 unless a test sets another size).
 #ifndef ROCKPOOL_TESTS_COMPRESSION_POOL_TINY_POLICY_H_
 #define ROCKPOOL_TESTS_COMPRESSION_POOL_TINY_POLICY_H_
 
@@ -15,6 +15,7 @@ namespace rockpool {
 
 struct TinyContext {
   int uses = 0;
+  size_t bytes = 64;
 };
 
 struct TinyPolicy {
@@ -28,7 +29,7 @@ struct TinyPolicy {
     c.uses = 0;
     return absl::OkStatus();
   }
-  size_t BytesHeld(const Context&) { return 64; }
+  size_t BytesHeld(const Context& c) { return c.bytes; }
 };
 
 using TinyPool = ContextPool<TinyPolicy>;
