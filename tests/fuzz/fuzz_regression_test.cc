@@ -1,12 +1,15 @@
 // Named regression tests for bugs the fuzz targets found (their inputs are
 // also under regressions/ and replayed by the *_replay_test targets).
+#include <elf.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 #include <string>
 
 #include "compression/block_codecs.h"
 #include "tests/compression/test_data.h"
+#include "tools/rockpool/elf_needed.h"
 
 namespace rockpool {
 namespace {
@@ -47,6 +50,47 @@ TEST(FuzzRegressionTest, DecompressStreamOutputLimitIsExact) {
               absl::StatusCode::kOutOfRange)
         << size;
   }
+}
+
+// elf_reader: a PT_LOAD segment whose file offset is near 2^64 put the
+// dynamic string table there, and the check `table + n >= size` of a
+// DT_NEEDED name wrapped past 2^64 back into the file: UBSan reported the
+// pointer arithmetic, and the name read came from wherever the sum landed.
+// Now every offset is checked against the file before any sum is formed.
+TEST(FuzzRegressionTest, ElfStringTableNearTwoToTheSixtyFourIsOutsideTheFile) {
+  std::string file(0x200, '\0');
+  Elf64_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_type = ET_DYN;
+  eh.e_phoff = sizeof(Elf64_Ehdr);
+  eh.e_phentsize = sizeof(Elf64_Phdr);
+  eh.e_phnum = 2;
+  std::memcpy(file.data(), &eh, sizeof(eh));
+  Elf64_Phdr load{};
+  load.p_type = PT_LOAD;
+  load.p_vaddr = 0;
+  load.p_offset = ~uint64_t{0} - 0xfff;  // the segment "starts" 4 KiB below 2^64
+  load.p_filesz = 0x1000;
+  Elf64_Phdr dynamic{};
+  dynamic.p_type = PT_DYNAMIC;
+  dynamic.p_offset = 0x100;
+  dynamic.p_filesz = 4 * sizeof(Elf64_Dyn);
+  std::memcpy(file.data() + eh.e_phoff, &load, sizeof(load));
+  std::memcpy(file.data() + eh.e_phoff + sizeof(load), &dynamic, sizeof(dynamic));
+  const Elf64_Dyn entries[4] = {
+      {DT_STRTAB, {0x10}},    // table = 2^64 - 0x1000 + 0x10
+      {DT_STRSZ, {0x2000}},   // says the table is large enough
+      {DT_NEEDED, {0x1000}},  // table + 0x1000 wraps to 0x10, inside the file
+      {DT_NULL, {0}},
+  };
+  std::memcpy(file.data() + dynamic.p_offset, entries, sizeof(entries));
+  absl::StatusOr<cli::ProgramFile> parsed = cli::ParseProgramFile("wrapped.so", file);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(parsed.status().message(),
+            "wrapped.so: malformed ELF file: DT_NEEDED outside the string table");
 }
 
 }  // namespace

@@ -15,9 +15,16 @@
 namespace rockpool::cli {
 namespace {
 
+// Whether [offset, offset + size) lies inside `data`. Every offset and size
+// here comes from the file, so no sum of two of them is formed before this
+// check: a sum could wrap past 2^64 and point back into the file.
+bool Inside(const std::string& data, uint64_t offset, uint64_t size) {
+  return offset <= data.size() && size <= data.size() - offset;
+}
+
 template <typename T>
 bool ReadAt(const std::string& data, uint64_t offset, T* out) {
-  if (offset > data.size() || data.size() - offset < sizeof(T)) return false;
+  if (!Inside(data, offset, sizeof(T))) return false;
   std::memcpy(out, data.data() + offset, sizeof(T));
   return true;
 }
@@ -30,6 +37,7 @@ absl::Status Bad(const std::string& path, absl::string_view what) {
 bool FileOffset(const std::vector<Elf64_Phdr>& loads, uint64_t vaddr, uint64_t* offset) {
   for (const Elf64_Phdr& p : loads) {
     if (vaddr >= p.p_vaddr && vaddr - p.p_vaddr < p.p_filesz) {
+      if (p.p_offset > UINT64_MAX - (vaddr - p.p_vaddr)) return false;
       *offset = p.p_offset + (vaddr - p.p_vaddr);
       return true;
     }
@@ -47,14 +55,15 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
   std::vector<Elf64_Phdr> loads;
   Elf64_Phdr dynamic{};
   bool has_dynamic = false;
+  if (!Inside(data, eh.e_phoff, uint64_t{eh.e_phnum} * sizeof(Elf64_Phdr))) {
+    return Bad(path, "program headers outside the file");
+  }
   for (uint64_t i = 0; i < eh.e_phnum; ++i) {
     Elf64_Phdr ph;
-    if (!ReadAt(data, eh.e_phoff + i * sizeof(Elf64_Phdr), &ph)) {
-      return Bad(path, "program headers outside the file");
-    }
+    ReadAt(data, eh.e_phoff + i * sizeof(Elf64_Phdr), &ph);  // inside: checked above
     if (ph.p_type == PT_LOAD) loads.push_back(ph);
     if (ph.p_type == PT_INTERP) {
-      if (ph.p_offset > data.size() || data.size() - ph.p_offset < ph.p_filesz) {
+      if (!Inside(data, ph.p_offset, ph.p_filesz)) {
         return Bad(path, "PT_INTERP outside the file");
       }
       const char* begin = data.data() + ph.p_offset;
@@ -71,10 +80,12 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
   uint64_t strtab = 0;
   uint64_t strsz = 0;
   bool has_strtab = false;
-  for (uint64_t off = dynamic.p_offset; off < dynamic.p_offset + dynamic.p_filesz;
-       off += sizeof(Elf64_Dyn)) {
+  if (!Inside(data, dynamic.p_offset, dynamic.p_filesz)) {
+    return Bad(path, "dynamic section outside the file");
+  }
+  for (uint64_t i = 0; i < dynamic.p_filesz / sizeof(Elf64_Dyn); ++i) {
     Elf64_Dyn d;
-    if (!ReadAt(data, off, &d)) return Bad(path, "dynamic section outside the file");
+    ReadAt(data, dynamic.p_offset + i * sizeof(Elf64_Dyn), &d);  // inside: checked above
     if (d.d_tag == DT_NULL) break;
     if (d.d_tag == DT_NEEDED) needed_offsets.push_back(d.d_un.d_val);
     if (d.d_tag == DT_SONAME) soname_offset = d.d_un.d_val;
@@ -91,7 +102,7 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
   }
   // The name at offset n of the dynamic string table.
   auto name = [&](uint64_t n, const char* tag) -> absl::StatusOr<std::string> {
-    if (n >= strsz || table + n >= data.size()) {
+    if (n >= strsz || !Inside(data, table, n) || table + n == data.size()) {
       return Bad(path, absl::StrCat(tag, " outside the string table"));
     }
     const char* begin = data.data() + table + n;
