@@ -170,8 +170,11 @@ build_deb "$root" rockpool "$deps" "pooled zstd/zlib/LZ4 compression contexts fo
  9.10 (Debian 13): LZ4HC fill+compact under jemalloc as shipped 4.84 s ->
  2.31 s, the zlib secondary cache under glibc 3.20 s -> 2.69 s; under a
  jemalloc 5.3.1, which zeroes large callocs with memset, stock LZ4HC is
- already 2.26 s (pooled 2.16 s). Elsewhere (zlib, zstd and LZ4 SSTs, reads,
- MariaDB's MyRocks under sysbench in transactions/s) no felt difference.
+ already 2.26 s (pooled 2.16 s). Elsewhere (zlib, zstd and LZ4 SSTs, reads)
+ no felt difference. MariaDB's MyRocks under sysbench, transactions/s:
+ oltp_write_only on Debian 12 (MariaDB 10.11, LZ4HC, jemalloc) 2,270 ->
+ 2,350 and on Debian 13 (MariaDB 11.8) 1,980 -> 2,060; no MyRocks cell
+ significantly worse (32 cells, 4 codecs, glibc and jemalloc).
  The project's README names the table each figure comes from.
  .
  This package holds the interposer for any process (MariaDB's MyRocks and
