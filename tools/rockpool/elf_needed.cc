@@ -102,7 +102,7 @@ absl::StatusOr<ProgramFile> ParseElf64(const std::string& path, const std::strin
   }
   // The name at offset n of the dynamic string table.
   auto name = [&](uint64_t n, const char* tag) -> absl::StatusOr<std::string> {
-    if (n >= strsz || !Inside(data, table, n) || table + n == data.size()) {
+    if (n >= strsz || !Inside(data, table, n + 1)) {  // n + 1: the name's first byte
       return Bad(path, absl::StrCat(tag, " outside the string table"));
     }
     const char* begin = data.data() + table + n;
