@@ -143,7 +143,7 @@ bool ProbeGlibc(const Object& o, ActiveAllocator* a) {
 
 // Every function the counter forwards to must come from the object that
 // serves malloc: blocks of one allocator freed by another corrupt both.
-std::string MixedForwarding(const MallocForward& f, const Object& o) {
+std::string MixedForwarding(const process::MallocForward& f, const Object& o) {
   const std::pair<const char*, const void*> fns[] = {
       {"free", f.free}, {"calloc", f.calloc}, {"realloc", f.realloc}, {"memalign", f.memalign}};
   for (const auto& [name, fn] : fns) {
@@ -193,7 +193,7 @@ std::string DescribeActive(const ActiveAllocator& active) {
 
 ActiveAllocator DetectActiveAllocator() {
   ActiveAllocator a;
-  const MallocForward forward = ReadMallocForward();
+  const process::MallocForward forward = process::ReadMallocForward();
   const void* serving = forward.malloc != nullptr ? forward.malloc : dlsym(RTLD_DEFAULT, "malloc");
   const Object o = ObjectOf(serving);
   a.object = o.path;

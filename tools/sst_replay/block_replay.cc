@@ -398,7 +398,7 @@ class Replayer {
   }
 
   void Sample() {
-    const MallocCounts now = ReadMallocCounts();
+    const process::MallocCounts now = process::ReadMallocCounts();
     const PoolStats pools = pools_.stats().Total();
     SeriesPoint p;
     p.x = static_cast<double>(uncompressed_) / (1024.0 * 1024.0);

@@ -30,7 +30,7 @@ int64_t g_peak_rss_before_window = -1;
 ProcessSnapshot OpenWindow() {
   g_peak_rss_before_window = std::max(g_peak_rss_before_window, PeakRssBytes());
   g_peak_rss_reset = ResetPeakRss();
-  ResetMallocPeak();
+  process::ResetMallocPeak();
   return TakeSnapshot();
 }
 
@@ -50,7 +50,7 @@ void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, 
   m["heap_start_bytes"] = start.malloc.live;
   m["heap_end_bytes"] = end.malloc.live;
   m["peak_heap_bytes"] = end.malloc.peak;
-  m["malloc_counter_active"] = MallocCounterActive() ? 1 : 0;
+  m["malloc_counter_active"] = process::MallocCounterActive() ? 1 : 0;
 }
 
 void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,

@@ -8,35 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-// Weak: defined only when //tools/sst_replay:malloc_counter is linked in.
-extern "C" {
-void rockpool_malloc_counts_read(struct rockpool_malloc_counts* out) __attribute__((weak));
-void rockpool_malloc_reset_peak(void) __attribute__((weak));
-int rockpool_malloc_counter_active(void) __attribute__((weak));
-void rockpool_malloc_forward_read(struct rockpool_malloc_forward* out) __attribute__((weak));
-}
-
 namespace rockpool::replay {
-
-bool MallocCounterActive() {
-  return rockpool_malloc_counter_active != nullptr && rockpool_malloc_counter_active() != 0;
-}
-
-MallocCounts ReadMallocCounts() {
-  MallocCounts counts{};
-  if (rockpool_malloc_counts_read != nullptr) rockpool_malloc_counts_read(&counts);
-  return counts;
-}
-
-MallocForward ReadMallocForward() {
-  MallocForward forward{};
-  if (rockpool_malloc_forward_read != nullptr) rockpool_malloc_forward_read(&forward);
-  return forward;
-}
-
-void ResetMallocPeak() {
-  if (rockpool_malloc_reset_peak != nullptr) rockpool_malloc_reset_peak();
-}
 
 namespace {
 
@@ -57,7 +29,7 @@ ProcessSnapshot TakeSnapshot() {
     s.minor_faults = ru.ru_minflt;
     s.major_faults = ru.ru_majflt;
   }
-  s.malloc = ReadMallocCounts();
+  s.malloc = process::ReadMallocCounts();
   return s;
 }
 

@@ -1,35 +1,21 @@
 // Whole-process measurements for one replay window: wall and CPU time, page
 // faults and peak RSS (getrusage), and the malloc counter's figures
-// (malloc_counter_shim.h). Taking a snapshot never allocates.
+// (tools/process/malloc_counts.h). Taking a snapshot never allocates.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_MEASURE_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_MEASURE_H_
 
 #include <cstdint>
 
-#include "tools/sst_replay/malloc_counter_shim.h"
+#include "tools/process/malloc_counts.h"
 
 namespace rockpool::replay {
-
-// The malloc counter's figures (malloc_counter_shim.h says what each is).
-using MallocCounts = rockpool_malloc_counts;
-
-// True if this process counts its mallocs (false under sanitizers).
-bool MallocCounterActive();
-MallocCounts ReadMallocCounts();
-// Restarts the high-water mark of heap bytes in use from the current level.
-void ResetMallocPeak();
-
-// Where the malloc counter forwards: the functions of the allocator that
-// serves the process. All null without the counter (sanitizer builds, tests).
-using MallocForward = rockpool_malloc_forward;
-MallocForward ReadMallocForward();
 
 struct ProcessSnapshot {
   int64_t wall_ns = 0;  // steady clock
   int64_t cpu_ns = 0;   // user + system, all threads
   int64_t minor_faults = 0;
   int64_t major_faults = 0;
-  MallocCounts malloc{};
+  process::MallocCounts malloc{};
 };
 
 ProcessSnapshot TakeSnapshot();

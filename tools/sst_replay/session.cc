@@ -87,7 +87,7 @@ class Session {
     if (!self.ok()) return Fail(3, self.status().message());
     self_ = *self;
     report_.repeat = replay_.repeat;
-    report_.malloc_counter_active = MallocCounterActive();
+    report_.malloc_counter_active = process::MallocCounterActive();
     if (args_.empty()) {
       if (int rc = GenerateWorkload(); rc != 0) return rc;
     }
