@@ -16,7 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tools/sst_replay/allocator.h"
-#include "tools/sst_replay/measure.h"
+#include "tools/process/usage.h"
 
 namespace rockpool::replay {
 namespace {

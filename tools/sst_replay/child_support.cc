@@ -27,22 +27,22 @@ bool g_peak_rss_reset = false;
 int64_t g_peak_rss_before_window = -1;
 }  // namespace
 
-ProcessSnapshot OpenWindow() {
-  g_peak_rss_before_window = std::max(g_peak_rss_before_window, PeakRssBytes());
-  g_peak_rss_reset = ResetPeakRss();
+process::ProcessSnapshot OpenWindow() {
+  g_peak_rss_before_window = std::max(g_peak_rss_before_window, process::PeakRssBytes());
+  g_peak_rss_reset = process::ResetPeakRss();
   process::ResetMallocPeak();
-  return TakeSnapshot();
+  return process::TakeSnapshot();
 }
 
-int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, PeakRssBytes()); }
+int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, process::PeakRssBytes()); }
 
-void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result) {
+void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end, RunResult* result) {
   auto& m = result->metrics;
   m["wall_ns"] = end.wall_ns - start.wall_ns;
   m["cpu_ns"] = end.cpu_ns - start.cpu_ns;
   m["minor_faults"] = end.minor_faults - start.minor_faults;
   m["major_faults"] = end.major_faults - start.major_faults;
-  m["peak_rss_bytes"] = PeakRssBytes();
+  m["peak_rss_bytes"] = process::PeakRssBytes();
   m["peak_rss_window_only"] = g_peak_rss_reset ? 1 : 0;
   m["process_bytes"] = static_cast<int64_t>(end.malloc.bytes - start.malloc.bytes);
   m["process_calls"] = static_cast<int64_t>(end.malloc.calls - start.malloc.calls);

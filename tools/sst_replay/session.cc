@@ -27,7 +27,7 @@
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
-#include "tools/sst_replay/measure.h"
+#include "tools/process/malloc_counts.h"
 #include "tools/sst_replay/mode_runs.h"
 #include "tools/sst_replay/plan.h"
 #include "tools/sst_replay/report.h"

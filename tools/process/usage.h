@@ -1,21 +1,22 @@
-// Whole-process measurements for one replay window: wall and CPU time, page
-// faults and peak RSS (getrusage), and the malloc counter's figures
-// (tools/process/malloc_counts.h). Taking a snapshot never allocates.
-#ifndef ROCKPOOL_TOOLS_SST_REPLAY_MEASURE_H_
-#define ROCKPOOL_TOOLS_SST_REPLAY_MEASURE_H_
+// What a process used, for a measured window: wall and CPU time and page
+// faults (getrusage), peak RSS (/proc/self/status), and the malloc
+// counter's figures (malloc_counts.h). Nothing here allocates: a snapshot
+// can be taken inside the window it measures.
+#ifndef ROCKPOOL_TOOLS_PROCESS_USAGE_H_
+#define ROCKPOOL_TOOLS_PROCESS_USAGE_H_
 
 #include <cstdint>
 
 #include "tools/process/malloc_counts.h"
 
-namespace rockpool::replay {
+namespace rockpool::process {
 
 struct ProcessSnapshot {
   int64_t wall_ns = 0;  // steady clock
   int64_t cpu_ns = 0;   // user + system, all threads
   int64_t minor_faults = 0;
   int64_t major_faults = 0;
-  process::MallocCounts malloc{};
+  MallocCounts malloc{};
 };
 
 ProcessSnapshot TakeSnapshot();
@@ -28,6 +29,6 @@ int64_t PeakRssBytes();
 // False if the kernel refused; the peak then covers the whole child.
 bool ResetPeakRss();
 
-}  // namespace rockpool::replay
+}  // namespace rockpool::process
 
-#endif  // ROCKPOOL_TOOLS_SST_REPLAY_MEASURE_H_
+#endif  // ROCKPOOL_TOOLS_PROCESS_USAGE_H_

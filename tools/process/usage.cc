@@ -1,4 +1,4 @@
-#include "tools/sst_replay/measure.h"
+#include "tools/process/usage.h"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -8,8 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace rockpool::replay {
-
+namespace rockpool::process {
 namespace {
 
 int64_t Nanos(const timeval& tv) {
@@ -29,7 +28,7 @@ ProcessSnapshot TakeSnapshot() {
     s.minor_faults = ru.ru_minflt;
     s.major_faults = ru.ru_majflt;
   }
-  s.malloc = process::ReadMallocCounts();
+  s.malloc = ReadMallocCounts();
   return s;
 }
 
@@ -59,4 +58,4 @@ bool ResetPeakRss() {
   return ok;
 }
 
-}  // namespace rockpool::replay
+}  // namespace rockpool::process
