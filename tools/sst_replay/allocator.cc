@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "tools/process/active_allocator.h"
 #include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
@@ -188,21 +189,6 @@ const std::vector<NamedAllocator>& NamedAllocators() {
   return named;
 }
 
-bool SanitizerBuild() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-  return true;
-#else
-  return false;
-#endif
-#else
-  return false;
-#endif
-}
-
 absl::Status CheckAllocatorObject(const std::string& path) { return CheckObject(path); }
 
 absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag) {
@@ -242,7 +228,7 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
                      "value with a '/')");
     }
   }
-  if (SanitizerBuild() && (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
+  if (process::SanitizerBuild() && (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
     return Invalid(flag,
                    "this sst_replay is a sanitizer build, whose runtime must serve malloc and "
                    "load first: no allocator can be preloaded into it (use a build without "
