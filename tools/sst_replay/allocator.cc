@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "tools/process/active_allocator.h"
 #include "tools/process/elf_file.h"
+#include "tools/process/preload_list.h"
 #include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
@@ -197,9 +198,7 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
 }
 
 std::string ChildPreload(const std::string& allocator, std::string_view inherited) {
-  if (allocator.empty()) return std::string(inherited);
-  if (inherited.empty()) return allocator;
-  return absl::StrCat(allocator, " ", A(inherited));
+  return process::PreloadFirst(allocator, inherited);
 }
 
 }  // namespace rockpool::replay

@@ -49,7 +49,8 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
 absl::Status CheckAllocatorObject(const std::string& path);
 
 // A child's LD_PRELOAD: the allocator first, so that it is the first object
-// searched after the executable, then whatever the user preloaded.
+// searched after the executable, then whatever the user preloaded
+// (tools/process/preload_list.h: ':'-joined, the allocator once).
 std::string ChildPreload(const std::string& allocator, std::string_view inherited);
 
 }  // namespace rockpool::replay

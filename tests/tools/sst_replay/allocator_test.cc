@@ -108,8 +108,10 @@ TEST(AllocatorTest, PathToASharedObjectDefiningMalloc) {
 
 TEST(AllocatorTest, ChildPreloadPutsTheAllocatorFirst) {
   EXPECT_EQ(ChildPreload("/a/je.so", ""), "/a/je.so");
-  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so:/u/other.so"), "/a/je.so /u/mine.so:/u/other.so");
+  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so:/u/other.so"), "/a/je.so:/u/mine.so:/u/other.so");
   EXPECT_EQ(ChildPreload("", "/u/mine.so"), "/u/mine.so");
+  // Already preloaded by the user: first, once.
+  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so /a/je.so"), "/a/je.so:/u/mine.so");
 }
 
 }  // namespace
