@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "compression/pool_table.h"
+
 namespace rockpool::replay {
 
 void ProgressSink::Report(double fraction) {
@@ -67,12 +69,11 @@ void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsS
     m[prefix + "idle_end"] = static_cast<int64_t>(a.idle);
     m[prefix + "idle_bytes_end"] = static_cast<int64_t>(a.idle_bytes);
   };
-  add("pool_zstd_compress_", before.zstd_compress, after.zstd_compress);
-  add("pool_zstd_decompress_", before.zstd_decompress, after.zstd_decompress);
-  add("pool_deflate_", before.deflate, after.deflate);
-  add("pool_inflate_", before.inflate, after.inflate);
-  add("pool_lz4_", before.lz4, after.lz4);
-  add("pool_lz4hc_", before.lz4hc, after.lz4hc);
+  // One group of metrics per pool, "pool_<name>_": a pool added to the
+  // table is measured without a change here.
+#define ROCKPOOL_ADD_POOL_METRICS(name, ...) add("pool_" #name "_", before.name, after.name);
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_ADD_POOL_METRICS)
+#undef ROCKPOOL_ADD_POOL_METRICS
   const PoolStats b = before.Total();
   const PoolStats a = after.Total();
   m["codec_bytes"] = static_cast<int64_t>(a.library.bytes_allocated - b.library.bytes_allocated);
