@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/process/malloc_counter_internal.h"
 #include "tools/process/malloc_counter.h"
+#include "tools/process/malloc_counter_internal.h"
 
 #ifndef ROCKPOOL_NO_MALLOC_COUNTER
 

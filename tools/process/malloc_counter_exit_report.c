@@ -36,7 +36,8 @@ __attribute__((destructor)) static void rockpool_malloc_counter_exit_report(void
   struct rockpool_malloc_counts counts;
   rockpool_malloc_counts_read(&counts);
   char line[96];
-  const int len = snprintf(line, sizeof(line), "malloc_calls=%" PRIu64 " malloc_bytes=%" PRIu64 "\n",
-                           counts.calls, counts.bytes);
+  const int len =
+      snprintf(line, sizeof(line), "malloc_calls=%" PRIu64 " malloc_bytes=%" PRIu64 "\n",
+               counts.calls, counts.bytes);
   if (len > 0 && (size_t)len < sizeof(line)) append_line(path, line, (size_t)len);
 }

@@ -1,6 +1,6 @@
 #include "tools/process/malloc_counts.h"
 
-// Weak: defined only when //tools/process:malloc_counter is linked in.
+// Weak: defined only when //tools/process:malloc_counter_lib is linked in.
 extern "C" {
 void rockpool_malloc_counts_read(struct rockpool_malloc_counts* out) __attribute__((weak));
 void rockpool_malloc_reset_peak(void) __attribute__((weak));

@@ -1,5 +1,5 @@
 // The whole-process malloc counter (malloc_counter.h), read from C++. Works
-// in every binary: without :malloc_counter linked in (tests, sanitizer
+// in every binary: without :malloc_counter_lib linked in (tests, sanitizer
 // builds) the counter reads as inactive and every figure as zero. Reading
 // never allocates.
 #ifndef ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTS_H_

@@ -188,7 +188,8 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
                      "value with a '/')");
     }
   }
-  if (process::SanitizerBuild() && (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
+  if (process::SanitizerBuild() &&
+      (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
     return Invalid(flag,
                    "this sst_replay is a sanitizer build, whose runtime must serve malloc and "
                    "load first: no allocator can be preloaded into it (use a build without "

@@ -15,16 +15,17 @@ absl::Status CheckActiveAllocator(const std::string& requested, const std::strin
   };
   if (!active->problem.empty()) return fail(active->problem);
   if (preload.empty()) {
-    if (active->name == "glibc" || (process::SanitizerBuild() && active->name == "sanitizer runtime")) {
+    if (active->name == "glibc" ||
+        (process::SanitizerBuild() && active->name == "sanitizer runtime")) {
       return absl::OkStatus();
     }
     const char* ld_preload = std::getenv("LD_PRELOAD");
-    return fail(
-        absl::StrCat("malloc in this child is served by ", process::DescribeAllocator(*active), ", not glibc's",
-                     ld_preload != nullptr && *ld_preload != '\0'
-                         ? absl::StrCat("; LD_PRELOAD=", ld_preload,
-                                        " preloads it: unset it, or name it with --allocator=PATH")
-                         : ""));
+    return fail(absl::StrCat(
+        "malloc in this child is served by ", process::DescribeAllocator(*active), ", not glibc's",
+        ld_preload != nullptr && *ld_preload != '\0'
+            ? absl::StrCat("; LD_PRELOAD=", ld_preload,
+                           " preloads it: unset it, or name it with --allocator=PATH")
+            : ""));
   }
   const std::string mapped = process::MappedAs(preload);
   if (!process::SameFile(active->object, preload)) {

@@ -10,6 +10,7 @@
 #include "compression/block_codecs.h"
 #include "compression/compression_type.h"
 #include "compression/zstd_dictionary.h"
+#include "tools/process/usage.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/codec_decompressor.h"
@@ -19,7 +20,6 @@
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/data_block_builder.h"
 #include "tools/sst_replay/lz4_replay.h"
-#include "tools/process/usage.h"
 #include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {

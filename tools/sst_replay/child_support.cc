@@ -38,7 +38,8 @@ process::ProcessSnapshot OpenWindow() {
 
 int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, process::PeakRssBytes()); }
 
-void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end, RunResult* result) {
+void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
+                      RunResult* result) {
   auto& m = result->metrics;
   m["wall_ns"] = end.wall_ns - start.wall_ns;
   m["cpu_ns"] = end.cpu_ns - start.cpu_ns;

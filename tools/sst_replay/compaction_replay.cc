@@ -18,9 +18,9 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
+#include "tools/process/usage.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/compaction_faces.h"
-#include "tools/process/usage.h"
 #include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
