@@ -7,36 +7,14 @@ this module (heatmap_grid) on machines without it.
 """
 
 import math
-import sys
 
+from bench import debian_python
 from bench import felt_stats as st
-
-# Where Debian's python3-matplotlib lives: tried when the interpreter running
-# this script is another python3 of the same minor version (a pyenv or venv
-# python first on PATH), whose own site-packages lack matplotlib.
-DEBIAN_DIST_PACKAGES = "/usr/lib/python3/dist-packages"
-
-
-def _import_matplotlib():
-    try:
-        import matplotlib
-    except ImportError:
-        if sys.version_info[:2] != (3, 11) or DEBIAN_DIST_PACKAGES in sys.path:
-            raise
-        sys.path.append(DEBIAN_DIST_PACKAGES)
-        import matplotlib
-    return matplotlib
 
 
 def pyplot():
     """matplotlib.pyplot on the Agg backend; ImportError with the fix in words."""
-    try:
-        matplotlib = _import_matplotlib()
-    except ImportError:
-        raise ImportError(
-            f"matplotlib is not importable by {sys.executable}: install python3-matplotlib "
-            "(bash tools/setup.sh --stage=bench) or run with Debian's /usr/bin/python3"
-        ) from None
+    matplotlib = debian_python.import_module("matplotlib", "python3-matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -1,14 +1,18 @@
 """Statistics of the felt-cost benchmark (bench/felt_cost.py): medians, the
 two-sided Mann-Whitney U test, per-cell summaries and the verdict.
 
-The U test is a port of sst_replay's `MannWhitneyP` (tools/sst_replay/report.cc):
-the same statistic, the same exact distribution up to 40 values, the same
-normal approximation beyond, ties counted half, so both tools call the same
-samples significant. A difference is treated as benchstat treats it: "~"
-(no difference shown) unless p <= 0.05.
+The U test is SciPy's (`scipy.stats.mannwhitneyu`, Debian's python3-scipy),
+chosen to agree with sst_replay's `MannWhitneyP` (tools/sst_replay/report.cc)
+where both are right: the exact distribution of U for up to 40 values
+without ties (the same p), the normal approximation with a continuity
+correction beyond. With ties SciPy's exact distribution does not hold, so
+tied samples get its normal approximation, whose variance is corrected for
+the ties (sst_replay keeps the exact distribution with ties counted half:
+the two p can differ there). A difference is treated as benchstat treats
+it: "~" (no difference shown) unless p <= 0.05.
 """
 
-import math
+from bench import debian_python
 
 ALPHA = 0.05
 
@@ -48,50 +52,26 @@ def median(values):
     return s[n // 2] if n % 2 == 1 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def _exact_counts(n, m):
-    """ways[v] = arrangements of n a's and m b's whose U (pairs an a beats) is v."""
-    nm = n * m
-    # prev[j][v]: arrangements of k a's and j b's with statistic v, rolling over k.
-    prev = [[0.0] * (nm + 1) for _ in range(m + 1)]
-    for j in range(m + 1):
-        prev[j][0] = 1.0  # k = 0
-    for _ in range(n):
-        cur = []
-        for j in range(m + 1):
-            row = [0.0] * (nm + 1)
-            for v in range(nm + 1):
-                # The last element is an a (it beats all j b's) or a b.
-                w = prev[j][v - j] if v >= j else 0.0
-                if j > 0:
-                    w += cur[j - 1][v]
-                row[v] = w
-            cur.append(row)
-        prev = cur
-    return prev[m]
+# Up to this many values in all, without ties, p comes from U's exact
+# distribution (sst_replay's MannWhitneyP uses the same bound).
+EXACT_MAX_VALUES = 40
+
+
+def _mannwhitneyu():
+    return debian_python.import_module("scipy.stats", "python3-scipy").mannwhitneyu
 
 
 def mann_whitney_p(a, b):
     """Two-sided p-value of the Mann-Whitney U test (as benchstat uses):
-    exact for up to 40 values, normal approximation beyond."""
-    n, m = len(a), len(b)
-    if n == 0 or m == 0:
+    exact for up to 40 values without ties, SciPy's tie-corrected normal
+    approximation otherwise; 1.0 when a side is empty."""
+    if not a or not b:
         return 1.0
-    # U counts the pairs where a wins (ties count half); work in halves.
-    u2 = 0
-    for x in a:
-        for y in b:
-            u2 += 2 if x > y else (1 if x == y else 0)
-    nm = n * m
-    u = min(u2, 2 * nm - u2) / 2.0
-    if n + m <= 40:
-        ways = _exact_counts(n, m)
-        total = sum(ways)
-        tail = sum(w for v, w in enumerate(ways) if v <= u + 1e-9)
-        return min(1.0, 2.0 * tail / total)
-    mean = nm / 2.0
-    sd = math.sqrt(nm * (n + m + 1) / 12.0)
-    z = (u - mean + 0.5) / sd
-    return min(1.0, math.erfc(-z / math.sqrt(2.0)))
+    values = list(a) + list(b)
+    exact = len(values) <= EXACT_MAX_VALUES and len(set(values)) == len(values)
+    result = _mannwhitneyu()(list(a), list(b), alternative="two-sided",
+                             method="exact" if exact else "asymptotic")
+    return float(result.pvalue)
 
 
 def compare(stock, pooled):

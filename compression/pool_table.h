@@ -1,8 +1,9 @@
 // The context pools rockpool runs, listed once. Everything that has one
 // thing per pool (CompressionPools' members and statistics, the report
 // line's per-pool fields, the legacy face's outstanding leases, the stats
-// reader of tools/rockpool) expands this X-macro instead of naming the
-// pools again, so a pool added here appears everywhere or fails to build.
+// reader of tools/rockpool, sst_replay's per-pool metrics) expands this
+// X-macro instead of naming the pools again, so a pool added here appears
+// everywhere or fails to build.
 // No dependencies: the stats reader needs neither the pools nor a codec.
 //
 // X(name, Policy, library, report_key, in_every_line):

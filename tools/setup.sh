@@ -16,7 +16,9 @@
 #              tools (db_bench/ldb/sst_dump: preload_tools_test), zstd, zlib,
 #              xxhash, Abseil, GoogleTest/GoogleMock, Benchmark, python3 and
 #              python-is-python3 (Bazel 4.2.3's Python stub runs `env python`:
-#              py_test/py_binary, e.g. //tests:doc_paths_test, need it), git
+#              py_test/py_binary, e.g. //tests:doc_paths_test, need it),
+#              python3-scipy (bench/felt_stats.py's Mann-Whitney U test, which
+#              //tests/bench's unit tests run), git
 #              (the doc tests list the repository's files with it), the
 #              zstd command (system_tools_test runs it under the
 #              interposer), and
@@ -53,6 +55,7 @@
 #   clang      clang-14 and its sanitizer runtimes: the tsan and fuzz stages
 #   bench      bench/felt_cost.py (bench/README.md): the allocators above,
 #              python3-matplotlib (its heatmap and RSS pictures),
+#              python3-scipy (its U test),
 #              rocksdb-tools (Debian's db_bench), and for --myrocks
 #              mariadb-server mariadb-plugin-rocksdb sysbench; not used by CI
 #   upstream   building RocksDB >= 10.4 from source for the native face
@@ -74,10 +77,10 @@ declare -A STAGE_PACKAGES=(
           librocksdb-dev rocksdb-tools
           libzstd-dev zlib1g-dev liblz4-dev libxxhash-dev libabsl-dev
           libgtest-dev libgmock-dev libbenchmark-dev
-          python3 python-is-python3 git zstd
+          python3 python-is-python3 python3-scipy git zstd
           libjemalloc2 libtcmalloc-minimal4"
   [bench]="rocksdb-tools libjemalloc2 libtcmalloc-minimal4 python3 python3-matplotlib
-           mariadb-server mariadb-plugin-rocksdb sysbench"
+           python3-scipy mariadb-server mariadb-plugin-rocksdb sysbench"
   [db_stress]="g++ librocksdb-dev libgflags-dev libsnappy-dev liblz4-dev libbz2-dev
                libzstd-dev zlib1g-dev dpkg-dev"
   [myrocks]="mariadb-server mariadb-plugin-rocksdb sysbench g++"

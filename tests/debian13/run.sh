@@ -97,7 +97,7 @@ sub_stage() {
 if ((db_stress || myrocks)); then
   t0=$SECONDS
   if bazel build //rocksdb_plugin:librockpool_preload.so //rocksdb_plugin:librockpool_interpose.so \
-      //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >"$log" 2>&1; then
+      //tools/process:libmalloc_counter.so >"$log" 2>&1; then
     passed=$((passed + 1))
     stage_say "bazel build of the preloaded objects PASS ($((SECONDS - t0)) s)"
   else
@@ -124,7 +124,7 @@ fi
 # stock-pattern check: the essentials, in less time).
 if ((myrocks)); then
   sub_stage myrocks myrocks env ROCKPOOL_INTERPOSE="$bin/rocksdb_plugin/legacy/librockpool_interpose.so" \
-    MALLOC_COUNTER="$bin/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so" \
+    MALLOC_COUNTER="$bin/tools/process/libmalloc_counter.so" \
     bash tests/myrocks/run.sh --no-measure --codecs=zlib,zstd
 fi
 

@@ -56,7 +56,8 @@ TEST(FuzzRegressionTest, DecompressStreamOutputLimitIsExact) {
 // dynamic string table there, and the check `table + n >= size` of a
 // DT_NEEDED name wrapped past 2^64 back into the file: UBSan reported the
 // pointer arithmetic, and the name read came from wherever the sum landed.
-// Now every offset is checked against the file before any sum is formed.
+// Now every offset is checked against the file before any sum is formed
+// (tools/process/elf_file.cc, the reader elf_needed.h goes through).
 TEST(FuzzRegressionTest, ElfStringTableNearTwoToTheSixtyFourIsOutsideTheFile) {
   std::string file(0x200, '\0');
   Elf64_Ehdr eh{};

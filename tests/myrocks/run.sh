@@ -8,7 +8,7 @@
 # and run as root):
 #   mariadb-server mariadb-plugin-rocksdb sysbench
 # (g++ too, only when no built malloc counter is found: it is then compiled
-# from tests/rocksdb_plugin/legacy/measure/malloc_counter.cc.)
+# from tools/process/malloc_counter*.)
 #
 # For each codec (zlib, zstd, lz4hc: the column family's compression) and each mode
 #   stock    no rockpool (only the malloc counter preloaded)
@@ -125,11 +125,16 @@ trap 'stage_say "interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------- preloads
 if [ -z "${MALLOC_COUNTER:-}" ]; then
-  if [ -f "$REPO/bazel-bin/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so" ]; then
-    MALLOC_COUNTER="$REPO/bazel-bin/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so"
+  if [ -f "$REPO/bazel-bin/tools/process/libmalloc_counter.so" ]; then
+    MALLOC_COUNTER="$REPO/bazel-bin/tools/process/libmalloc_counter.so"
   else
+    # The sources of //tools/process:libmalloc_counter.so, compiled as Bazel does.
     MALLOC_COUNTER="$WORK/libmalloc_counter.so"
-    g++ -shared -fPIC -O2 -o "$MALLOC_COUNTER" "$REPO/tests/rocksdb_plugin/legacy/measure/malloc_counter.cc" \
+    src="$REPO/tools/process"
+    { gcc -c -fPIC -O2 -I"$REPO" -o "$WORK/mc.o" "$src/malloc_counter.c" &&
+      gcc -c -fPIC -O2 -I"$REPO" -o "$WORK/mc_report.o" "$src/malloc_counter_exit_report.c" &&
+      g++ -c -fPIC -O2 -std=c++20 -I"$REPO" -o "$WORK/mc_new.o" "$src/malloc_counter_new.cc" &&
+      g++ -shared -o "$MALLOC_COUNTER" "$WORK/mc.o" "$WORK/mc_report.o" "$WORK/mc_new.o" -ldl; } \
       || die "could not compile the malloc counter"
   fi
 fi

@@ -1,7 +1,8 @@
 // What kind of file a program is and, for an ELF64 file, the libraries its
-// dynamic section names (DT_NEEDED), read with <elf.h> only: no tool is run
-// and nothing is loaded. `rockpool run` and `rockpool check` use it to pick
-// the preload object (the program links librocksdb.so) or the interposer.
+// dynamic section names (DT_NEEDED), read by tools/process/elf_file.h: no
+// tool is run and nothing is loaded. `rockpool run` and `rockpool check` use
+// it to pick the preload object (the program links librocksdb.so) or the
+// interposer.
 #ifndef ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_
 #define ROCKPOOL_TOOLS_ROCKPOOL_ELF_NEEDED_H_
 

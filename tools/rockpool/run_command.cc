@@ -6,17 +6,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "rocksdb_plugin/options.h"
 #include "rocksdb_plugin/own_file.h"
+#include "tools/process/preload_list.h"
 #include "tools/rockpool/stats_location.h"
 
 namespace rockpool::cli {
@@ -79,18 +79,10 @@ absl::StatusOr<RunRequest> ParseRunArguments(const std::vector<std::string>& arg
 }
 
 std::string PreloadWith(const std::string& existing, const std::string& object) {
-  std::vector<std::string> kept;
-  bool present = false;
-  for (absl::string_view e : absl::StrSplit(existing, absl::ByAnyChar(": "), absl::SkipEmpty())) {
-    if (e == object) {
-      present = true;
-    } else if (IsRockpoolObject(e)) {
-      continue;  // another rockpool object: replaced by `object`
-    }
-    kept.emplace_back(e);
-  }
-  if (!present) kept.insert(kept.begin(), object);
-  return absl::StrJoin(kept, ":");
+  // Another rockpool object (from an outer `rockpool run`) is replaced.
+  return process::PreloadFirst(object, existing, [](std::string_view entry) {
+    return IsRockpoolObject(absl::string_view(entry.data(), entry.size()));
+  });
 }
 
 absl::StatusOr<std::string> OptionsToSet(const std::optional<std::string>& flag,

@@ -17,9 +17,10 @@
 //   --verbose          ROCKPOOL_VERBOSE=1
 //   --object=preload|interpose|native  overrides the choice (object_choice.h)
 //
-// LD_PRELOAD: the object is put first; one already there is not added again,
-// and another rockpool object there (from an outer `rockpool run`) is
-// replaced: two rockpool objects in one process never work. Exit 2 with one
+// LD_PRELOAD: the object is put first (tools/process/preload_list.h); one
+// already there is moved to the front, not added again, and another rockpool
+// object there (from an outer `rockpool run`) is replaced: two rockpool
+// objects in one process never work. Exit 2 with one
 // line on stderr, PROGRAM not started: a bad flag or option, a missing
 // object, an unreadable or malformed program; 127: PROGRAM not found; 126:
 // it cannot be executed.
@@ -51,7 +52,7 @@ struct RunRequest {
 absl::StatusOr<RunRequest> ParseRunArguments(const std::vector<std::string>& args);
 
 // `existing` LD_PRELOAD (entries separated by ':' or spaces, as ld.so reads
-// them) with `object` first, as described above.
+// them) with `object` first, as described above, ':'-joined.
 std::string PreloadWith(const std::string& existing, const std::string& object);
 
 // The ROCKPOOL_OPTIONS value to set: --options, else `existing` (the

@@ -12,6 +12,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "tools/process/active_allocator.h"
+#include "tools/process/elf_file.h"
+#include "tools/process/preload_list.h"
 #include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
@@ -54,84 +57,42 @@ const char* ElfTypeName(uint16_t type) {
   }
 }
 
-// Whether the dynamic symbol table defines malloc (an error for an
-// executable); true when the object has no section headers to tell (the
-// child's check still runs).
-absl::StatusOr<bool> DefinesMalloc(const std::string& data, const Elf64_Ehdr& eh) {
-  if (eh.e_shoff == 0 || eh.e_shnum == 0) return true;
-  if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > data.size() ||
-      (data.size() - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum) {
-    return absl::InvalidArgumentError("truncated or damaged ELF section headers");
-  }
-  auto section = [&](size_t i) {
-    Elf64_Shdr sh;
-    std::memcpy(&sh, data.data() + eh.e_shoff + i * sizeof(Elf64_Shdr), sizeof(sh));
-    return sh;
-  };
-  auto inside = [&](const Elf64_Shdr& sh) {
-    return sh.sh_offset <= data.size() && sh.sh_size <= data.size() - sh.sh_offset;
-  };
-  for (size_t i = 0; i < eh.e_shnum; ++i) {
-    const Elf64_Shdr dynamic = section(i);
-    if (dynamic.sh_type != SHT_DYNAMIC || !inside(dynamic)) continue;
-    // The loader refuses to preload a position-independent executable.
-    for (size_t off = 0; off + sizeof(Elf64_Dyn) <= dynamic.sh_size; off += sizeof(Elf64_Dyn)) {
-      Elf64_Dyn dyn;
-      std::memcpy(&dyn, data.data() + dynamic.sh_offset + off, sizeof(dyn));
-      if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE) != 0) {
-        return absl::InvalidArgumentError(
-            "a position-independent executable, not a shared object (the loader cannot preload "
-            "it)");
-      }
-    }
-  }
-  for (size_t i = 0; i < eh.e_shnum; ++i) {
-    const Elf64_Shdr symtab = section(i);
-    if (symtab.sh_type != SHT_DYNSYM || symtab.sh_link >= eh.e_shnum) continue;
-    const Elf64_Shdr strtab = section(symtab.sh_link);
-    if (!inside(symtab) || !inside(strtab)) {
-      return absl::InvalidArgumentError("truncated ELF symbol table");
-    }
-    for (size_t off = 0; off + sizeof(Elf64_Sym) <= symtab.sh_size; off += sizeof(Elf64_Sym)) {
-      Elf64_Sym sym;
-      std::memcpy(&sym, data.data() + symtab.sh_offset + off, sizeof(sym));
-      const int type = ELF64_ST_TYPE(sym.st_info);
-      if (sym.st_shndx == SHN_UNDEF || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
-          sym.st_name >= strtab.sh_size) {
-        continue;
-      }
-      const char* name = data.data() + strtab.sh_offset + sym.st_name;
-      const size_t room = strtab.sh_size - sym.st_name;
-      if (strnlen(name, room) == 6 && std::memcmp(name, "malloc", 6) == 0) return true;
-    }
-    return false;
-  }
-  return false;  // no dynamic symbols at all
-}
-
 absl::Status CheckObject(const std::string& path) {
   absl::StatusOr<std::string> data = ReadWhole(path);
   if (!data.ok()) return data.status();
-  Elf64_Ehdr eh;
-  if (data->size() < EI_NIDENT || std::memcmp(data->data(), ELFMAG, SELFMAG) != 0) {
+  if (!process::ElfFile::HasMagic(*data)) {
     return absl::InvalidArgumentError("not an ELF shared object (no ELF magic number)");
   }
   Elf64_Ehdr own;
   if (!OwnHeader(&own)) return absl::InternalError("cannot read /proc/self/exe");
+  absl::StatusOr<process::ElfFile> elf = process::ElfFile::Open(*data);
   if (static_cast<unsigned char>((*data)[EI_CLASS]) != own.e_ident[EI_CLASS] ||
-      static_cast<unsigned char>((*data)[EI_DATA]) != own.e_ident[EI_DATA] ||
-      data->size() < sizeof(eh)) {
+      static_cast<unsigned char>((*data)[EI_DATA]) != own.e_ident[EI_DATA] || !elf.ok()) {
     return absl::InvalidArgumentError(
         "an ELF object of another word size or byte order than this sst_replay");
   }
-  std::memcpy(&eh, data->data(), sizeof(eh));
+  const Elf64_Ehdr& eh = elf->header();
   if (eh.e_type != ET_DYN) return absl::InvalidArgumentError(ElfTypeName(eh.e_type));
   if (eh.e_machine != own.e_machine) {
     return absl::InvalidArgumentError(absl::StrCat("built for ELF machine ", eh.e_machine,
                                                    ", this sst_replay runs on ", own.e_machine));
   }
-  absl::StatusOr<bool> malloc = DefinesMalloc(*data, eh);
-  if (!malloc.ok()) return malloc.status();
+  // The errors of the reader (DataLoss, for a file the user named) become
+  // the flag's InvalidArgument.
+  absl::StatusOr<process::ElfDynamic> dynamic = elf->ReadDynamic();
+  if (!dynamic.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed ELF file: ", dynamic.status().message()));
+  }
+  // The loader refuses to preload a position-independent executable.
+  if (dynamic->pie) {
+    return absl::InvalidArgumentError(
+        "a position-independent executable, not a shared object (the loader cannot preload it)");
+  }
+  // True as well when the object has no section headers to tell: the
+  // child's check still runs.
+  absl::StatusOr<bool> malloc = elf->DefinesFunction("malloc");
+  if (!malloc.ok()) return absl::InvalidArgumentError(malloc.status().message());
   if (!*malloc) {
     return absl::InvalidArgumentError(
         "a shared object that defines no malloc: not an allocator, the children's malloc would "
@@ -188,21 +149,6 @@ const std::vector<NamedAllocator>& NamedAllocators() {
   return named;
 }
 
-bool SanitizerBuild() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-  return true;
-#else
-  return false;
-#endif
-#else
-  return false;
-#endif
-}
-
 absl::Status CheckAllocatorObject(const std::string& path) { return CheckObject(path); }
 
 absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag) {
@@ -242,7 +188,8 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
                      "value with a '/')");
     }
   }
-  if (SanitizerBuild() && (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
+  if (process::SanitizerBuild() &&
+      (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
     return Invalid(flag,
                    "this sst_replay is a sanitizer build, whose runtime must serve malloc and "
                    "load first: no allocator can be preloaded into it (use a build without "
@@ -252,9 +199,7 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
 }
 
 std::string ChildPreload(const std::string& allocator, std::string_view inherited) {
-  if (allocator.empty()) return std::string(inherited);
-  if (inherited.empty()) return allocator;
-  return absl::StrCat(allocator, " ", A(inherited));
+  return process::PreloadFirst(allocator, inherited);
 }
 
 }  // namespace rockpool::replay

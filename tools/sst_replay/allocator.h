@@ -1,7 +1,7 @@
 // --allocator, the parent's side: which malloc the children run under
 // (values: README.md beside this file, "Under the allocator you run"). The
 // parent preloads the chosen object; each child checks what serves its
-// malloc (active_allocator.h).
+// malloc (allocator_check.h).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_ALLOCATOR_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_ALLOCATOR_H_
 
@@ -44,15 +44,13 @@ absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag);
 absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
                                                     const std::vector<NamedAllocator>& named);
 
-// True in sanitizer builds (AddressSanitizer, ThreadSanitizer).
-bool SanitizerBuild();
-
 // OK if `path` is a readable ELF shared object for this machine whose
 // dynamic symbols define malloc; else why not (no flag in the message).
 absl::Status CheckAllocatorObject(const std::string& path);
 
 // A child's LD_PRELOAD: the allocator first, so that it is the first object
-// searched after the executable, then whatever the user preloaded.
+// searched after the executable, then whatever the user preloaded
+// (tools/process/preload_list.h: ':'-joined, the allocator once).
 std::string ChildPreload(const std::string& allocator, std::string_view inherited);
 
 }  // namespace rockpool::replay

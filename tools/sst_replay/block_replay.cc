@@ -10,6 +10,7 @@
 #include "compression/block_codecs.h"
 #include "compression/compression_type.h"
 #include "compression/zstd_dictionary.h"
+#include "tools/process/usage.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/codec_decompressor.h"
@@ -19,7 +20,6 @@
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/data_block_builder.h"
 #include "tools/sst_replay/lz4_replay.h"
-#include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
@@ -74,7 +74,7 @@ class Replayer {
       if (absl::Status s = ReplayBlobFile(index, job_.blobs[i]); !s.ok()) return s;
     }
     Sample();
-    const ProcessSnapshot end = TakeSnapshot();
+    const process::ProcessSnapshot end = process::TakeSnapshot();
     const CompressionPoolsStats pools_after = pools_.stats();
     progress_->Report(1.0);
 
@@ -398,7 +398,7 @@ class Replayer {
   }
 
   void Sample() {
-    const MallocCounts now = ReadMallocCounts();
+    const process::MallocCounts now = process::ReadMallocCounts();
     const PoolStats pools = pools_.stats().Total();
     SeriesPoint p;
     p.x = static_cast<double>(uncompressed_) / (1024.0 * 1024.0);
@@ -420,7 +420,7 @@ class Replayer {
   std::string compressed_;
   std::string blob_value_;
   std::string round_trip_;
-  ProcessSnapshot start_;
+  process::ProcessSnapshot start_;
   uint64_t sample_every_ = 1;
   uint64_t source_blocks_ = 0;
   uint64_t blocks_ = 0;

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "compression/pool_table.h"
+
 namespace rockpool::replay {
 
 void ProgressSink::Report(double fraction) {
@@ -27,22 +29,23 @@ bool g_peak_rss_reset = false;
 int64_t g_peak_rss_before_window = -1;
 }  // namespace
 
-ProcessSnapshot OpenWindow() {
-  g_peak_rss_before_window = std::max(g_peak_rss_before_window, PeakRssBytes());
-  g_peak_rss_reset = ResetPeakRss();
-  ResetMallocPeak();
-  return TakeSnapshot();
+process::ProcessSnapshot OpenWindow() {
+  g_peak_rss_before_window = std::max(g_peak_rss_before_window, process::PeakRssBytes());
+  g_peak_rss_reset = process::ResetPeakRss();
+  process::ResetMallocPeak();
+  return process::TakeSnapshot();
 }
 
-int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, PeakRssBytes()); }
+int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, process::PeakRssBytes()); }
 
-void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result) {
+void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
+                      RunResult* result) {
   auto& m = result->metrics;
   m["wall_ns"] = end.wall_ns - start.wall_ns;
   m["cpu_ns"] = end.cpu_ns - start.cpu_ns;
   m["minor_faults"] = end.minor_faults - start.minor_faults;
   m["major_faults"] = end.major_faults - start.major_faults;
-  m["peak_rss_bytes"] = PeakRssBytes();
+  m["peak_rss_bytes"] = process::PeakRssBytes();
   m["peak_rss_window_only"] = g_peak_rss_reset ? 1 : 0;
   m["process_bytes"] = static_cast<int64_t>(end.malloc.bytes - start.malloc.bytes);
   m["process_calls"] = static_cast<int64_t>(end.malloc.calls - start.malloc.calls);
@@ -50,7 +53,7 @@ void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, 
   m["heap_start_bytes"] = start.malloc.live;
   m["heap_end_bytes"] = end.malloc.live;
   m["peak_heap_bytes"] = end.malloc.peak;
-  m["malloc_counter_active"] = MallocCounterActive() ? 1 : 0;
+  m["malloc_counter_active"] = process::MallocCounterActive() ? 1 : 0;
 }
 
 void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
@@ -67,12 +70,11 @@ void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsS
     m[prefix + "idle_end"] = static_cast<int64_t>(a.idle);
     m[prefix + "idle_bytes_end"] = static_cast<int64_t>(a.idle_bytes);
   };
-  add("pool_zstd_compress_", before.zstd_compress, after.zstd_compress);
-  add("pool_zstd_decompress_", before.zstd_decompress, after.zstd_decompress);
-  add("pool_deflate_", before.deflate, after.deflate);
-  add("pool_inflate_", before.inflate, after.inflate);
-  add("pool_lz4_", before.lz4, after.lz4);
-  add("pool_lz4hc_", before.lz4hc, after.lz4hc);
+  // One group of metrics per pool, "pool_<name>_": a pool added to the
+  // table is measured without a change here.
+#define ROCKPOOL_ADD_POOL_METRICS(name, ...) add("pool_" #name "_", before.name, after.name);
+  ROCKPOOL_POOL_TABLE(ROCKPOOL_ADD_POOL_METRICS)
+#undef ROCKPOOL_ADD_POOL_METRICS
   const PoolStats b = before.Total();
   const PoolStats a = after.Total();
   m["codec_bytes"] = static_cast<int64_t>(a.library.bytes_allocated - b.library.bytes_allocated);

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "compression/compression_pools.h"
+#include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
-#include "tools/sst_replay/measure.h"
 
 namespace rockpool::replay {
 
@@ -27,7 +27,7 @@ class ProgressSink {
 
 // Resets the peaks (heap in use, RSS) and takes the window's first
 // snapshot.
-ProcessSnapshot OpenWindow();
+process::ProcessSnapshot OpenWindow();
 
 // Peak RSS of this child's whole process image, from exec to now
 // (/proc/self/status VmHWM, taken before OpenWindow resets it and again
@@ -37,7 +37,8 @@ int64_t ImagePeakRssBytes();
 
 // Adds the whole-process figures of the window [start, end] to `result`;
 // call right after taking `end`.
-void AddWindowMetrics(const ProcessSnapshot& start, const ProcessSnapshot& end, RunResult* result);
+void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
+                      RunResult* result);
 
 // Adds pool counters: totals (codec_bytes, codec_calls, contexts_*) as the
 // difference between two snapshots, plus per-pool detail.

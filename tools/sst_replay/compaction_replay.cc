@@ -18,9 +18,9 @@
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
+#include "tools/process/usage.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/compaction_faces.h"
-#include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
@@ -53,7 +53,7 @@ class Sampler {
   }
   ~Sampler() { Stop(); }
 
-  void Start(const ProcessSnapshot& start, uint64_t codec_bytes_start) {
+  void Start(const process::ProcessSnapshot& start, uint64_t codec_bytes_start) {
     start_ = start;
     codec_start_ = codec_bytes_start;
     written_start_ = BytesWritten();
@@ -94,7 +94,7 @@ class Sampler {
   }
 
   void Record() {
-    const ProcessSnapshot now = TakeSnapshot();
+    const process::ProcessSnapshot now = process::TakeSnapshot();
     SeriesPoint p;
     p.x = static_cast<double>(now.wall_ns - start_.wall_ns) / 1e9;
     p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start_.malloc.bytes);
@@ -106,7 +106,7 @@ class Sampler {
   ProgressSink* const progress_;
   const uint64_t expected_;
   const CompactionFaces& faces_;
-  ProcessSnapshot start_;
+  process::ProcessSnapshot start_;
   uint64_t codec_start_ = 0;
   int64_t written_start_ = -1;
   std::vector<SeriesPoint> points_;
@@ -344,11 +344,11 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   const CompressionPoolsStats pools_before = faces.Stats();
   const uint64_t discarded_before = faces.DiscardedContexts();
   const PoolStats native_before = faces.NativeStats();
-  const ProcessSnapshot start = OpenWindow();
+  const process::ProcessSnapshot start = OpenWindow();
   sampler.Start(start, pools_before.Total().library.bytes_allocated);
   const absl::Status status = CompactAll(scratch.db.get(), targets);
   sampler.Stop();
-  const ProcessSnapshot end = TakeSnapshot();
+  const process::ProcessSnapshot end = process::TakeSnapshot();
   const CompressionPoolsStats pools_after = faces.Stats();
   if (!status.ok()) return status;
   progress->Report(1.0);

@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
+#include "tools/process/malloc_counts.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/allocator.h"
@@ -27,7 +28,6 @@
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
-#include "tools/sst_replay/measure.h"
 #include "tools/sst_replay/mode_runs.h"
 #include "tools/sst_replay/plan.h"
 #include "tools/sst_replay/report.h"
@@ -87,7 +87,7 @@ class Session {
     if (!self.ok()) return Fail(3, self.status().message());
     self_ = *self;
     report_.repeat = replay_.repeat;
-    report_.malloc_counter_active = MallocCounterActive();
+    report_.malloc_counter_active = process::MallocCounterActive();
     if (args_.empty()) {
       if (int rc = GenerateWorkload(); rc != 0) return rc;
     }

@@ -48,9 +48,9 @@ TEST(Preload, PrependedOnceOthersKept) {
   EXPECT_EQ(PreloadWith("/lib/a.so", kObject), std::string(kObject) + ":/lib/a.so");
   EXPECT_EQ(PreloadWith("/lib/a.so /lib/b.so", kObject),
             std::string(kObject) + ":/lib/a.so:/lib/b.so");
-  // Already there: not twice, order kept.
+  // Already there: moved to the front, not twice.
   EXPECT_EQ(PreloadWith(std::string("/lib/a.so:") + kObject, kObject),
-            std::string("/lib/a.so:") + kObject);
+            std::string(kObject) + ":/lib/a.so");
   // Another rockpool object (an outer `rockpool run`): replaced.
   EXPECT_EQ(PreloadWith("/x/librockpool_interpose.so:/lib/a.so", kObject),
             std::string(kObject) + ":/lib/a.so");

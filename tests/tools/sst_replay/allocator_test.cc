@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/compression/test_data.h"
+#include "tools/process/active_allocator.h"
 
 namespace rockpool::replay {
 namespace {
@@ -57,7 +58,7 @@ TEST(AllocatorTest, NamedAllocatorNotInstalledNamesItsPackage) {
             "libjemalloc2");
   // all: what is installed, and a note for what is not.
   absl::StatusOr<AllocatorSelection> all = SelectAllocators("all", named);
-  if (SanitizerBuild()) {
+  if (process::SanitizerBuild()) {
     EXPECT_THAT(Message(all), HasSubstr("sanitizer build"));
     return;
   }
@@ -96,7 +97,7 @@ TEST(AllocatorTest, UnknownNamesAndBadPathsAreOneLine) {
 TEST(AllocatorTest, PathToASharedObjectDefiningMalloc) {
   EXPECT_TRUE(CheckAllocatorObject(MallocObject()).ok());
   absl::StatusOr<AllocatorSelection> s = SelectAllocators(MallocObject());
-  if (SanitizerBuild()) {
+  if (process::SanitizerBuild()) {
     EXPECT_THAT(Message(s), HasSubstr("no allocator can be preloaded into it"));
     return;
   }
@@ -107,8 +108,10 @@ TEST(AllocatorTest, PathToASharedObjectDefiningMalloc) {
 
 TEST(AllocatorTest, ChildPreloadPutsTheAllocatorFirst) {
   EXPECT_EQ(ChildPreload("/a/je.so", ""), "/a/je.so");
-  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so:/u/other.so"), "/a/je.so /u/mine.so:/u/other.so");
+  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so:/u/other.so"), "/a/je.so:/u/mine.so:/u/other.so");
   EXPECT_EQ(ChildPreload("", "/u/mine.so"), "/u/mine.so");
+  // Already preloaded by the user: first, once.
+  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so /a/je.so"), "/a/je.so:/u/mine.so");
 }
 
 }  // namespace

@@ -29,8 +29,8 @@ VALUE=${VALUE:-200}
 cd "$(dirname "$0")/../../../.."
 unset ROCKPOOL_OPTIONS ROCKPOOL_STATS ROCKPOOL_STATS_SECONDS
 BAZEL=${BAZEL:-bazel}
-$BAZEL build --symlink_prefix=/ //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
-COUNTER=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so
+$BAZEL build --symlink_prefix=/ //tools/process:libmalloc_counter.so >/dev/null 2>&1
+COUNTER=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)/tools/process/libmalloc_counter.so
 WORK=$(mktemp -d /tmp/rockpool_compare.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cat >"$WORK/cpu_of.py" <<'PY'

@@ -33,10 +33,10 @@ if [ -n "${PRELOAD_DIR:-}" ]; then
   ROCKPOOL=$PRELOAD_DIR/librockpool_preload.so COUNTER=$PRELOAD_DIR/libmalloc_counter.so
 else
   $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so \
-    //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
+    //tools/process:libmalloc_counter.so >/dev/null 2>&1
   BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
   ROCKPOOL=$BIN/rocksdb_plugin/legacy/librockpool_preload.so
-  COUNTER=$BIN/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so
+  COUNTER=$BIN/tools/process/libmalloc_counter.so
 fi
 WORK=$(mktemp -d /tmp/rockpool_blob_measure.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

@@ -39,10 +39,10 @@ CODECS=${CODECS:-zlib zstd}
 FLAGS=${FLAGS:-}
 
 $BAZEL build --symlink_prefix=/ //rocksdb_plugin:librockpool_preload.so \
-  //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
+  //tools/process:libmalloc_counter.so >/dev/null 2>&1
 BIN=$($BAZEL info --symlink_prefix=/ bazel-bin 2>/dev/null)
 ROCKPOOL=$BIN/rocksdb_plugin/legacy/librockpool_preload.so
-COUNTER=$BIN/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so
+COUNTER=$BIN/tools/process/libmalloc_counter.so
 WORK=$(mktemp -d /tmp/rockpool_measure.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 

@@ -25,12 +25,12 @@ FLAGS=(--symlink_prefix=/ --repo_env=ROCKPOOL_ROCKSDB_PREFIX="$PREFIX")
 
 $BAZEL build "${FLAGS[@]}" //rocksdb_plugin/native:librockpool_native.so \
   //tests/rocksdb_plugin/native:c_api_fill //tests/rocksdb_plugin/native:data_blocks_equal \
-  //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
+  //tools/process:libmalloc_counter.so >/dev/null 2>&1
 BIN=$($BAZEL info "${FLAGS[@]}" bazel-bin 2>/dev/null)
 FILL=$BIN/tests/rocksdb_plugin/native/c_api_fill
 EQUAL=$BIN/tests/rocksdb_plugin/native/data_blocks_equal
 NATIVE=$BIN/rocksdb_plugin/native/librockpool_native.so
-COUNTER=$BIN/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so
+COUNTER=$BIN/tools/process/libmalloc_counter.so
 WORK=${WORK:-$(mktemp -d /tmp/rockpool_c_api.XXXXXX)}
 mkdir -p "$WORK"
 

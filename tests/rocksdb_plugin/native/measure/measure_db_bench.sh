@@ -43,10 +43,10 @@ BAZEL=${BAZEL:-bazel}
 BAZEL_FLAGS=${BAZEL_FLAGS:-}
 
 $BAZEL build $BAZEL_FLAGS --symlink_prefix=/ //rocksdb_plugin:librockpool_interpose.so \
-  //tests/rocksdb_plugin/legacy/measure:libmalloc_counter.so >/dev/null 2>&1
+  //tools/process:libmalloc_counter.so >/dev/null 2>&1
 BIN=$($BAZEL info $BAZEL_FLAGS --symlink_prefix=/ bazel-bin 2>/dev/null)
 INTERPOSE=$BIN/rocksdb_plugin/legacy/librockpool_interpose.so
-COUNTER=$BIN/tests/rocksdb_plugin/legacy/measure/libmalloc_counter.so
+COUNTER=$BIN/tools/process/libmalloc_counter.so
 WORK=${WORK:-$(mktemp -d /tmp/rockpool_native_measure.XXXXXX)}
 mkdir -p "$WORK"
 

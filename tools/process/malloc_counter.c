@@ -1,9 +1,10 @@
-/* Whole-process malloc counter (what it counts: README.md beside this file,
- * "What is measured"). The executable defines the C allocation functions, so
- * ELF interposition binds every caller in the process to them; each counts
- * and forwards to the next definition (dlsym(RTLD_NEXT, ...)), not to glibc's
- * __libc_* entry points, because an executable is searched before preloaded
- * objects and forwarding to glibc would leave a preloaded --allocator unused.
+/* Whole-process malloc counter (what it counts: README.md beside this file).
+ * The executable (or the preloaded libmalloc_counter.so) defines the C
+ * allocation functions, so ELF interposition binds every caller in the
+ * process to them; each counts and forwards to the next definition
+ * (dlsym(RTLD_NEXT, ...)), not to glibc's __libc_* entry points, because an
+ * executable is searched before preloaded objects and forwarding to glibc
+ * would leave a preloaded allocator (sst_replay's --allocator) unused.
  *
  * dlsym may allocate while the targets are looked up at the first call:
  * those calls, and other threads' meanwhile, are served from a static
@@ -18,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/sst_replay/malloc_counter_internal.h"
-#include "tools/sst_replay/malloc_counter_shim.h"
+#include "tools/process/malloc_counter.h"
+#include "tools/process/malloc_counter_internal.h"
 
 #ifndef ROCKPOOL_NO_MALLOC_COUNTER
 
@@ -48,7 +49,7 @@ static struct {
 enum { kUnresolved = 0, kResolving = 1, kReady = 2 };
 static int g_state;
 
-__thread int rockpool_counter_inside;
+__thread int rockpool_counter_inside __attribute__((tls_model("initial-exec")));
 
 static uint64_t g_calls;
 static uint64_t g_bytes;

@@ -1,5 +1,5 @@
 // operator new and delete for the whole-process malloc counter
-// (malloc_counter_shim.c). jemalloc and tcmalloc define their own operator
+// (malloc_counter.c). jemalloc and tcmalloc define their own operator
 // new and delete, which do not call malloc: preloaded, they would serve
 // every C++ allocation of the process uncounted. So the executable defines
 // them too, forwarding each to the next definition (the preloaded
@@ -11,7 +11,7 @@
 #include <new>
 #include <type_traits>
 
-#include "tools/sst_replay/malloc_counter_internal.h"
+#include "tools/process/malloc_counter_internal.h"
 
 #ifndef ROCKPOOL_NO_MALLOC_COUNTER
 

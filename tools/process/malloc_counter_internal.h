@@ -1,8 +1,8 @@
 /* Between the two halves of the malloc counter: the C allocation functions
- * (malloc_counter_shim.c) and operator new and delete
+ * (malloc_counter.c) and operator new and delete
  * (malloc_counter_new.cc). Not for other code. */
-#ifndef ROCKPOOL_TOOLS_SST_REPLAY_MALLOC_COUNTER_INTERNAL_H_
-#define ROCKPOOL_TOOLS_SST_REPLAY_MALLOC_COUNTER_INTERNAL_H_
+#ifndef ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTER_INTERNAL_H_
+#define ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTER_INTERNAL_H_
 
 #include <stddef.h>
 
@@ -13,8 +13,10 @@ extern "C" {
 /* Nonzero while this thread runs the serving allocator's code for the
  * counter. An allocator may allocate from within (tcmalloc's
  * malloc_usable_size creates its extension object with operator new): such
- * nested calls are forwarded uncounted, without asking for their size. */
-extern __thread int rockpool_counter_inside;
+ * nested calls are forwarded uncounted, without asking for their size.
+ * Initial-exec: its first use in a thread must not call __tls_get_addr,
+ * which may allocate (the executable and preloaded objects have static TLS). */
+extern __thread int rockpool_counter_inside __attribute__((tls_model("initial-exec")));
 
 /* 1 once the forward targets are known (looks them up at the first call);
  * 0 while they are being looked up. */
@@ -37,4 +39,4 @@ void rockpool_counter_new_targets(const void** operator_new, int* counted);
 }
 #endif
 
-#endif /* ROCKPOOL_TOOLS_SST_REPLAY_MALLOC_COUNTER_INTERNAL_H_ */
+#endif /* ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTER_INTERNAL_H_ */

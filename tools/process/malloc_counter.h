@@ -1,6 +1,6 @@
-/* C interface of the whole-process malloc counter (malloc_counter_shim.c). */
-#ifndef ROCKPOOL_TOOLS_SST_REPLAY_MALLOC_COUNTER_SHIM_H_
-#define ROCKPOOL_TOOLS_SST_REPLAY_MALLOC_COUNTER_SHIM_H_
+/* C interface of the whole-process malloc counter (malloc_counter.c). */
+#ifndef ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTER_H_
+#define ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTER_H_
 
 #include <stdint.h>
 
@@ -41,4 +41,4 @@ void rockpool_malloc_forward_read(struct rockpool_malloc_forward* out);
 }
 #endif
 
-#endif /* ROCKPOOL_TOOLS_SST_REPLAY_MALLOC_COUNTER_SHIM_H_ */
+#endif /* ROCKPOOL_TOOLS_PROCESS_MALLOC_COUNTER_H_ */

@@ -1,4 +1,4 @@
-#include "tools/sst_replay/active_allocator.h"
+#include "tools/process/active_allocator.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
@@ -15,10 +15,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "tools/sst_replay/allocator.h"
-#include "tools/sst_replay/measure.h"
+#include "tools/process/malloc_counts.h"
 
-namespace rockpool::replay {
+namespace rockpool::process {
 namespace {
 
 // The test allocation: large enough to stand out in any allocator's
@@ -156,39 +155,6 @@ std::string MixedForwarding(const MallocForward& f, const Object& o) {
   return "";
 }
 
-bool SameFile(const std::string& a, const std::string& b) {
-  struct stat sa, sb;
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
-// The path /proc/self/maps shows for `path`'s file, empty if not mapped.
-std::string MappedAs(const std::string& path) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return "";
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    unsigned dev_major = 0, dev_minor = 0;
-    uint64_t inode = 0;
-    int path_at = 0;
-    if (std::sscanf(line.c_str(), "%*x-%*x %*s %*x %x:%x %" SCNu64 " %n", &dev_major, &dev_minor,
-                    &inode, &path_at) < 3) {
-      continue;
-    }
-    if (inode == st.st_ino && makedev(dev_major, dev_minor) == st.st_dev) {
-      return line.substr(static_cast<size_t>(path_at));
-    }
-  }
-  return "";
-}
-
-// "jemalloc 5.3.0 (/usr/lib/x86_64-linux-gnu/libjemalloc.so.2)"
-std::string DescribeActive(const ActiveAllocator& active) {
-  return absl::StrCat(active.name, active.version.empty() ? "" : " ", active.version, " (",
-                      active.object, ")");
-}
-
 }  // namespace
 
 ActiveAllocator DetectActiveAllocator() {
@@ -222,40 +188,50 @@ ActiveAllocator DetectActiveAllocator() {
   return a;
 }
 
-absl::Status CheckActiveAllocator(const std::string& requested, const std::string& preload,
-                                  ActiveAllocator* active) {
-  auto fail = [&](std::string_view why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--allocator=", requested, ": ", absl::string_view(why.data(), why.size())));
-  };
-  if (!active->problem.empty()) return fail(active->problem);
-  if (preload.empty()) {
-    if (active->name == "glibc" || (SanitizerBuild() && active->name == "sanitizer runtime")) {
-      return absl::OkStatus();
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+std::string MappedAs(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return "";
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    unsigned dev_major = 0, dev_minor = 0;
+    uint64_t inode = 0;
+    int path_at = 0;
+    if (std::sscanf(line.c_str(), "%*x-%*x %*s %*x %x:%x %" SCNu64 " %n", &dev_major, &dev_minor,
+                    &inode, &path_at) < 3) {
+      continue;
     }
-    const char* ld_preload = std::getenv("LD_PRELOAD");
-    return fail(
-        absl::StrCat("malloc in this child is served by ", DescribeActive(*active), ", not glibc's",
-                     ld_preload != nullptr && *ld_preload != '\0'
-                         ? absl::StrCat("; LD_PRELOAD=", ld_preload,
-                                        " preloads it: unset it, or name it with --allocator=PATH")
-                         : ""));
+    if (inode == st.st_ino && makedev(dev_major, dev_minor) == st.st_dev) {
+      return line.substr(static_cast<size_t>(path_at));
+    }
   }
-  const std::string mapped = MappedAs(preload);
-  if (!SameFile(active->object, preload)) {
-    return fail(absl::StrCat(preload, " was preloaded, but malloc in this child is served by ",
-                             DescribeActive(*active),
-                             mapped.empty() ? " (the loader did not map it)" : ""));
-  }
-  absl::StrAppend(&active->evidence, "; /proc/self/maps maps ", mapped);
-  return absl::OkStatus();
+  return "";
 }
 
-void AddAllocatorFacts(const ActiveAllocator& active, RunResult* result) {
-  result->facts["allocator"] = active.name;
-  result->facts["allocator_version"] = active.version;
-  result->facts["allocator_object"] = active.object;
-  result->facts["allocator_evidence"] = active.evidence;
+std::string DescribeAllocator(const ActiveAllocator& active) {
+  return absl::StrCat(active.name, active.version.empty() ? "" : " ", active.version, " (",
+                      active.object, ")");
 }
 
-}  // namespace rockpool::replay
+bool SanitizerBuild() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+}  // namespace rockpool::process

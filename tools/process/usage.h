@@ -1,0 +1,34 @@
+// What a process used, for a measured window: wall and CPU time and page
+// faults (getrusage), peak RSS (/proc/self/status), and the malloc
+// counter's figures (malloc_counts.h). Nothing here allocates: a snapshot
+// can be taken inside the window it measures.
+#ifndef ROCKPOOL_TOOLS_PROCESS_USAGE_H_
+#define ROCKPOOL_TOOLS_PROCESS_USAGE_H_
+
+#include <cstdint>
+
+#include "tools/process/malloc_counts.h"
+
+namespace rockpool::process {
+
+struct ProcessSnapshot {
+  int64_t wall_ns = 0;  // steady clock
+  int64_t cpu_ns = 0;   // user + system, all threads
+  int64_t minor_faults = 0;
+  int64_t major_faults = 0;
+  MallocCounts malloc{};
+};
+
+ProcessSnapshot TakeSnapshot();
+
+// Peak resident set size of this process image (/proc/self/status VmHWM;
+// getrusage's ru_maxrss is no good here: it survives exec, and a child
+// started with posix_spawn inherits its parent's peak). -1 if unreadable.
+int64_t PeakRssBytes();
+// Restarts the VmHWM peak from the current RSS (/proc/self/clear_refs "5").
+// False if the kernel refused; the peak then covers the whole child.
+bool ResetPeakRss();
+
+}  // namespace rockpool::process
+
+#endif  // ROCKPOOL_TOOLS_PROCESS_USAGE_H_
