@@ -15,12 +15,6 @@ namespace {
 constexpr size_t kHeader = alignof(std::max_align_t);
 static_assert(kHeader >= sizeof(size_t));
 
-// Fault injection state. `countdown` > 0: that many allocations until the
-// failing one; -1: fail everything; 0: disarmed.
-std::atomic<int64_t> countdown{0};
-std::atomic<bool> counting{false};
-std::atomic<uint64_t> counted_calls{0};
-
 #if ROCKPOOL_DEBUG_CHECKS_ON
 AllocationStats g_tag_stats[kAllocationTags];
 #endif
@@ -29,7 +23,9 @@ AllocationStats g_tag_stats[kAllocationTags];
 bool RefuseAllocation(size_t bytes) {
   if (bytes > std::numeric_limits<size_t>::max() - kHeader) return true;
 #if ROCKPOOL_DEBUG_CHECKS_ON
-  return AllocationFaultInjector::ShouldFail();
+  const counting_allocator_internal::RefuseHook hook =
+      counting_allocator_internal::refuse_hook.load(std::memory_order_relaxed);
+  return hook != nullptr && hook();
 #else
   return false;
 #endif
@@ -38,6 +34,9 @@ bool RefuseAllocation(size_t bytes) {
 }  // namespace
 
 #if ROCKPOOL_DEBUG_CHECKS_ON
+std::atomic<counting_allocator_internal::RefuseHook> counting_allocator_internal::refuse_hook{
+    nullptr};
+
 ROCKPOOL_FAST_TLS int tls_allocation_tag = 0;
 
 AllocationCounts TaggedAllocations(int tag) {
@@ -100,42 +99,6 @@ void CountingAllocator::Free(void* p) {
   bytes_live_ -= static_cast<int64_t>(bytes);
   if (stats_ != nullptr) stats_->OnFree(bytes);
   std::free(raw);
-}
-
-void AllocationFaultInjector::FailNthAllocation(uint64_t n) {
-  countdown.store(static_cast<int64_t>(n), std::memory_order_relaxed);
-}
-
-void AllocationFaultInjector::FailAll() { countdown.store(-1, std::memory_order_relaxed); }
-
-void AllocationFaultInjector::Disarm() {
-  countdown.store(0, std::memory_order_relaxed);
-  counting.store(false, std::memory_order_relaxed);
-}
-
-void AllocationFaultInjector::StartCounting() {
-  counted_calls.store(0, std::memory_order_relaxed);
-  counting.store(true, std::memory_order_relaxed);
-}
-
-uint64_t AllocationFaultInjector::CountedCalls() {
-  return counted_calls.load(std::memory_order_relaxed);
-}
-
-bool AllocationFaultInjector::ShouldFail() {
-  if (counting.load(std::memory_order_relaxed)) {
-    counted_calls.fetch_add(1, std::memory_order_relaxed);
-  }
-  int64_t c = countdown.load(std::memory_order_relaxed);
-  if (c == 0) return false;
-  if (c < 0) return true;
-  // Exactly one caller observes the transition 1 -> 0.
-  while (c > 0) {
-    if (countdown.compare_exchange_weak(c, c - 1, std::memory_order_relaxed)) {
-      return c == 1;
-    }
-  }
-  return c < 0;
 }
 
 }  // namespace rockpool

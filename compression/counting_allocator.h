@@ -1,9 +1,10 @@
 // Counting allocator: every byte the codec libraries (zstd, zlib, LZ4) allocate for
 // rockpool's contexts goes through here, so the pool can report exactly how
 // many bytes and calls the libraries made. Test builds (ROCKPOOL_DEBUG_CHECKS,
-// compression/debug_check.h) can also inject allocation failures and
-// attribute allocations to tags; other builds leave both out of the
-// allocation path.
+// compression/debug_check.h) can also attribute allocations to tags and fail
+// them on demand (the injector of counting_allocator_testing.h, through the
+// seam below); other builds leave both out of the allocation path and have
+// neither the seam nor the injector.
 //
 // Two levels of accounting:
 //   AllocationStats    shared totals (thread-safe atomics), one per pool.
@@ -134,24 +135,17 @@ class ScopedAllocationTag {
 // allocations; frees are not attributed). Zero outside test builds.
 AllocationCounts TaggedAllocations(int tag);
 
-// Fault injection, in test builds only: process-wide, affects every
-// CountingAllocator. Outside test builds the allocation path never asks it,
-// so arming it has no effect.
-class AllocationFaultInjector {
- public:
-  // The nth allocation from now (1 = the next one) fails; 0 disarms.
-  static void FailNthAllocation(uint64_t n);
-  // Every allocation fails while armed (until Disarm()).
-  static void FailAll();
-  static void Disarm();
-  // Allocation calls seen since the last arm/disarm (counts only while
-  // counting was requested via StartCounting()).
-  static void StartCounting();
-  static uint64_t CountedCalls();
-  // True if this call must fail. Called by CountingAllocator::Allocate in
-  // test builds.
-  static bool ShouldFail();
-};
+#if ROCKPOOL_DEBUG_CHECKS_ON
+namespace counting_allocator_internal {
+// The allocation path's one seam, in test builds only: when set, Allocate
+// asks it (after a relaxed load) whether this allocation is to fail. Null
+// unless a test arms counting_allocator_testing.h's injector, the only
+// writer; other builds have no seam, so nothing that ships can be made to
+// fail an allocation, and the path costs what it did without one.
+using RefuseHook = bool (*)();
+extern std::atomic<RefuseHook> refuse_hook;
+}  // namespace counting_allocator_internal
+#endif
 
 }  // namespace rockpool
 

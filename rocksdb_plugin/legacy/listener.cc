@@ -54,7 +54,9 @@ RockpoolListener::~RockpoolListener() {
   }
 }
 
-int RockpoolListener::live_count() { return g_live_listeners.load(std::memory_order_relaxed); }
+int RockpoolListener::LiveCountForTesting() {
+  return g_live_listeners.load(std::memory_order_relaxed);
+}
 
 RockpoolOptions RockpoolListener::options() const { return options_; }
 

@@ -66,8 +66,8 @@ class RockpoolListener : public rocksdb::EventListener {
   void OnCompactionBegin(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) override;
   void OnCompactionCompleted(rocksdb::DB* db, const rocksdb::CompactionJobInfo& info) override;
 
-  // Listeners alive in the process (for tests).
-  static int live_count();
+  // Listeners alive in the process.
+  static int LiveCountForTesting();
 
  protected:
   // Parses the whole map with rockpool's parser (options.h): unknown names

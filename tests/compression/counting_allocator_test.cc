@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "compression/counting_allocator_testing.h"
+
 #include <cstdint>
 #include <cstring>
 
@@ -32,12 +34,12 @@ TEST(CountingAllocatorTest, CountsBytesCallsAndLiveBytes) {
 TEST(CountingAllocatorTest, FailsExactlyTheNthAllocation) {
   AllocationStats stats;
   CountingAllocator a(&stats);
-  AllocationFaultInjector::FailNthAllocation(3);
+  AllocationFaultInjectorForTesting::FailNthAllocation(3);
   void* p1 = a.Allocate(8);
   void* p2 = a.Allocate(8);
   void* p3 = a.Allocate(8);
   void* p4 = a.Allocate(8);
-  AllocationFaultInjector::Disarm();
+  AllocationFaultInjectorForTesting::Disarm();
   EXPECT_NE(p1, nullptr);
   EXPECT_NE(p2, nullptr);
   EXPECT_EQ(p3, nullptr);
@@ -51,11 +53,11 @@ TEST(CountingAllocatorTest, FailsExactlyTheNthAllocation) {
 
 TEST(CountingAllocatorTest, CountsCallsForFaultWalks) {
   CountingAllocator a(nullptr);
-  AllocationFaultInjector::StartCounting();
+  AllocationFaultInjectorForTesting::StartCounting();
   a.Free(a.Allocate(1));
   a.Free(a.Allocate(2));
-  EXPECT_EQ(AllocationFaultInjector::CountedCalls(), 2u);
-  AllocationFaultInjector::Disarm();
+  EXPECT_EQ(AllocationFaultInjectorForTesting::CountedCalls(), 2u);
+  AllocationFaultInjectorForTesting::Disarm();
 }
 
 }  // namespace

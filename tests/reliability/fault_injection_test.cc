@@ -240,9 +240,9 @@ TEST_F(FaultInjectionTest, OutOfMemoryInsideTheLibrariesIsResourceExhausted) {
     auto lease = pools_->zstd_compress().Acquire(ZstdKey{});  // CCtx made: 1 allocation
     ASSERT_TRUE(lease.ok());
     std::string block;
-    AllocationFaultInjector::FailNthAllocation(1);  // the workspace
+    AllocationFaultInjectorForTesting::FailNthAllocation(1);  // the workspace
     const absl::Status s = ZstdBlockCodec::CompressWith((*lease)->get(), input, 3, nullptr, &block);
-    AllocationFaultInjector::Disarm();
+    AllocationFaultInjectorForTesting::Disarm();
     EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   }
   {
@@ -253,10 +253,10 @@ TEST_F(FaultInjectionTest, OutOfMemoryInsideTheLibrariesIsResourceExhausted) {
     ASSERT_TRUE(codecs_->zlib().Compress(input, o, &block).ok());
     auto lease = pools_->inflate().Acquire(InflateKey{-15});  // state made
     ASSERT_TRUE(lease.ok());
-    AllocationFaultInjector::FailNthAllocation(1);  // the window
+    AllocationFaultInjectorForTesting::FailNthAllocation(1);  // the window
     const absl::Status s =
         ZlibBlockCodec::DecompressWith((*lease)->get(), block, dict, 1 << 20, &back);
-    AllocationFaultInjector::Disarm();
+    AllocationFaultInjectorForTesting::Disarm();
     EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
   }
   ExpectBalanced(pools_->stats());

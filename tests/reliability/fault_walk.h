@@ -1,6 +1,6 @@
 // Allocation fault walks: run an operation once to count the allocations it
 // makes through the counting allocator, then once per allocation with exactly
-// that allocation failing (AllocationFaultInjector::FailNthAllocation).
+// that allocation failing (AllocationFaultInjectorForTesting::FailNthAllocation).
 //
 // Each run must end in an error status, or in OK with a verified result (a
 // library may survive a failed optional allocation); after each run the
@@ -17,15 +17,15 @@
 
 #include "absl/status/status.h"
 #include "compression/compression_pools.h"
-#include "compression/counting_allocator.h"
+#include "compression/counting_allocator_testing.h"
 
 namespace rockpool::reliability {
 
 // Disarms the injector when a test ends, even on a failed ASSERT.
 class ScopedFaultInjection {
  public:
-  ScopedFaultInjection() { AllocationFaultInjector::Disarm(); }
-  ~ScopedFaultInjection() { AllocationFaultInjector::Disarm(); }
+  ScopedFaultInjection() { AllocationFaultInjectorForTesting::Disarm(); }
+  ~ScopedFaultInjection() { AllocationFaultInjectorForTesting::Disarm(); }
 };
 
 struct WalkReport {
@@ -44,19 +44,19 @@ inline WalkReport WalkAllocationFailures(
   ScopedFaultInjection scoped;
   WalkReport report;
   setup();
-  AllocationFaultInjector::StartCounting();
+  AllocationFaultInjectorForTesting::StartCounting();
   const absl::Status clean = op();
-  report.allocations = AllocationFaultInjector::CountedCalls();
-  AllocationFaultInjector::Disarm();
+  report.allocations = AllocationFaultInjectorForTesting::CountedCalls();
+  AllocationFaultInjectorForTesting::Disarm();
   EXPECT_TRUE(clean.ok()) << name << ": clean run failed: " << clean;
   check(0, clean);
   for (uint64_t n = 1; n <= report.allocations; ++n) {
     SCOPED_TRACE(name + ": allocation " + std::to_string(n) + " of " +
                  std::to_string(report.allocations) + " fails");
     setup();
-    AllocationFaultInjector::FailNthAllocation(n);
+    AllocationFaultInjectorForTesting::FailNthAllocation(n);
     const absl::Status s = op();
-    AllocationFaultInjector::Disarm();
+    AllocationFaultInjectorForTesting::Disarm();
     if (s.ok()) {
       ++report.survived;
     } else {

@@ -28,11 +28,9 @@ struct SessionFlags {
   // --allocator as given: checked by the session (allocator.h's
   // SelectAllocators), whose errors are one line without "Try --help"
   std::string allocator = "glibc";
-  // --testonly_corrupt_pooled_output, a flag of test builds only
-  // (sst_replay.cc): always false in a released binary
-  bool corrupt_pooled_output = false;
-  // --testonly_scratch_free_bytes, likewise: the free bytes compaction mode's
-  // room check takes for the scratch directory (-1: statvfs says)
+  // --testonly_scratch_free_bytes, a flag of test builds only
+  // (sst_replay.cc): the free bytes compaction mode's room check takes for
+  // the scratch directory (-1: statvfs says; always, in a released binary)
   int64_t scratch_free_bytes = -1;
 };
 

@@ -17,38 +17,6 @@
 namespace rockpool::replay {
 namespace {
 
-struct Record {
-  uint32_t file = 0;
-  uint64_t offset = 0;
-  std::string bytes;
-};
-
-class FramedReader {
- public:
-  explicit FramedReader(const std::string& path) : in_(path, std::ios::binary), path_(path) {}
-  bool ok() const { return static_cast<bool>(in_) || in_.eof(); }
-  // nullopt at a clean end; error on a torn record.
-  absl::StatusOr<std::optional<Record>> Next() {
-    char header[16];
-    in_.read(header, sizeof(header));
-    if (in_.gcount() == 0 && in_.eof()) return std::optional<Record>();
-    if (in_.gcount() != sizeof(header)) return Torn();
-    Record r;
-    r.file = rockpool::DecodeFixed32(header);
-    r.offset = rockpool::DecodeFixed64(header + 4);
-    const uint32_t size = rockpool::DecodeFixed32(header + 12);
-    r.bytes.resize(size);
-    in_.read(r.bytes.data(), size);
-    if (static_cast<uint32_t>(in_.gcount()) != size) return Torn();
-    return std::optional<Record>(std::move(r));
-  }
-
- private:
-  absl::Status Torn() { return absl::InternalError(absl::StrCat(path_, ": torn replay output")); }
-  std::ifstream in_;
-  std::string path_;
-};
-
 // The data blocks of a list of SSTs, in order.
 class DataBlockStream {
  public:
@@ -129,6 +97,27 @@ size_t FirstDifference(std::string_view a, std::string_view b) {
   return i;
 }
 
+FramedReader::FramedReader(const std::string& path) : in_(path, std::ios::binary), path_(path) {}
+
+absl::StatusOr<std::optional<FramedRecord>> FramedReader::Next() {
+  char header[kFramedHeaderBytes];
+  in_.read(header, sizeof(header));
+  if (in_.gcount() == 0 && in_.eof()) return std::optional<FramedRecord>();
+  if (in_.gcount() != sizeof(header)) return Torn();
+  FramedRecord r;
+  r.file = rockpool::DecodeFixed32(header);
+  r.offset = rockpool::DecodeFixed64(header + 4);
+  const uint32_t size = rockpool::DecodeFixed32(header + 12);
+  r.bytes.resize(size);
+  in_.read(r.bytes.data(), size);
+  if (static_cast<uint32_t>(in_.gcount()) != size) return Torn();
+  return std::optional<FramedRecord>(std::move(r));
+}
+
+absl::Status FramedReader::Torn() {
+  return absl::InternalError(absl::StrCat(path_, ": torn replay output"));
+}
+
 namespace {
 
 constexpr size_t kWriteBuffer = size_t{1} << 20;
@@ -146,7 +135,7 @@ absl::Status FramedWriter::Open(const std::string& path) {
 }
 
 absl::Status FramedWriter::Append(uint32_t file_index, uint64_t offset, std::string_view bytes) {
-  if (buffer_.size() + 16 + bytes.size() > kWriteBuffer) {
+  if (buffer_.size() + kFramedHeaderBytes + bytes.size() > kWriteBuffer) {
     if (absl::Status s = Flush(); !s.ok()) return s;
   }
   rockpool::PutFixed32(&buffer_, file_index);
@@ -185,7 +174,7 @@ absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
   if (!a.ok()) return absl::InternalError(absl::StrCat("cannot read ", reference));
   if (!b.ok()) return absl::InternalError(absl::StrCat("cannot read ", other));
   auto name = [&](uint32_t i) { return i < files.size() ? files[i] : absl::StrCat("file #", i); };
-  auto differs = [&](const Record& x, const Record& y) -> std::string {
+  auto differs = [&](const FramedRecord& x, const FramedRecord& y) -> std::string {
     if (x.file != y.file || x.offset != y.offset) {
       return absl::StrCat(name(x.file), ": offset ", x.offset, ": ", other_label,
                           " output is out of step with stock (", name(y.file), " offset ", y.offset,
@@ -197,7 +186,7 @@ absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
                         x.bytes.size(), " bytes, first difference at byte ",
                         FirstDifference(x.bytes, y.bytes), ")");
   };
-  auto ended = [&](const Record& extra, bool other_longer, uint64_t matched) {
+  auto ended = [&](const FramedRecord& extra, bool other_longer, uint64_t matched) {
     return absl::StrCat(name(extra.file), ": offset ", extra.offset, ": ", other_label,
                         " output has ", other_longer ? "more" : "fewer",
                         " compressed blocks than stock (", matched, " matched)");
@@ -253,44 +242,6 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
                         " data blocks than stock (", matched, " matched)");
   };
   return CompareInStep(a, b, differs, ended);
-}
-
-namespace {
-
-absl::Status FlipByte(const std::string& path, uint64_t at) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return absl::ErrnoToStatus(errno, path);
-  char byte = 0;
-  bool ok = ::pread(fd, &byte, 1, static_cast<off_t>(at)) == 1;
-  byte = static_cast<char>(byte ^ 0x01);
-  ok = ok && ::pwrite(fd, &byte, 1, static_cast<off_t>(at)) == 1;
-  ::close(fd);
-  if (!ok) return absl::InternalError(absl::StrCat("cannot corrupt ", path));
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-absl::Status CorruptFirstFramedRecord(const std::string& path) {
-  FramedReader reader(path);
-  uint64_t at = 0;  // start of the current record's header
-  while (true) {
-    absl::StatusOr<std::optional<Record>> r = reader.Next();
-    if (!r.ok()) return r.status();
-    if (!r->has_value()) return absl::OkStatus();  // nothing compressed
-    const size_t size = (*r)->bytes.size();
-    if (size > 0) return FlipByte(path, at + 16 + size / 2);
-    at += 16 + size;
-  }
-}
-
-absl::Status CorruptFirstDataBlock(const std::string& path, const sst::SstReadOptions& options) {
-  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
-  if (!file.ok()) return file.status();
-  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
-  if (!handles.ok()) return handles.status();
-  if (handles->empty()) return absl::OkStatus();
-  return FlipByte(path, handles->front().offset + handles->front().size / 2);
 }
 
 }  // namespace rockpool::replay

@@ -3,7 +3,7 @@
 //     source block, same compressed bytes. A framed output is every
 //     compressed block (and blob) a blocks-mode child makes, each as
 //     fixed32 file index | fixed64 source offset | fixed32 size | bytes
-//     (little endian); FramedWriter writes it.
+//     (little endian); FramedWriter writes it, FramedReader reads it.
 //   compaction mode: the data blocks of the SSTs two compactions produced,
 //     in key order, read with rockpool's SST reader: same compression type,
 //     same stored bytes.
@@ -13,6 +13,8 @@
 #define ROCKPOOL_TOOLS_SST_REPLAY_COMPARE_H_
 
 #include <cstdint>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +24,9 @@
 #include "tools/sst/sst_file.h"
 
 namespace rockpool::replay {
+
+// A framed record's header: fixed32 file index, fixed64 offset, fixed32 size.
+inline constexpr size_t kFramedHeaderBytes = 16;
 
 // Buffered, the buffer reserved up front, so steady-state appends do not
 // allocate inside the measured window.
@@ -41,6 +46,25 @@ class FramedWriter {
 
   int fd_ = -1;
   std::string buffer_;
+};
+
+struct FramedRecord {
+  uint32_t file = 0;
+  uint64_t offset = 0;
+  std::string bytes;
+};
+
+class FramedReader {
+ public:
+  explicit FramedReader(const std::string& path);
+  bool ok() const { return static_cast<bool>(in_) || in_.eof(); }
+  // nullopt at a clean end; error on a torn record.
+  absl::StatusOr<std::optional<FramedRecord>> Next();
+
+ private:
+  absl::Status Torn();
+  std::ifstream in_;
+  std::string path_;
 };
 
 // The index of the first byte where `a` and `b` differ (the shorter's size
@@ -77,13 +101,6 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
                                                     const OutputList& other,
                                                     const sst::SstReadOptions& read_options,
                                                     const std::string& other_label);
-
-// Test hooks (--testonly_corrupt_pooled_output, test builds only): flip one
-// byte in the middle of the first non-empty compressed block of a framed
-// output, or of the first data block of an SST. Only ever applied to
-// scratch outputs.
-absl::Status CorruptFirstFramedRecord(const std::string& path);
-absl::Status CorruptFirstDataBlock(const std::string& path, const sst::SstReadOptions& options);
 
 }  // namespace rockpool::replay
 

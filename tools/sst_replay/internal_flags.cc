@@ -13,9 +13,6 @@ ABSL_FLAG(std::string, internal_job, "", "internal: the child run's job file");
 ABSL_FLAG(std::string, internal_result, "", "internal: where the child run writes its result");
 ABSL_FLAG(int32_t, internal_progress_fd, -1, "internal: pipe for the child run's progress");
 #if ROCKPOOL_DEBUG_CHECKS_ON
-ABSL_FLAG(bool, testonly_corrupt_pooled_output, false,
-          "test hook: damage one byte of the first pooled run's output, so the byte-for-byte "
-          "check must fail (exit 1)");
 ABSL_FLAG(int64_t, testonly_scratch_free_bytes, -1,
           "test hook: take this many bytes as free in the scratch directory instead of asking "
           "statvfs (-1: ask)");

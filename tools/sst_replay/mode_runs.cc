@@ -23,7 +23,7 @@ void RecordComparison(const Comparison& c, ModeReport* m) {
 }
 
 // Failures of the parent's own bookkeeping (reading outputs back, comparing,
-// the test hook) are internal errors (exit 3), whatever the reader said.
+// a test hook) are internal errors (exit 3), whatever the reader said.
 absl::Status AsInternal(const absl::Status& s) {
   return s.ok() ? s : absl::InternalError(s.message());
 }
@@ -90,7 +90,7 @@ class BlocksRuns : public ChildRuns {
     return AsInternal(
         CompareFramedOutputs(reference_, latest_, file_names_, StrategyName(strategy)));
   }
-  absl::Status CorruptLatest() override { return AsInternal(CorruptFirstFramedRecord(latest_)); }
+  RunOutput Latest() const override { return {latest_, {}, nullptr}; }
   void DropLatest() override { RemoveQuietly(latest_); }
   void DropReference() override { RemoveQuietly(reference_); }
 
@@ -113,10 +113,7 @@ class CompactionRuns : public ChildRuns {
       : ChildRuns(context, std::move(job), "compaction"), m_(m) {}
   absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override;
   absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override;
-  absl::Status CorruptLatest() override {
-    if (latest_.ssts.empty()) return absl::OkStatus();
-    return AsInternal(CorruptFirstDataBlock(latest_.ssts.front().second, *context_.read_options));
-  }
+  RunOutput Latest() const override { return {"", latest_.ssts, context_.read_options}; }
   void DropLatest() override { RemoveQuietly(latest_.dir); }
   void DropReference() override { RemoveQuietly(reference_.dir); }
 
@@ -174,6 +171,8 @@ absl::StatusOr<Comparison> CompactionRuns::CompareLatest(Strategy strategy) {
 
 }  // namespace
 
+std::atomic<PooledOutputHook> pooled_output_hook{nullptr};
+
 std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
                                          std::vector<std::string> file_names) {
   return std::make_unique<BlocksRuns>(context, std::move(job), std::move(file_names));
@@ -189,7 +188,6 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
   m->allocators.clear();
   for (const AllocatorChoice& a : allocators) m->allocators.push_back({a.name, a.preload, {}, {}});
   bool have_reference = false;
-  bool corrupted = false;
   for (size_t index = 0; index < allocators.size(); ++index) {
     runs.UseAllocator(index, allocators[index]);
     AllocatorRuns& under = m->allocators[index];
@@ -206,9 +204,9 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
           have_reference = true;
           continue;
         }
-        if (options.corrupt_first_pooled && !corrupted && strategy == Strategy::kPooled) {
-          corrupted = true;
-          if (absl::Status s = runs.CorruptLatest(); !s.ok()) return s;
+        const PooledOutputHook hook = pooled_output_hook.load(std::memory_order_relaxed);
+        if (hook != nullptr && strategy == Strategy::kPooled) {
+          if (absl::Status s = AsInternal(hook(runs.Latest())); !s.ok()) return s;
         }
         absl::StatusOr<Comparison> c = runs.CompareLatest(strategy);
         if (!c.ok()) return c.status();

@@ -5,6 +5,7 @@
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_MODE_RUNS_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_MODE_RUNS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -21,6 +22,13 @@
 
 namespace rockpool::replay {
 
+// The files a run wrote, as the seam below sees them.
+struct RunOutput {
+  std::string framed;                                 // blocks mode: the framed output
+  OutputList ssts;                                    // compaction mode: the output SSTs
+  const sst::SstReadOptions* read_options = nullptr;  // how to read `ssts`
+};
+
 // One mode's part. Each Run() produces a new output; RunAlternating asks for
 // comparisons and clean-up of the latest one.
 class ModeRuns {
@@ -31,8 +39,8 @@ class ModeRuns {
   virtual absl::StatusOr<RunResult> Run(Strategy strategy, int rep) = 0;
   // The latest output against the reference (the first run's).
   virtual absl::StatusOr<Comparison> CompareLatest(Strategy strategy) = 0;
-  // Test hook: flips one byte of a compressed data block of the latest output.
-  virtual absl::Status CorruptLatest() = 0;
+  // The files of the latest output.
+  virtual RunOutput Latest() const = 0;
   // The latest output / the reference output is no longer needed.
   virtual void DropLatest() = 0;
   virtual void DropReference() = 0;
@@ -43,8 +51,7 @@ class ModeRuns {
 
 struct AlternatingOptions {
   int repeat = 1;
-  bool keep_outputs = false;          // --keep_tmp
-  bool corrupt_first_pooled = false;  // --testonly_corrupt_pooled_output (test builds only)
+  bool keep_outputs = false;  // --keep_tmp
   // The allocators, run one after the other (empty: glibc only).
   std::vector<AllocatorChoice> allocators;
 };
@@ -54,6 +61,13 @@ struct AlternatingOptions {
 // m->pooled too) and each comparison to m (compared_runs, compared_blocks,
 // identical and the first difference). Stops at the first error.
 absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, ModeReport* m);
+
+// RunAlternating's one seam, for the test binary's hooks
+// (mode_runs_testing.h): when set, every pooled output RunAlternating
+// compares goes through it first; an error stops the runs. Null in
+// sst_replay, which links nothing that sets it.
+using PooledOutputHook = absl::Status (*)(const RunOutput& output);
+extern std::atomic<PooledOutputHook> pooled_output_hook;
 
 // What every run of one invocation shares (owned by the session).
 struct ChildContext {

@@ -196,8 +196,7 @@ class Session {
                         &runs_, replay_.repeat, &read_options_};
   }
   absl::Status RunAll(std::unique_ptr<ModeRuns> runs, ModeReport* m) {
-    const AlternatingOptions options{replay_.repeat, scratch_.keep(),
-                                     settings_.corrupt_pooled_output, allocators_};
+    const AlternatingOptions options{replay_.repeat, scratch_.keep(), allocators_};
     return RunAlternating(*runs, options, m);
   }
 

@@ -28,15 +28,16 @@
 
 // Hidden flags, defined in internal_flags.cc so that --help (this file's
 // flags only) does not list them: how sst_replay starts its own child runs,
-// and test hooks that exist only in test builds (ROCKPOOL_DEBUG_CHECKS_ON,
+// and a test hook that exists only in test builds (ROCKPOOL_DEBUG_CHECKS_ON,
 // compression/debug_check.h, which `bazel test` turns on): a released
-// sst_replay cannot damage its output, nor be told a wrong free space.
+// sst_replay cannot be told a wrong free space. Nor can it damage its
+// output: that hook is in the testonly :sst_replay_testing only
+// (mode_runs_testing.h).
 ABSL_DECLARE_FLAG(bool, internal_child);
 ABSL_DECLARE_FLAG(std::string, internal_job);
 ABSL_DECLARE_FLAG(std::string, internal_result);
 ABSL_DECLARE_FLAG(int32_t, internal_progress_fd);
 #if ROCKPOOL_DEBUG_CHECKS_ON
-ABSL_DECLARE_FLAG(bool, testonly_corrupt_pooled_output);
 ABSL_DECLARE_FLAG(int64_t, testonly_scratch_free_bytes);
 #endif
 
@@ -112,7 +113,6 @@ FlagValues CurrentFlags() {
   f.rocksdb_version = absl::GetFlag(FLAGS_rocksdb_version);
   f.allocator = absl::GetFlag(FLAGS_allocator);
 #if ROCKPOOL_DEBUG_CHECKS_ON
-  f.corrupt_pooled_output = absl::GetFlag(FLAGS_testonly_corrupt_pooled_output);
   f.scratch_free_bytes = absl::GetFlag(FLAGS_testonly_scratch_free_bytes);
 #endif
   return f;

@@ -131,7 +131,7 @@ TEST_F(EnvironmentTest, EveryDbGetsTheLogLinesAndThePoolOutlivesIt) {
   const auto flushes = plugin_test::LogLines(db, "rockpool report: event=flush");
   ASSERT_EQ(flushes.size(), 1u);
   EXPECT_GT(plugin_test::Field(flushes[0], "| total:", "reused"), 10u) << flushes[0];
-  EXPECT_EQ(RockpoolListener::live_count(), 0);  // the DB and its listener are gone
+  EXPECT_EQ(RockpoolListener::LiveCountForTesting(), 0);  // the DB and its listener are gone
   // ... but not the environment's idle contexts: a reopen reuses them.
   EXPECT_GT(Stats().Total().idle, 0u);
   const uint64_t created = Stats().Total().created;

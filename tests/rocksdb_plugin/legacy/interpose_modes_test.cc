@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "compression/block_codecs.h"
-#include "compression/counting_allocator.h"
+#include "compression/counting_allocator_testing.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
 #include "tests/compression/test_data.h"
@@ -110,12 +110,12 @@ TEST_F(InterposeTest, MeasureStockCreatesOnePerCall) {
 
 TEST_F(InterposeTest, AllocationFailureFallsBackToTheLibrary) {
   TrimIdle();
-  AllocationFaultInjector::FailAll();
+  AllocationFaultInjectorForTesting::FailAll();
   const std::string in = SemiCompressible(4000, 19);
   const DeflateResult r = DeflateOnce(in, {5, -13, 7, 0});  // new key: must create
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_DCtx* dctx = ZSTD_createDCtx();
-  AllocationFaultInjector::Disarm();
+  AllocationFaultInjectorForTesting::Disarm();
   EXPECT_EQ(r.end_rc, Z_OK);
   EXPECT_FALSE(r.bytes.empty());
   EXPECT_NE(cctx, nullptr);

@@ -239,7 +239,7 @@ TEST_F(ListenerOptionsTest, BuiltInCxx) {
 }
 
 TEST_F(ListenerOptionsTest, LastListenerGoneFreesIdleContexts) {
-  ASSERT_EQ(RockpoolListener::live_count(), 0);
+  ASSERT_EQ(RockpoolListener::LiveCountForTesting(), 0);
   {
     std::shared_ptr<rocksdb::EventListener> l;
     ASSERT_TRUE(NewRockpoolListener("", &l).ok());
@@ -248,9 +248,9 @@ TEST_F(ListenerOptionsTest, LastListenerGoneFreesIdleContexts) {
     ASSERT_EQ(deflateInit2(&s, 6, Z_DEFLATED, -14, 8, 0), Z_OK);
     ASSERT_EQ(deflateEnd(&s), Z_OK);
     EXPECT_EQ(Stats().deflate.idle, 1u);
-    EXPECT_EQ(RockpoolListener::live_count(), 1);
+    EXPECT_EQ(RockpoolListener::LiveCountForTesting(), 1);
   }
-  EXPECT_EQ(RockpoolListener::live_count(), 0);
+  EXPECT_EQ(RockpoolListener::LiveCountForTesting(), 0);
   EXPECT_EQ(Stats().deflate.idle, 0u);
   EXPECT_EQ(CurrentMode(), RockpoolOptions::Mode::kPool);  // still on for the next DB
 }

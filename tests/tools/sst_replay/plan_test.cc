@@ -291,11 +291,7 @@ class ScriptedRuns : public ModeRuns {
     corrupted = false;
     return c;
   }
-  absl::Status CorruptLatest() override {
-    log.push_back("corrupt");
-    corrupted = true;
-    return absl::OkStatus();
-  }
+  RunOutput Latest() const override { return {absl::StrCat("latest-", log.size()), {}, nullptr}; }
   void DropLatest() override { log.push_back("drop"); }
   void DropReference() override { log.push_back("drop reference"); }
   void UseAllocator(size_t index, const AllocatorChoice& allocator) override {
@@ -305,12 +301,13 @@ class ScriptedRuns : public ModeRuns {
   std::vector<std::string> log;
   int fail_at = -1;
   bool corrupted = false;
+  bool hook_fails = false;
 };
 
 TEST(AlternatingRunnerTest, OrderReferenceAndCleanUp) {
   ScriptedRuns runs;
   ModeReport m;
-  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, false, false, {}}, &m).ok());
+  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, false, {}}, &m).ok());
   EXPECT_EQ(runs.log, (std::vector<std::string>{"allocator 0 glibc", "run stock 0", "run pooled 0",
                                                 "compare pooled", "drop", "run pooled 1",
                                                 "compare pooled", "drop", "run stock 1",
@@ -322,22 +319,56 @@ TEST(AlternatingRunnerTest, OrderReferenceAndCleanUp) {
   EXPECT_TRUE(m.identical);
 }
 
-TEST(AlternatingRunnerTest, TestHookCorruptsTheFirstComparedPooledRunOnly) {
+// RunAlternating's seam (what sst_replay_testing's hooks fill): a hook that
+// records what it is handed and marks the output damaged.
+ScriptedRuns* hooked_runs = nullptr;
+absl::Status RecordingHook(const RunOutput& output) {
+  hooked_runs->log.push_back("hook " + output.framed);
+  hooked_runs->corrupted = true;
+  return hooked_runs->hook_fails ? absl::InvalidArgumentError("hook failed") : absl::OkStatus();
+}
+
+class ScopedHook {
+ public:
+  explicit ScopedHook(ScriptedRuns* runs) {
+    hooked_runs = runs;
+    pooled_output_hook.store(&RecordingHook);
+  }
+  ~ScopedHook() {
+    pooled_output_hook.store(nullptr);
+    hooked_runs = nullptr;
+  }
+};
+
+TEST(AlternatingRunnerTest, SeamSeesEveryComparedPooledOutputBeforeItsComparison) {
   ScriptedRuns runs;
+  ScopedHook hook(&runs);
   ModeReport m;
-  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, true, true, {}}, &m).ok());
-  EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "corrupt"), 1);
-  EXPECT_EQ(runs.log[3], "corrupt");
-  EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "drop"), 0);  // kept
+  ASSERT_TRUE(RunAlternating(runs, AlternatingOptions{2, true, {}}, &m).ok());
+  EXPECT_EQ(runs.log, (std::vector<std::string>{"allocator 0 glibc", "run stock 0", "run pooled 0",
+                                                "hook latest-3", "compare pooled", "run pooled 1",
+                                                "hook latest-6", "compare pooled", "run stock 1",
+                                                "compare stock"}));  // kept: no drops
   EXPECT_FALSE(m.identical);
   EXPECT_EQ(m.difference, "x.sst: offset 7: differs");
+}
+
+TEST(AlternatingRunnerTest, AnErrorOfTheSeamStopsTheRunsAsInternal) {
+  ScriptedRuns runs;
+  runs.hook_fails = true;
+  ScopedHook hook(&runs);
+  ModeReport m;
+  const absl::Status s = RunAlternating(runs, AlternatingOptions{2, false, {}}, &m);
+  EXPECT_TRUE(absl::IsInternal(s)) << s;
+  EXPECT_EQ(runs.log.back(), "hook latest-3");
+  EXPECT_EQ(m.compared_runs, 0);
 }
 
 TEST(AlternatingRunnerTest, StopsAtTheFirstError) {
   ScriptedRuns runs;
   runs.fail_at = 3;  // the second run (after the allocator line)
   ModeReport m;
-  absl::Status s = RunAlternating(runs, AlternatingOptions{3, false, false, {}}, &m);
+  absl::Status s = RunAlternating(runs, AlternatingOptions{3, false, {}}, &m);
   EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
   EXPECT_EQ(runs.log.size(), 3u);  // the allocator, then two runs
   EXPECT_EQ(m.stock.size(), 1u);
@@ -349,7 +380,7 @@ TEST(AlternatingRunnerTest, StopsAtTheFirstError) {
 TEST(AlternatingRunnerTest, RunsTheLoopOncePerAllocator) {
   ScriptedRuns runs;
   ModeReport m;
-  AlternatingOptions options{2, false, false, {{"glibc", ""}, {"jemalloc", "/lib/je.so"}}};
+  AlternatingOptions options{2, false, {{"glibc", ""}, {"jemalloc", "/lib/je.so"}}};
   ASSERT_TRUE(RunAlternating(runs, options, &m).ok());
   EXPECT_EQ(std::count(runs.log.begin(), runs.log.end(), "drop reference"), 1);
   EXPECT_EQ(runs.log[11], "allocator 1 jemalloc");

@@ -78,10 +78,14 @@ Outcome Spawn(const std::string& program, const std::vector<std::string>& args) 
 
 std::string SstReplayBinary() { return Runfile("tools/sst_replay/sst_replay"); }
 
-Outcome Replay(std::vector<std::string> args) {
+std::string SstReplayTestingBinary() { return Runfile("tools/sst_replay/sst_replay_testing"); }
+
+Outcome ReplayWith(const std::string& binary, std::vector<std::string> args) {
   args.insert(args.begin(), "--tmpdir=" + CliTempDir());
-  return Spawn(SstReplayBinary(), args);
+  return Spawn(binary, args);
 }
+
+Outcome Replay(std::vector<std::string> args) { return ReplayWith(SstReplayBinary(), args); }
 
 // key=value lines of inspect_output.py (json or svg).
 std::map<std::string, std::string> Inspect(const std::string& kind, const std::string& text) {

@@ -34,7 +34,13 @@ std::string CliTempDir();
 // The sst_replay to run: the runfile
 // tools/sst_replay/sst_replay.
 std::string SstReplayBinary();
-// Runs sst_replay with --tmpdir in a fresh temporary directory.
+// sst_replay with the output-damaging test hooks
+// (tools/sst_replay/mode_runs_testing.h): the runfile
+// tools/sst_replay/sst_replay_testing.
+std::string SstReplayTestingBinary();
+// Runs `binary` (an sst_replay) with --tmpdir in a fresh temporary directory.
+Outcome ReplayWith(const std::string& binary, std::vector<std::string> args);
+// ReplayWith(SstReplayBinary(), args).
 Outcome Replay(std::vector<std::string> args);
 
 // key=value lines of inspect_output.py (json or svg).

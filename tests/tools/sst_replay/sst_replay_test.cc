@@ -189,9 +189,17 @@ TEST_F(SstReplayTest, OtherCodecsAreReportedAndSkipped) {
                                   "pool (its API takes none"));
 }
 
+// The released binary has no way to damage its output; the testing one
+// (tools/sst_replay/mode_runs_testing.h) damages the first pooled output.
 TEST_F(SstReplayTest, PooledOutputThatDiffersExitsOne) {
-  Outcome blocks = Replay(
-      {"--mode=blocks", "--repeat=1", "--json", "--testonly_corrupt_pooled_output", zlib_->path});
+  Outcome released =
+      Replay({"--mode=blocks", "--repeat=1", "--testonly_corrupt_pooled_output", zlib_->path});
+  EXPECT_EQ(released.code, 2) << released.err;
+  EXPECT_THAT(released.err, HasSubstr("unknown flag --testonly_corrupt_pooled_output"));
+
+  const std::string testing_binary = SstReplayTestingBinary();
+  Outcome blocks = ReplayWith(testing_binary, {"--mode=blocks", "--repeat=1", "--json",
+                                               "--testonly_corrupt_pooled_output", zlib_->path});
   EXPECT_EQ(blocks.code, 1) << blocks.err;
   EXPECT_THAT(
       blocks.err,
@@ -200,8 +208,9 @@ TEST_F(SstReplayTest, PooledOutputThatDiffersExitsOne) {
   EXPECT_EQ(Str(kv, "blocks.identical"), "false");
   EXPECT_EQ(Str(kv, "exit_code"), "1");
 
-  Outcome compaction =
-      Replay({"--mode=compaction", "--repeat=1", "--testonly_corrupt_pooled_output", zstd_->path});
+  Outcome compaction = ReplayWith(
+      testing_binary,
+      {"--mode=compaction", "--repeat=1", "--testonly_corrupt_pooled_output", zstd_->path});
   EXPECT_EQ(compaction.code, 1) << compaction.err;
   EXPECT_THAT(compaction.err, HasSubstr("compaction mode: pooled output differs from stock"));
   EXPECT_THAT(compaction.out, HasSubstr("outputs: DIFFERENT"));
