@@ -133,13 +133,17 @@ LEGEND = (
     "(their cost is in CPU and wall). RSS at exit is the last VmRSS sample "
     "(/proc/PID/status) before the process exited, shown, not judged (whether it "
     "lands before or after db_bench frees its memtables decides it); peak RSS is "
-    "ru_maxrss. The pool's figures come from one more pooled run per cell, not "
+    "ru_maxrss, the kernel's high-water mark; peak RSS sampled is the largest VmRSS "
+    "sample (every 50 ms; exact but it can miss a short peak), shown, not judged by "
+    "itself. The pool's figures come from one more pooled run per cell, not "
     "measured (the measured runs write no statistics): pool peak = its "
     "peak_retained_bytes (the most bytes its contexts held at once, idle or leased: "
     "at least the most it kept that stock would have freed); object resident = the "
     "most of the rockpool object's pages resident at once (/proc/PID/smaps); "
     "allowance = the two summed. Peak RSS target: pooled median <= stock median + "
-    "allowance; a higher peak RSS within it is not counted as worse.")
+    "allowance, by the mark (met) or, where the mark exceeds it, by the samples "
+    "(met (sampled): with more than one CPU the kernel's mark is approximate, "
+    "bench/NOTES.md); a higher peak RSS within it is not counted as worse.")
 
 
 def render_cells(doc):
@@ -260,7 +264,7 @@ def render_markdown(doc):
 def summarize(doc):
     """(Re)computes every cell's summary from its raw runs."""
     for cell in doc.get("cells", []):
-        cell["summary"] = st.summarize_cell(cell["runs"], cell["main_phase"])
+        cell["summary"] = st.summarize_cell(cell["runs"], cell["main_phase"], cell.get("pool"))
     return doc
 
 

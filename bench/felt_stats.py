@@ -31,11 +31,23 @@ ALPHA = 0.05
 # RSS is judged against an allowance (rss_allowance_kb): what pooled holds
 # on purpose, the pool's peak retained bytes plus the object's resident
 # pages, read from a statistics run outside the measured ones.
+#
+# Peak RSS is the kernel's high-water mark (ru_maxrss), and on a machine
+# with more than one CPU that mark is not exact: Linux keeps a process's RSS
+# in per-CPU counters and takes the mark from their running total without
+# the CPUs' pending parts. Measured here (Linux 6.18, 2 CPUs, db_bench 9.10
+# with a zlib secondary cache): the pooled mark ended 0.8-0.9 MiB above every
+# VmRSS sample of its own run, the stock mark up to 0.2 MiB below one (a mark
+# below a sample cannot be exact); pinned to one CPU, both marks met their
+# samples. So the largest VmRSS sample (every 50 ms; exact, but it can miss a
+# peak shorter than the interval) is kept beside the mark, and the allowance
+# counts as met when either figure keeps within it (rss_target).
 METRICS = (
     ("wall_s", "wall", "s", True, 0.03, 0.01, True),
     ("cpu_s", "CPU user+sys", "s", True, 0.03, 0.01, True),
     ("minflt", "minor faults", "count", True, 0.10, 100, False),
     ("maxrss_kb", "peak RSS", "KiB", True, 0.05, 1024, True),
+    ("rss_max_sampled_kb", "peak RSS sampled", "KiB", True, 0.05, 1024, False),
     ("rss_exit_kb", "RSS at exit", "KiB", True, 0.05, 1024, False),
     ("ops", "ops/s", "ops/s", False, 0.03, 1, True),
 )
@@ -135,17 +147,31 @@ def summarize_cell(runs, main_phase, pool=None):
             phases[name][fig] = compare(_values(runs, "stock", get), _values(runs, "pooled", get))
     allowance = rss_allowance_kb(pool)
     return {"metrics": metrics, "phases": phases, "rss_allowance_kb": allowance,
-            "rss_target": rss_target(metrics.get("maxrss_kb"), allowance),
+            "rss_target": rss_target(metrics, allowance),
             "verdict": verdict(metrics, rss_allowance_kb=allowance)}
 
 
-def rss_target(c, allowance_kb):
-    """The peak RSS target, pooled median <= stock median + the allowance:
-    "met", "not met", or None when it cannot be judged."""
-    if not c or allowance_kb is None or c.get("stock_median") is None \
-            or c.get("pooled_median") is None:
+def _within(c, allowance_kb):
+    """pooled median <= stock median + allowance; None when unknown."""
+    if not c or c.get("stock_median") is None or c.get("pooled_median") is None:
         return None
-    return "met" if c["pooled_median"] - c["stock_median"] <= allowance_kb else "not met"
+    return c["pooled_median"] - c["stock_median"] <= allowance_kb
+
+
+def rss_target(metrics, allowance_kb):
+    """The peak RSS target, pooled median <= stock median + the allowance,
+    by the kernel's mark ("met"), or failing that by the largest VmRSS
+    sample ("met (sampled)": the mark is approximate, see METRICS); "not
+    met", or None when it cannot be judged."""
+    if allowance_kb is None:
+        return None
+    by_mark = _within(metrics.get("maxrss_kb"), allowance_kb)
+    if by_mark is None:
+        return None
+    if by_mark:
+        return "met"
+    return "met (sampled)" if _within(metrics.get("rss_max_sampled_kb"), allowance_kb) \
+        else "not met"
 
 
 def felt_change(key, c, specs=METRICS):
@@ -178,7 +204,8 @@ def verdict(metrics, specs=METRICS, rss_allowance_kb=None):
         if not in_verdict or not c:
             continue
         change = felt_change(key, c, specs)
-        if change > 0 and key == "maxrss_kb" and rss_target(c, rss_allowance_kb) == "met":
+        if change > 0 and key == "maxrss_kb" and \
+                (rss_target(metrics, rss_allowance_kb) or "").startswith("met"):
             change = 0
         if change > 0:
             worse.append(f"{label} {_pct(c)}")

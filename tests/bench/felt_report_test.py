@@ -20,13 +20,15 @@ def run(side, pair, wall, rss_kb, ops):
                        "compact": {"ops": 3}}}
 
 
-def cell(workload, allocator, stock_wall, pooled_wall, pairs=5):
+def cell(workload, allocator, stock_wall, pooled_wall, pairs=5, pool=None):
     runs = []
     for p in range(pairs):
         runs.append(run("stock", p, stock_wall + 0.01 * p, 65536, 100000 - p))
         runs.append(run("pooled", p, pooled_wall + 0.01 * p, 65536 + 4 * p, 100000 + p))
     c = {"workload": workload, "allocator": allocator, "main_phase": "fillrandom", "runs": runs}
-    c["summary"] = st.summarize_cell(runs, "fillrandom")
+    if pool:
+        c["pool"] = pool
+    c["summary"] = st.summarize_cell(runs, "fillrandom", pool)
     return c
 
 
@@ -34,7 +36,8 @@ def doc():
     return {"tool": "felt_cost", "format": rep.FORMAT,
             "context": {"mode": "matrix", "host": "test", "pairs": 5, "scale": 1,
                         "allocators": {"glibc": "glibc's malloc"}},
-            "cells": [cell("sst_lz4hc", "jemalloc", 16.0, 3.0),
+            "cells": [cell("sst_lz4hc", "jemalloc", 16.0, 3.0,
+                           pool={"peak_retained_kb": 256, "object_rss_kb": 392}),
                       cell("sst_zstd", "glibc", 2.0, 2.0),
                       cell("sst_zstd", "jemalloc", 2.0, 2.5)]}
 
@@ -46,7 +49,7 @@ class MarkdownTest(unittest.TestCase):
         self.assertEqual(lines[0], "# What users feel: stock vs pooled RocksDB (matrix)")
         self.assertIn("- allocator glibc: glibc's malloc", lines)
         header = next(s for s in lines if s.startswith("| workload | allocator | wall stock"))
-        self.assertEqual(header.count("|"), 32)  # 2 + 7 metrics x 4 + verdict
+        self.assertEqual(header.count("|"), 36)  # 2 + 7 figures x 4 + 4 pool columns + verdict
         lz4hc = next(s for s in lines if s.startswith("| sst_lz4hc | jemalloc |"))
         cells = [c.strip() for c in lz4hc.strip("|").split("|")]
         self.assertEqual(cells[2:6], ["16.02 s", "3.02 s", "0.19", "0.008"])
@@ -161,6 +164,9 @@ class JsonTest(unittest.TestCase):
                 json.dump(raw, f)
             again = rep.load_json(path)
         self.assertEqual(rep.render_markdown(again), rep.render_markdown(d))
+        # ... with the pool's figures: the allowance is redone too.
+        self.assertEqual(again["cells"][0]["summary"]["rss_allowance_kb"], 648)
+        self.assertEqual(again["cells"][0]["summary"]["rss_target"], "met")
 
     def test_not_ours(self):
         with tempfile.TemporaryDirectory() as tmp:

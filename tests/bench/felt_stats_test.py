@@ -120,6 +120,25 @@ class VerdictTest(unittest.TestCase):
         self.assertIsNone(unknown["rss_target"])
         self.assertTrue(unknown["verdict"].startswith("worse (peak RSS"), unknown["verdict"])
 
+    def test_the_sampled_peak_can_meet_the_allowance_the_mark_misses(self):
+        # The kernel's mark says pooled +3 MiB; the VmRSS samples +0.5 MiB,
+        # within an allowance of 0.6 MiB: met by the samples, not worse.
+        r = runs([30000, 30010, 30020, 30030, 30040], [33000, 33010, 33020, 33030, 33040],
+                 "maxrss_kb")
+        for x, sampled in zip(r, [29000] * 5 + [29500] * 5):
+            x["rss_max_sampled_kb"] = sampled
+        pool = {"peak_retained_kb": 300, "object_rss_kb": 300}
+        s = st.summarize_cell(r, "fillrandom", pool)
+        self.assertEqual(s["metrics"]["rss_max_sampled_kb"]["pooled_median"], 29500)
+        self.assertEqual(s["rss_target"], "met (sampled)")
+        self.assertEqual(s["verdict"], "no felt difference")
+        # Samples beyond the allowance too: worse, by the mark's figure.
+        for x in r[5:]:
+            x["rss_max_sampled_kb"] = 31000
+        s = st.summarize_cell(r, "fillrandom", pool)
+        self.assertEqual(s["rss_target"], "not met")
+        self.assertTrue(s["verdict"].startswith("worse (peak RSS +10%"), s["verdict"])
+
     def test_ops_higher_is_better_and_faults_are_not_judged(self):
         r = []
         for side, ops, flt in (("stock", 100, 1000), ("pooled", 200, 9000)):
