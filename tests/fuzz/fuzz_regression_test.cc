@@ -10,6 +10,7 @@
 #include "compression/block_codecs.h"
 #include "tests/compression/test_data.h"
 #include "tools/rockpool/elf_needed.h"
+#include "tools/sst_replay/job.h"
 
 namespace rockpool {
 namespace {
@@ -92,6 +93,28 @@ TEST(FuzzRegressionTest, ElfStringTableNearTwoToTheSixtyFourIsOutsideTheFile) {
   EXPECT_EQ(parsed.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(parsed.status().message(),
             "wrapped.so: malformed ELF file: DT_NEEDED outside the string table");
+}
+
+// job_file found a job line "max_idle_per_key -4": the parser read it as an
+// int64 and cast it into the uint64 field, the writer printed
+// 18446744073709551612, and the parser refused that: the file did not read
+// back what was written. A number out of its field's range is malformed now,
+// and whatever parses writes back to itself.
+TEST(FuzzRegressionTest, JobFieldOutOfItsRangeIsMalformedNotWrapped) {
+  const std::string head = "strategy stock\nmode blocks\n";
+  for (const char* bad :
+       {"max_idle_per_key -4\n", "max_idle_per_key 18446744073709551616\n", "block_size -1\n"}) {
+    absl::StatusOr<replay::Job> job = replay::ParseJob(head + bad);
+    ASSERT_FALSE(job.ok()) << bad;
+    EXPECT_EQ(job.status().code(), absl::StatusCode::kInternal) << bad;
+  }
+  absl::StatusOr<replay::Job> job =
+      replay::ParseJob(head + "max_idle_per_key 18446744073709551615\n");
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->max_idle_per_key, 18446744073709551615u);
+  absl::StatusOr<replay::Job> again = replay::ParseJob(replay::SerializeJob(*job));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->max_idle_per_key, job->max_idle_per_key);
 }
 
 }  // namespace

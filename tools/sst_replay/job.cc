@@ -37,11 +37,18 @@ std::vector<std::string_view> Words(std::string_view s, size_t max_words) {
   return out;
 }
 
+// A decimal integer that fits T: a value out of T's range (a negative one
+// for an unsigned field, say) is malformed, not wrapped, so what the writer
+// prints back parses again to the same value.
 template <typename T>
 bool ParseInt(std::string_view s, T* out) {
-  int64_t v = 0;
-  if (!absl::SimpleAtoi(A(s), &v)) return false;
-  *out = static_cast<T>(v);
+  static_assert(std::is_integral_v<T>);
+  using Wide = std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>;
+  Wide v = 0;
+  if (!absl::SimpleAtoi(A(s), &v)) return false;  // unsigned: rejects a '-'
+  const T narrow = static_cast<T>(v);
+  if (static_cast<Wide>(narrow) != v) return false;  // out of T's range
+  *out = narrow;
   return true;
 }
 
