@@ -33,13 +33,13 @@ ALPHA = 0.05
 # pages, read from a statistics run outside the measured ones.
 #
 # Peak RSS is the kernel's high-water mark (ru_maxrss), and on a machine
-# with more than one CPU that mark is not exact: Linux keeps a process's RSS
-# in per-CPU counters and takes the mark from their running total without
-# the CPUs' pending parts. Measured here (Linux 6.18, 2 CPUs, db_bench 9.10
-# with a zlib secondary cache): the pooled mark ended 0.8-0.9 MiB above every
-# VmRSS sample of its own run, the stock mark up to 0.2 MiB below one (a mark
-# below a sample cannot be exact); pinned to one CPU, both marks met their
-# samples. So the largest VmRSS sample (every 50 ms; exact, but it can miss a
+# with more than one CPU that mark is not exact (consistent with Linux
+# keeping a process's RSS in per-CPU counters; bench/NOTES.md). Measured here
+# (Linux 6.18, 2 CPUs, db_bench 9.10 with a secondary cache): pooled marks
+# ended up to 0.9 MiB above every VmRSS sample of their run, stock marks up
+# to 0.2 MiB below one (a mark below a sample cannot be exact), and pinning
+# the process to one CPU moved the marks by up to 0.9 MiB while the samples
+# stayed. So the largest VmRSS sample (every 50 ms; exact, but it can miss a
 # peak shorter than the interval) is kept beside the mark, and the allowance
 # counts as met when either figure keeps within it (rss_target).
 METRICS = (
