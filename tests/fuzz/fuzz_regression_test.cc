@@ -98,23 +98,31 @@ TEST(FuzzRegressionTest, ElfStringTableNearTwoToTheSixtyFourIsOutsideTheFile) {
 // job_file found a job line "max_idle_per_key -4": the parser read it as an
 // int64 and cast it into the uint64 field, the writer printed
 // 18446744073709551612, and the parser refused that: the file did not read
-// back what was written. A number out of its field's range is malformed now,
-// and whatever parses writes back to itself.
+// back what was written. A number out of its field's range is malformed, and
+// whatever parses writes back to itself (the job file is JSON now; the rule
+// is tools/json's IntegerOf).
 TEST(FuzzRegressionTest, JobFieldOutOfItsRangeIsMalformedNotWrapped) {
-  const std::string head = "strategy stock\nmode blocks\n";
-  for (const char* bad :
-       {"max_idle_per_key -4\n", "max_idle_per_key 18446744073709551616\n", "block_size -1\n"}) {
-    absl::StatusOr<replay::Job> job = replay::ParseJob(head + bad);
-    ASSERT_FALSE(job.ok()) << bad;
-    EXPECT_EQ(job.status().code(), absl::StatusCode::kInternal) << bad;
+  replay::Job job;
+  job.mode = "blocks";
+  job.max_idle_per_key = 8;
+  const std::string text = replay::SerializeJob(job);
+  const std::string field = "\"max_idle_per_key\":8";
+  ASSERT_NE(text.find(field), std::string::npos) << text;
+  auto with = [&](const std::string& value) {
+    std::string t = text;
+    return t.replace(t.find(field), field.size(), "\"max_idle_per_key\":" + value);
+  };
+  for (const char* bad : {"-4", "18446744073709551616", "8.0", "8e0"}) {
+    absl::StatusOr<replay::Job> parsed = replay::ParseJob(with(bad));
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInternal) << bad;
   }
-  absl::StatusOr<replay::Job> job =
-      replay::ParseJob(head + "max_idle_per_key 18446744073709551615\n");
-  ASSERT_TRUE(job.ok()) << job.status();
-  EXPECT_EQ(job->max_idle_per_key, 18446744073709551615u);
-  absl::StatusOr<replay::Job> again = replay::ParseJob(replay::SerializeJob(*job));
+  absl::StatusOr<replay::Job> parsed = replay::ParseJob(with("18446744073709551615"));
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->max_idle_per_key, 18446744073709551615u);
+  absl::StatusOr<replay::Job> again = replay::ParseJob(replay::SerializeJob(*parsed));
   ASSERT_TRUE(again.ok()) << again.status();
-  EXPECT_EQ(again->max_idle_per_key, job->max_idle_per_key);
+  EXPECT_EQ(again->max_idle_per_key, parsed->max_idle_per_key);
 }
 
 }  // namespace

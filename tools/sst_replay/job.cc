@@ -1,85 +1,88 @@
 #include "tools/sst_replay/job.h"
 
-#include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "rocksdb_plugin/own_file.h"
+#include "tools/json/json_parse.h"
+#include "tools/json/object_reader.h"
 #include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
 namespace {
 
-absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+using json::ObjectReader;
+using json::Value;
 
-// Splits "key rest of line".
-std::pair<std::string_view, std::string_view> KeyValue(std::string_view line) {
-  const size_t space = line.find(' ');
-  if (space == std::string_view::npos) return {line, {}};
-  return {line.substr(0, space), line.substr(space + 1)};
-}
-
-std::vector<std::string_view> Words(std::string_view s, size_t max_words) {
-  std::vector<std::string_view> out;
-  while (!s.empty() && out.size() + 1 < max_words) {
-    const size_t space = s.find(' ');
-    if (space == std::string_view::npos) break;
-    out.push_back(s.substr(0, space));
-    s.remove_prefix(space + 1);
-  }
-  out.push_back(s);
-  return out;
-}
-
-// A decimal integer that fits T: a value out of T's range (a negative one
-// for an unsigned field, say) is malformed, not wrapped, so what the writer
-// prints back parses again to the same value.
 template <typename T>
-bool ParseInt(std::string_view s, T* out) {
-  static_assert(std::is_integral_v<T>);
-  using Wide = std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>;
-  Wide v = 0;
-  if (!absl::SimpleAtoi(A(s), &v)) return false;  // unsigned: rejects a '-'
-  const T narrow = static_cast<T>(v);
-  if (static_cast<Wide>(narrow) != v) return false;  // out of T's range
-  *out = narrow;
-  return true;
+Value Int(T v) {
+  return Value::Integer(v);
 }
 
-// CodecText's words: type, level, window_bits, strategy, max_dict_bytes,
-// parallel_threads.
-constexpr size_t kCodecWords = 6;
-
-std::string CodecText(const CodecSettings& c) {
-  return absl::StrCat(c.type, " ", c.level, " ", c.window_bits, " ", c.strategy, " ",
-                      c.max_dict_bytes, " ", c.parallel_threads);
+Value Strings(const std::vector<std::string>& strings) {
+  Value::Array items;
+  for (const std::string& s : strings) items.push_back(Value::String(s));
+  return Value::MakeArray(std::move(items));
 }
 
-bool ParseCodec(const std::vector<std::string_view>& w, size_t at, CodecSettings* c) {
-  return w.size() >= at + kCodecWords && ParseInt(w[at], &c->type) &&
-         ParseInt(w[at + 1], &c->level) && ParseInt(w[at + 2], &c->window_bits) &&
-         ParseInt(w[at + 3], &c->strategy) && ParseInt(w[at + 4], &c->max_dict_bytes) &&
-         ParseInt(w[at + 5], &c->parallel_threads) && c->parallel_threads > 0;
+Value CodecJson(const CodecSettings& c) {
+  return Value::MakeObject({{"type", Int(c.type)},
+                            {"level", Int(c.level)},
+                            {"window_bits", Int(c.window_bits)},
+                            {"strategy", Int(c.strategy)},
+                            {"max_dict_bytes", Int(c.max_dict_bytes)},
+                            {"parallel_threads", Int(c.parallel_threads)}});
 }
 
-absl::Status Bad(std::string_view what, std::string_view line) {
-  return absl::InternalError(absl::StrCat("malformed ", A(what), " line: ", A(line)));
+void ReadCodec(ObjectReader r, CodecSettings* c) {
+  r.Integer("type", &c->type).Integer("level", &c->level).Integer("window_bits", &c->window_bits);
+  r.Integer("strategy", &c->strategy).Integer("max_dict_bytes", &c->max_dict_bytes);
+  r.Integer("parallel_threads", &c->parallel_threads);
+  if (r.ok() && c->parallel_threads == 0) r.Fail("parallel_threads", "0");
 }
 
-}  // namespace
+// An SST (with use_dictionary) or a blob file of blocks mode.
+Value BlocksFileJson(const BlocksFile& f, bool sst) {
+  Value::Members m = {{"path", Value::String(f.path)}, {"codec", CodecJson(f.codec)}};
+  if (sst) m.emplace_back("use_dictionary", Value::Bool(f.use_dictionary));
+  return Value::MakeObject(std::move(m));
+}
 
-const char* StrategyName(Strategy s) { return s == Strategy::kStock ? "stock" : "pooled"; }
+void ReadBlocksFiles(ObjectReader& job, absl::string_view key, bool sst,
+                     std::vector<BlocksFile>* out) {
+  for (size_t i = 0; i < job.Size(key) && job.ok(); ++i) {
+    ObjectReader r = job.Element(key, i);
+    BlocksFile& f = out->emplace_back();
+    r.String("path", &f.path);
+    ReadCodec(r.Object("codec"), &f.codec);
+    if (sst) r.Bool("use_dictionary", &f.use_dictionary);
+  }
+}
 
-namespace {
+Value GroupJson(const CompactionGroup& g) {
+  return Value::MakeObject({{"name", Value::String(g.name)},
+                            {"codec", CodecJson(g.codec)},
+                            {"format_version", Int(g.format_version)},
+                            {"checksum", Int(g.checksum)},
+                            {"block_size", Int(g.block_size)},
+                            {"files", Strings(g.files)}});
+}
 
-// The Job's one-value lines, in one table so that writer and parser list the
-// same fields (strategy, files and groups have lines of their own).
+void ReadGroups(ObjectReader& job, std::vector<CompactionGroup>* out) {
+  for (size_t i = 0; i < job.Size("groups") && job.ok(); ++i) {
+    ObjectReader r = job.Element("groups", i);
+    CompactionGroup& g = out->emplace_back();
+    r.String("name", &g.name);
+    ReadCodec(r.Object("codec"), &g.codec);
+    r.Integer("format_version", &g.format_version).Integer("checksum", &g.checksum);
+    r.Integer("block_size", &g.block_size).Strings("files", &g.files);
+  }
+}
+
+// The Job's one-value members, in one table so that writer and reader list
+// the same fields.
 struct JobField {
   const char* key;
   std::variant<std::string Job::*, uint64_t Job::*, bool Job::*> member;
@@ -99,177 +102,124 @@ const JobField kJobFields[] = {
     {"source_db", &Job::source_db},
 };
 
-std::string FieldText(const Job& job, const JobField& field) {
-  return std::visit(
-      [&](auto member) {
-        if constexpr (std::is_same_v<decltype(member), bool Job::*>) {
-          return std::string(job.*member ? "1" : "0");
-        } else {
-          return absl::StrCat(job.*member);
-        }
-      },
-      field.member);
-}
-
-bool ReadField(std::string_view value, const JobField& field, Job* job) {
+Value FieldJson(const Job& job, const JobField& field) {
   return std::visit(
       [&](auto member) {
         using Member = decltype(member);
-        if constexpr (std::is_same_v<Member, bool Job::*>) {
-          job->*member = value == "1";
-          return true;
-        } else if constexpr (std::is_same_v<Member, uint64_t Job::*>) {
-          return ParseInt(value, &(job->*member));
-        } else {
-          job->*member = std::string(value);
-          return true;
+        if constexpr (std::is_same_v<Member, bool Job::*>) return Value::Bool(job.*member);
+        if constexpr (std::is_same_v<Member, uint64_t Job::*>) return Int(job.*member);
+        if constexpr (std::is_same_v<Member, std::string Job::*>) {
+          return Value::String(job.*member);
         }
       },
       field.member);
 }
 
-// "<codec words> [<use_dict>] <path>": an SST ("file", with use_dict) or a
-// blob file ("blob") of blocks mode.
-bool ParseBlocksFile(std::string_view value, bool sst, Job* job) {
-  const size_t words = kCodecWords + (sst ? 2 : 1);
-  std::vector<std::string_view> w = Words(value, words);
-  BlocksFile f;
-  if (w.size() != words || !ParseCodec(w, 0, &f.codec)) return false;
-  f.use_dictionary = sst && w[kCodecWords] == "1";
-  f.path = std::string(w.back());
-  (sst ? job->files : job->blobs).push_back(std::move(f));
-  return true;
+void ReadField(ObjectReader& r, const JobField& field, Job* job) {
+  std::visit(
+      [&](auto member) {
+        using Member = decltype(member);
+        if constexpr (std::is_same_v<Member, bool Job::*>) r.Bool(field.key, &(job->*member));
+        if constexpr (std::is_same_v<Member, uint64_t Job::*>) {
+          r.Integer(field.key, &(job->*member));
+        }
+        if constexpr (std::is_same_v<Member, std::string Job::*>) {
+          r.String(field.key, &(job->*member));
+        }
+      },
+      field.member);
 }
 
-// "<name> <codec words> <format_version> <checksum> <block_size>"
-bool ParseGroup(std::string_view value, Job* job) {
-  constexpr size_t kAt = kCodecWords + 1;
-  std::vector<std::string_view> w = Words(value, kAt + 3);
-  CompactionGroup g;
-  if (w.size() != kAt + 3 || !ParseCodec(w, 1, &g.codec) || !ParseInt(w[kAt], &g.format_version) ||
-      !ParseInt(w[kAt + 1], &g.checksum) || !ParseInt(w[kAt + 2], &g.block_size)) {
-    return false;
+// Parses `text` and reads it with `read`; Internal for anything wrong.
+template <typename T, typename Read>
+absl::StatusOr<T> ParseFile(absl::string_view what, std::string_view text, Read read) {
+  absl::StatusOr<Value> doc = json::Parse(absl::string_view(text.data(), text.size()));
+  T out;
+  absl::Status status = doc.status();
+  if (status.ok()) {
+    ObjectReader r(*doc, std::string(what));
+    read(r, &out);
+    status = r.status();
   }
-  g.name = std::string(w[0]);
-  job->groups.push_back(std::move(g));
-  return true;
-}
-
-// "<group name> <path>": a file of a group listed before.
-bool ParseIngest(std::string_view value, Job* job) {
-  std::vector<std::string_view> w = Words(value, 2);
-  if (w.size() != 2) return false;
-  bool found = false;
-  for (CompactionGroup& g : job->groups) {
-    if (g.name == w[0]) {
-      g.files.emplace_back(w[1]);
-      found = true;
-    }
+  if (!status.ok()) {
+    return absl::InternalError(absl::StrCat("malformed ", what, " file: ", status.message()));
   }
-  return found;
+  return out;
 }
 
 }  // namespace
 
+const char* StrategyName(Strategy s) { return s == Strategy::kStock ? "stock" : "pooled"; }
+
 std::string SerializeJob(const Job& job) {
-  std::string out = absl::StrCat("strategy ", StrategyName(job.strategy), "\n");
-  for (const JobField& field : kJobFields) {
-    absl::StrAppend(&out, field.key, " ", FieldText(job, field), "\n");
-  }
-  for (const BlocksFile& f : job.files) {
-    absl::StrAppend(&out, "file ", CodecText(f.codec), " ", f.use_dictionary ? 1 : 0, " ", f.path,
-                    "\n");
-  }
-  for (const BlocksFile& f : job.blobs) {
-    absl::StrAppend(&out, "blob ", CodecText(f.codec), " ", f.path, "\n");
-  }
-  for (const CompactionGroup& g : job.groups) {
-    absl::StrAppend(&out, "group ", g.name, " ", CodecText(g.codec), " ", g.format_version, " ",
-                    g.checksum, " ", g.block_size, "\n");
-    for (const std::string& f : g.files) absl::StrAppend(&out, "ingest ", g.name, " ", f, "\n");
-  }
-  return out;
+  Value::Members m = {{"strategy", Value::String(StrategyName(job.strategy))}};
+  for (const JobField& field : kJobFields) m.emplace_back(field.key, FieldJson(job, field));
+  Value::Array files, blobs, groups;
+  for (const BlocksFile& f : job.files) files.push_back(BlocksFileJson(f, true));
+  for (const BlocksFile& f : job.blobs) blobs.push_back(BlocksFileJson(f, false));
+  for (const CompactionGroup& g : job.groups) groups.push_back(GroupJson(g));
+  m.emplace_back("files", Value::MakeArray(std::move(files)));
+  m.emplace_back("blobs", Value::MakeArray(std::move(blobs)));
+  m.emplace_back("groups", Value::MakeArray(std::move(groups)));
+  return json::ToText(Value::MakeObject(std::move(m)));
 }
 
 absl::StatusOr<Job> ParseJob(std::string_view text) {
-  Job job;
-  for (absl::string_view raw : absl::StrSplit(A(text), '\n', absl::SkipEmpty())) {
-    const std::string_view line(raw.data(), raw.size());
-    const auto [key, value] = KeyValue(line);
-    const auto field = std::find_if(std::begin(kJobFields), std::end(kJobFields),
-                                    [key = key](const JobField& f) { return key == f.key; });
-    bool ok = true;
-    if (field != std::end(kJobFields)) {
-      ok = ReadField(value, *field, &job);
-    } else if (key == "strategy") {
-      job.strategy = value == "pooled" ? Strategy::kPooled : Strategy::kStock;
-    } else if (key == "file" || key == "blob") {
-      ok = ParseBlocksFile(value, key == "file", &job);
-    } else if (key == "group") {
-      ok = ParseGroup(value, &job);
-    } else if (key == "ingest") {
-      ok = ParseIngest(value, &job);
+  return ParseFile<Job>("job", text, [](ObjectReader& r, Job* job) {
+    std::string strategy;
+    r.String("strategy", &strategy);
+    if (r.ok() && strategy != "stock" && strategy != "pooled") r.Fail("strategy", strategy);
+    job->strategy = strategy == "pooled" ? Strategy::kPooled : Strategy::kStock;
+    for (const JobField& field : kJobFields) ReadField(r, field, job);
+    if (r.ok() && job->mode != "blocks" && job->mode != "compaction") {
+      r.Fail("mode", absl::StrCat("\"", job->mode, "\" is neither blocks nor compaction"));
     }
-    if (!ok) return Bad("job", line);
-  }
-  if (job.mode != "blocks" && job.mode != "compaction") {
-    return absl::InternalError(absl::StrCat("job has no valid mode: \"", job.mode, "\""));
-  }
-  return job;
+    ReadBlocksFiles(r, "files", true, &job->files);
+    ReadBlocksFiles(r, "blobs", false, &job->blobs);
+    ReadGroups(r, &job->groups);
+  });
 }
 
 std::string SerializeResult(const RunResult& r) {
-  std::string out;
-  for (const auto& [name, value] : r.metrics)
-    absl::StrAppend(&out, "metric ", name, " ", value, "\n");
+  Value::Members metrics, facts;
+  for (const auto& [name, value] : r.metrics) metrics.emplace_back(name, Int(value));
+  for (const auto& [key, value] : r.facts) facts.emplace_back(key, Value::String(value));
+  Value::Array series, outputs;
   for (const SeriesPoint& p : r.series) {
-    char x[64];
-    std::snprintf(x, sizeof(x), "%.9g", p.x);
-    absl::StrAppend(&out, "point ", x, " ", p.process_bytes, " ", p.codec_bytes, "\n");
+    series.push_back(Value::MakeObject({{"x", Value::Number(p.x)},
+                                        {"process_bytes", Int(p.process_bytes)},
+                                        {"codec_bytes", Int(p.codec_bytes)}}));
   }
-  for (const auto& [group, path] : r.outputs)
-    absl::StrAppend(&out, "output ", group, " ", path, "\n");
-  for (const std::string& note : r.notes) absl::StrAppend(&out, "note ", note, "\n");
-  for (const auto& [key, value] : r.facts) absl::StrAppend(&out, "fact ", key, " ", value, "\n");
-  if (r.error_code != 0) absl::StrAppend(&out, "error ", r.error_code, " ", r.error, "\n");
-  return out;
+  for (const auto& [group, path] : r.outputs) {
+    outputs.push_back(
+        Value::MakeObject({{"group", Value::String(group)}, {"path", Value::String(path)}}));
+  }
+  return json::ToText(Value::MakeObject({{"metrics", Value::MakeObject(std::move(metrics))},
+                                         {"series", Value::MakeArray(std::move(series))},
+                                         {"outputs", Value::MakeArray(std::move(outputs))},
+                                         {"notes", Strings(r.notes)},
+                                         {"facts", Value::MakeObject(std::move(facts))},
+                                         {"error_code", Int(r.error_code)},
+                                         {"error", Value::String(r.error)}}));
 }
 
 absl::StatusOr<RunResult> ParseResult(std::string_view text) {
-  RunResult r;
-  for (absl::string_view raw : absl::StrSplit(A(text), '\n', absl::SkipEmpty())) {
-    const std::string_view line(raw.data(), raw.size());
-    auto [key, value] = KeyValue(line);
-    bool ok = true;
-    if (key == "metric") {
-      std::vector<std::string_view> w = Words(value, 2);
-      int64_t v = 0;
-      ok = w.size() == 2 && ParseInt(w[1], &v);
-      if (ok) r.metrics[std::string(w[0])] = v;
-    } else if (key == "point") {
-      std::vector<std::string_view> w = Words(value, 3);
-      SeriesPoint p;
-      ok = w.size() == 3 && absl::SimpleAtod(A(w[0]), &p.x) && ParseInt(w[1], &p.process_bytes) &&
-           ParseInt(w[2], &p.codec_bytes);
-      if (ok) r.series.push_back(p);
-    } else if (key == "output") {
-      std::vector<std::string_view> w = Words(value, 2);
-      ok = w.size() == 2;
-      if (ok) r.outputs.emplace_back(std::string(w[0]), std::string(w[1]));
-    } else if (key == "note") {
-      r.notes.emplace_back(value);
-    } else if (key == "fact") {
-      std::vector<std::string_view> w = Words(value, 2);
-      ok = !w[0].empty();
-      if (ok) r.facts[std::string(w[0])] = w.size() == 2 ? std::string(w[1]) : "";
-    } else if (key == "error") {
-      std::vector<std::string_view> w = Words(value, 2);
-      ok = w.size() == 2 && ParseInt(w[0], &r.error_code);
-      if (ok) r.error = std::string(w[1]);
+  return ParseFile<RunResult>("result", text, [](ObjectReader& r, RunResult* out) {
+    r.IntegerMap("metrics", &out->metrics).StringMap("facts", &out->facts);
+    for (size_t i = 0; i < r.Size("series") && r.ok(); ++i) {
+      SeriesPoint& p = out->series.emplace_back();
+      r.Element("series", i)
+          .Double("x", &p.x)
+          .Integer("process_bytes", &p.process_bytes)
+          .Integer("codec_bytes", &p.codec_bytes);
     }
-    if (!ok) return Bad("result", line);
-  }
-  return r;
+    for (size_t i = 0; i < r.Size("outputs") && r.ok(); ++i) {
+      auto& [group, path] = out->outputs.emplace_back();
+      r.Element("outputs", i).String("group", &group).String("path", &path);
+    }
+    r.Strings("notes", &out->notes).Integer("error_code", &out->error_code);
+    r.String("error", &out->error);
+  });
 }
 
 absl::Status WriteTextFile(const std::string& path, std::string_view text) {

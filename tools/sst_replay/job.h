@@ -1,7 +1,6 @@
 // What the parent asks a child run to do (Job) and what the child reports
-// back (RunResult), as small line-based text files in the scratch directory:
-// one "key value" per line, the value running to the end of the line (paths
-// may contain spaces, never newlines: ResolveInputs rejects those).
+// back (RunResult), as small JSON files in the scratch directory (one object
+// each, written and read with tools/json; every member is required).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_JOB_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_JOB_H_
 
@@ -79,6 +78,8 @@ struct Job {
   std::string source_db;
 };
 
+// Parse*: Internal naming the first bad member for anything Serialize* would
+// not write (only the tool's own processes write these files).
 std::string SerializeJob(const Job& job);
 absl::StatusOr<Job> ParseJob(std::string_view text);
 
