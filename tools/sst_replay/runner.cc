@@ -2,8 +2,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,9 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "tools/sst_replay/allocator.h"
-
-extern char** environ;
+#include "tools/process/measured_child.h"
 
 namespace rockpool::replay {
 
@@ -98,49 +94,6 @@ void ProgressBar::EraseLocked() {
 
 namespace {
 
-int64_t Nanos(const timeval& tv) {
-  return static_cast<int64_t>(tv.tv_sec) * 1000000000 + static_cast<int64_t>(tv.tv_usec) * 1000;
-}
-
-// What the user feels of a child, measured by the parent over the whole
-// child process: spawn to reaped, and wait4's CPU time and page faults (the
-// child's peak RSS is its own figure, felt_peak_rss_bytes: ru_maxrss would
-// carry the parent's).
-void AddFeltMetrics(const struct rusage& usage, int64_t wall_ns, RunResult* result) {
-  auto& m = result->metrics;
-  m["felt_wall_ns"] = wall_ns;
-  m["felt_cpu_ns"] = Nanos(usage.ru_utime) + Nanos(usage.ru_stime);
-  m["felt_minor_faults"] = usage.ru_minflt;
-  m["felt_major_faults"] = usage.ru_majflt;
-}
-
-// The parent's environment without ROCKPOOL_*: each child configures
-// rockpool itself (stock: measure_stock, pooled: the pool options), so a
-// user's ROCKPOOL_OPTIONS/ROCKPOOL_STATS must not switch a stock child to
-// pooling, nor have children overwrite a statistics file. With an
-// allocator to preload, LD_PRELOAD names it first and keeps the user's
-// objects after it (the child checks that the allocator serves malloc).
-// `storage` holds the LD_PRELOAD entry the result points into.
-std::vector<char*> ChildEnvironment(const std::string& preload, std::string* storage) {
-  std::vector<char*> envp;
-  std::string_view inherited;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view entry(*e);
-    if (entry.substr(0, 9) == "ROCKPOOL_") continue;
-    if (!preload.empty() && entry.substr(0, 11) == "LD_PRELOAD=") {
-      inherited = entry.substr(11);
-      continue;
-    }
-    envp.push_back(*e);
-  }
-  if (!preload.empty()) {
-    *storage = "LD_PRELOAD=" + ChildPreload(preload, inherited);
-    envp.push_back(storage->data());
-  }
-  envp.push_back(nullptr);
-  return envp;
-}
-
 // Progress lines from the child's pipe onto the bar until the child closes
 // it (it exits).
 void FollowProgress(int fd, ProgressBar* bar, double units_done, const std::string& label) {
@@ -164,31 +117,6 @@ void FollowProgress(int fd, ProgressBar* bar, double units_done, const std::stri
     }
     bar->Update(units_done + fraction, label);
   }
-}
-
-// Starts this executable as a child on `job_path` with its stdout on our
-// stderr (our stdout is the report's) and `progress_fd` as its fd 3.
-absl::StatusOr<pid_t> SpawnChild(const std::string& self_exe, const std::string& job_path,
-                                 const std::string& result_path, const std::string& preload,
-                                 int progress_fd) {
-  constexpr int kChildProgressFd = 3;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, progress_fd, kChildProgressFd);  // clears CLOEXEC
-  std::vector<std::string> args = {self_exe, "--internal_child", "--internal_job=" + job_path,
-                                   "--internal_result=" + result_path,
-                                   absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::string preload_entry;
-  std::vector<char*> envp = ChildEnvironment(preload, &preload_entry);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, self_exe.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return absl::ErrnoToStatus(rc, absl::StrCat("cannot start ", self_exe));
-  return pid;
 }
 
 // The child's result file, or an internal error in its place when the child
@@ -266,23 +194,38 @@ absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
   ::unlink(result_path.c_str());
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
-  const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<pid_t> pid =
-      SpawnChild(self_exe, job_path, result_path, job.allocator_preload, fds[1]);
-  ::close(fds[1]);
-  if (pid.ok()) FollowProgress(fds[0], bar, units_done, label);
+  constexpr int kChildProgressFd = 3;
+  process::ChildOptions child;
+  child.argv = {self_exe, "--internal_child", "--internal_job=" + job_path,
+                "--internal_result=" + result_path,
+                absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
+  // Each child configures rockpool itself (stock: measure_stock, pooled: the
+  // pool options), so a user's ROCKPOOL_OPTIONS/ROCKPOOL_STATS must not
+  // switch a stock child to pooling, nor have children overwrite a
+  // statistics file. The allocator goes first in LD_PRELOAD, the user's
+  // objects after it (the child checks that the allocator serves malloc).
+  child.unset_prefixes = {"ROCKPOOL_"};
+  child.preload = job.allocator_preload;
+  // The child's stdout on our stderr (our stdout is the report's).
+  child.fds = {{STDERR_FILENO, STDOUT_FILENO}, {fds[1], kChildProgressFd}};
+  absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
+    ::close(fds[1]);
+    fds[1] = -1;
+    FollowProgress(fds[0], bar, units_done, label);
+  });
+  if (fds[1] >= 0) ::close(fds[1]);
   ::close(fds[0]);
-  if (!pid.ok()) return pid.status();
-  int status = 0;
-  struct rusage usage {};
-  while (::wait4(*pid, &status, 0, &usage) < 0) {
-    if (errno != EINTR) return absl::ErrnoToStatus(errno, "wait4");
+  if (!usage.ok()) return usage.status();
+  absl::StatusOr<RunResult> result = ReadChildResult(usage->status, result_path, label);
+  if (result.ok() && !WIFSIGNALED(usage->status)) {
+    // What the user feels of the child (its peak RSS is its own figure,
+    // felt_peak_rss_bytes).
+    auto& m = result->metrics;
+    m["felt_wall_ns"] = usage->wall_ns;
+    m["felt_cpu_ns"] = usage->cpu_ns;
+    m["felt_minor_faults"] = usage->minor_faults;
+    m["felt_major_faults"] = usage->major_faults;
   }
-  const int64_t wall_ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count();
-  absl::StatusOr<RunResult> result = ReadChildResult(status, result_path, label);
-  if (result.ok() && !WIFSIGNALED(status)) AddFeltMetrics(usage, wall_ns, &*result);
   return result;
 }
 
