@@ -87,6 +87,13 @@ void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsS
   m["idle_bytes_end"] = static_cast<int64_t>(a.idle_bytes);
 }
 
+void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result) {
+  result->facts["allocator"] = active.name;
+  result->facts["allocator_version"] = active.version;
+  result->facts["allocator_object"] = active.object;
+  result->facts["allocator_evidence"] = active.evidence;
+}
+
 int ExitCodeFor(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kOk:

@@ -1,5 +1,6 @@
 // Pieces both child modes use: progress reporting to the parent, and the
-// figures every run reports (window measurements, pool counters).
+// figures every run reports (window measurements, pool counters, the
+// allocator that served it).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "compression/compression_pools.h"
+#include "tools/process/active_allocator.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
 
@@ -44,6 +46,10 @@ void AddWindowMetrics(const process::ProcessSnapshot& start, const process::Proc
 // difference between two snapshots, plus per-pool detail.
 void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
                     RunResult* result);
+
+// The result's facts: allocator, allocator_version, allocator_object,
+// allocator_evidence.
+void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result);
 
 // absl::Status code -> child exit code: 3 for internal failures, else 2.
 int ExitCodeFor(const absl::Status& status);

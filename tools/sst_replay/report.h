@@ -41,7 +41,7 @@ Summary Summarize(const std::vector<RunResult>& runs, const std::string& key);
 
 // One allocator's runs of a mode (--allocator; one entry unless `all`).
 struct AllocatorRuns {
-  std::string name;     // allocator.h's AllocatorChoice::name
+  std::string name;     // process::AllocatorChoice::name
   std::string preload;  // what LD_PRELOAD named; empty for glibc
   std::vector<RunResult> stock;
   std::vector<RunResult> pooled;

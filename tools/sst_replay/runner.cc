@@ -20,7 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "tools/sst_replay/allocator.h"
+#include "tools/process/preload_list.h"
 
 extern char** environ;
 
@@ -134,7 +134,7 @@ std::vector<char*> ChildEnvironment(const std::string& preload, std::string* sto
     envp.push_back(*e);
   }
   if (!preload.empty()) {
-    *storage = "LD_PRELOAD=" + ChildPreload(preload, inherited);
+    *storage = "LD_PRELOAD=" + process::PreloadFirst(preload, inherited);
     envp.push_back(storage->data());
   }
   envp.push_back(nullptr);

@@ -18,7 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "compression/debug_check.h"
 #include "rockpool_version.h"
-#include "tools/sst_replay/allocator_check.h"
+#include "tools/process/allocator_check.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/command_line.h"
@@ -134,7 +134,8 @@ int ChildMain() {
     } else {
       // First: the run must be under the allocator asked for.
       process::ActiveAllocator active = process::DetectActiveAllocator();
-      status = CheckActiveAllocator(job->allocator, job->allocator_preload, &active);
+      status = process::CheckActiveAllocator(kAllocatorFlag.flag, job->allocator,
+                                             job->allocator_preload, &active);
       AddAllocatorFacts(active, &result);
       ProgressSink progress(absl::GetFlag(FLAGS_internal_progress_fd));
       if (status.ok()) {
