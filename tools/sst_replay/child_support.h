@@ -27,18 +27,9 @@ class ProgressSink {
   int last_ = -1;
 };
 
-// Resets the peaks (heap in use, RSS) and takes the window's first
-// snapshot.
-process::ProcessSnapshot OpenWindow();
-
-// Peak RSS of this child's whole process image, from exec to now
-// (/proc/self/status VmHWM, taken before OpenWindow resets it and again
-// now). The parent cannot use wait4's ru_maxrss for it: a posix_spawn
-// child shares the parent's memory until exec and inherits its peak.
-int64_t ImagePeakRssBytes();
-
-// Adds the whole-process figures of the window [start, end] to `result`;
-// call right after taking `end`.
+// Adds the whole-process figures of the window [start, end] to `result`
+// (start: tools/process/usage.h's OpenWindow); call right after taking
+// `end`.
 void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
                       RunResult* result);
 

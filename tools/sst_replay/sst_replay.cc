@@ -19,6 +19,7 @@
 #include "compression/debug_check.h"
 #include "rockpool_version.h"
 #include "tools/process/allocator_check.h"
+#include "tools/process/usage.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/command_line.h"
@@ -142,7 +143,7 @@ int ChildMain() {
         status = job->mode == "blocks" ? RunBlocksReplay(*job, &result, &progress)
                                        : RunCompactionReplay(*job, &result, &progress);
       }
-      result.metrics["felt_peak_rss_bytes"] = ImagePeakRssBytes();
+      result.metrics["felt_peak_rss_bytes"] = process::ImagePeakRssBytes();
     }
   }
   if (!status.ok()) {
