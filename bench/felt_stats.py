@@ -2,7 +2,7 @@
 two-sided Mann-Whitney U test, per-cell summaries and the verdict.
 
 The U test is SciPy's (`scipy.stats.mannwhitneyu`, Debian's python3-scipy),
-chosen to agree with sst_replay's `MannWhitneyP` (tools/sst_replay/report.cc)
+chosen to agree with sst_replay's `MannWhitneyP` (tools/process/mann_whitney.cc)
 where both are right: the exact distribution of U for up to 40 values
 without ties (the same p), the normal approximation with a continuity
 correction beyond. With ties SciPy's exact distribution does not hold, so

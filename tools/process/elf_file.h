@@ -8,8 +8,8 @@
 //
 // `rockpool run` and `rockpool check` read a program's dynamic section
 // (DT_NEEDED, PT_INTERP, DT_SONAME) to choose the object to preload;
-// sst_replay --allocator=PATH reads the header and the dynamic symbols to
-// check that PATH is a shared object defining malloc.
+// allocator_choice.h (sst_replay --allocator=PATH) reads the header and the
+// dynamic symbols to check that PATH is a shared object defining malloc.
 #ifndef ROCKPOOL_TOOLS_PROCESS_ELF_FILE_H_
 #define ROCKPOOL_TOOLS_PROCESS_ELF_FILE_H_
 

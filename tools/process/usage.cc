@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -14,6 +15,9 @@ namespace {
 int64_t Nanos(const timeval& tv) {
   return static_cast<int64_t>(tv.tv_sec) * 1000000000 + static_cast<int64_t>(tv.tv_usec) * 1000;
 }
+
+bool g_peak_rss_reset = false;
+int64_t g_peak_rss_before_window = -1;
 
 }  // namespace
 
@@ -57,5 +61,16 @@ bool ResetPeakRss() {
   ::close(fd);
   return ok;
 }
+
+ProcessSnapshot OpenWindow() {
+  g_peak_rss_before_window = std::max(g_peak_rss_before_window, PeakRssBytes());
+  g_peak_rss_reset = ResetPeakRss();
+  ResetMallocPeak();
+  return TakeSnapshot();
+}
+
+bool PeakRssIsWindowOnly() { return g_peak_rss_reset; }
+
+int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, PeakRssBytes()); }
 
 }  // namespace rockpool::process

@@ -29,6 +29,20 @@ int64_t PeakRssBytes();
 // False if the kernel refused; the peak then covers the whole child.
 bool ResetPeakRss();
 
+// A measured window, one at a time, opened and read from one thread (the
+// state is this process's): OpenWindow keeps the image's peak RSS so far,
+// restarts the peaks (RSS, heap in use) and takes the window's first
+// snapshot; PeakRssBytes then covers the window alone if
+// PeakRssIsWindowOnly says so (else the whole process).
+ProcessSnapshot OpenWindow();
+bool PeakRssIsWindowOnly();
+
+// Peak RSS of this process image, from exec to now (VmHWM, taken before
+// OpenWindow resets it and again now). A parent cannot use wait4's
+// ru_maxrss for a child's: a posix_spawn child shares the parent's memory
+// until exec and inherits its peak.
+int64_t ImagePeakRssBytes();
+
 }  // namespace rockpool::process
 
 #endif  // ROCKPOOL_TOOLS_PROCESS_USAGE_H_

@@ -64,7 +64,7 @@ class Replayer {
     if (job_.block_size > 0) builder_ = std::make_unique<DataBlockBuilder>(job_.block_size);
 
     const CompressionPoolsStats pools_before = pools_.stats();
-    start_ = OpenWindow();
+    start_ = process::OpenWindow();
     Sample();
     for (size_t i = 0; i < job_.files.size(); ++i) {
       if (absl::Status s = ReplayFile(static_cast<uint32_t>(i), job_.files[i]); !s.ok()) return s;

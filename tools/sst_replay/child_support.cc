@@ -24,20 +24,6 @@ void ProgressSink::Report(double fraction) {
   if (w < 0) fd_ = -1;  // parent gone or not reading: stop trying
 }
 
-namespace {
-bool g_peak_rss_reset = false;
-int64_t g_peak_rss_before_window = -1;
-}  // namespace
-
-process::ProcessSnapshot OpenWindow() {
-  g_peak_rss_before_window = std::max(g_peak_rss_before_window, process::PeakRssBytes());
-  g_peak_rss_reset = process::ResetPeakRss();
-  process::ResetMallocPeak();
-  return process::TakeSnapshot();
-}
-
-int64_t ImagePeakRssBytes() { return std::max(g_peak_rss_before_window, process::PeakRssBytes()); }
-
 void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
                       RunResult* result) {
   auto& m = result->metrics;
@@ -46,7 +32,7 @@ void AddWindowMetrics(const process::ProcessSnapshot& start, const process::Proc
   m["minor_faults"] = end.minor_faults - start.minor_faults;
   m["major_faults"] = end.major_faults - start.major_faults;
   m["peak_rss_bytes"] = process::PeakRssBytes();
-  m["peak_rss_window_only"] = g_peak_rss_reset ? 1 : 0;
+  m["peak_rss_window_only"] = process::PeakRssIsWindowOnly() ? 1 : 0;
   m["process_bytes"] = static_cast<int64_t>(end.malloc.bytes - start.malloc.bytes);
   m["process_calls"] = static_cast<int64_t>(end.malloc.calls - start.malloc.calls);
   m["process_frees"] = static_cast<int64_t>(end.malloc.frees - start.malloc.frees);
@@ -85,6 +71,13 @@ void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsS
   m["contexts_peak_in_use"] = static_cast<int64_t>(a.peak_in_use);
   m["idle_contexts_end"] = static_cast<int64_t>(a.idle);
   m["idle_bytes_end"] = static_cast<int64_t>(a.idle_bytes);
+}
+
+void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result) {
+  result->facts["allocator"] = active.name;
+  result->facts["allocator_version"] = active.version;
+  result->facts["allocator_object"] = active.object;
+  result->facts["allocator_evidence"] = active.evidence;
 }
 
 int ExitCodeFor(const absl::Status& status) {

@@ -1,5 +1,6 @@
 // Pieces both child modes use: progress reporting to the parent, and the
-// figures every run reports (window measurements, pool counters).
+// figures every run reports (window measurements, pool counters, the
+// allocator that served it).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "compression/compression_pools.h"
+#include "tools/process/active_allocator.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
 
@@ -25,18 +27,9 @@ class ProgressSink {
   int last_ = -1;
 };
 
-// Resets the peaks (heap in use, RSS) and takes the window's first
-// snapshot.
-process::ProcessSnapshot OpenWindow();
-
-// Peak RSS of this child's whole process image, from exec to now
-// (/proc/self/status VmHWM, taken before OpenWindow resets it and again
-// now). The parent cannot use wait4's ru_maxrss for it: a posix_spawn
-// child shares the parent's memory until exec and inherits its peak.
-int64_t ImagePeakRssBytes();
-
-// Adds the whole-process figures of the window [start, end] to `result`;
-// call right after taking `end`.
+// Adds the whole-process figures of the window [start, end] to `result`
+// (start: tools/process/usage.h's OpenWindow); call right after taking
+// `end`.
 void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
                       RunResult* result);
 
@@ -44,6 +37,10 @@ void AddWindowMetrics(const process::ProcessSnapshot& start, const process::Proc
 // difference between two snapshots, plus per-pool detail.
 void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
                     RunResult* result);
+
+// The result's facts: allocator, allocator_version, allocator_object,
+// allocator_evidence.
+void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result);
 
 // absl::Status code -> child exit code: 3 for internal failures, else 2.
 int ExitCodeFor(const absl::Status& status);

@@ -12,9 +12,13 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "tools/process/allocator_choice.h"
 #include "tools/sst_replay/plan.h"
 
 namespace rockpool::replay {
+
+// --allocator, as tools/process's allocator messages name it.
+inline constexpr process::AllocatorFlag kAllocatorFlag = {"--allocator", "sst_replay"};
 
 // The flags the session takes as they are (checked, but not converted).
 struct SessionFlags {
@@ -25,8 +29,9 @@ struct SessionFlags {
   bool keep_tmp = false;
   bool progress = true;
   std::string rocksdb_version = "auto";  // "auto" or a version PatternForVersion knows
-  // --allocator as given: checked by the session (allocator.h's
-  // SelectAllocators), whose errors are one line without "Try --help"
+  // --allocator as given: checked by the session
+  // (tools/process/allocator_choice.h's SelectAllocators), whose errors
+  // are one line without "Try --help"
   std::string allocator = "glibc";
   // --testonly_scratch_free_bytes, a flag of test builds only
   // (sst_replay.cc): the free bytes compaction mode's room check takes for

@@ -344,7 +344,7 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   const CompressionPoolsStats pools_before = faces.Stats();
   const uint64_t discarded_before = faces.DiscardedContexts();
   const PoolStats native_before = faces.NativeStats();
-  const process::ProcessSnapshot start = OpenWindow();
+  const process::ProcessSnapshot start = process::OpenWindow();
   sampler.Start(start, pools_before.Total().library.bytes_allocated);
   const absl::Status status = CompactAll(scratch.db.get(), targets);
   sampler.Stop();

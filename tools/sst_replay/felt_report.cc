@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/json/json_string.h"
+#include "tools/process/mann_whitney.h"
 
 namespace rockpool::replay {
 namespace {
@@ -75,7 +76,7 @@ FeltComparison CompareFelt(const std::vector<RunResult>& stock,
   c.stock = Summarize(stock, metric.key);
   c.pooled = Summarize(pooled, metric.key);
   c.tested = c.stock.runs.size() > 1 && c.pooled.runs.size() > 1;
-  if (c.tested) c.p = MannWhitneyP(c.stock.runs, c.pooled.runs);
+  if (c.tested) c.p = process::MannWhitneyP(c.stock.runs, c.pooled.runs);
   if (c.stock.median != 0) {
     c.delta_percent = (c.pooled.median - c.stock.median) / c.stock.median * 100.0;
   }

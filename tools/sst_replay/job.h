@@ -97,7 +97,7 @@ struct RunResult {
   std::vector<std::pair<std::string, std::string>> outputs;
   std::vector<std::string> notes;
   // Text facts, one line each: which allocator served the child
-  // (allocator_check.h's AddAllocatorFacts).
+  // (child_support.h's AddAllocatorFacts).
   std::map<std::string, std::string> facts;
   // Set on failure: 2 bad input, 3 internal error.
   int error_code = 0;

@@ -39,7 +39,7 @@ class ChildRuns : public ModeRuns {
   ChildRuns(const ChildContext& context, Job job, std::string mode)
       : context_(context), job_(std::move(job)), mode_(std::move(mode)) {}
   // The job names the allocator each child checks and the parent preloads.
-  void UseAllocator(size_t index, const AllocatorChoice& allocator) override {
+  void UseAllocator(size_t index, const process::AllocatorChoice& allocator) override {
     allocator_index_ = index;
     job_.allocator = allocator.name;
     job_.allocator_preload = allocator.preload;
@@ -183,10 +183,11 @@ std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job jo
 }
 
 absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, ModeReport* m) {
-  const std::vector<AllocatorChoice> allocators =
-      options.allocators.empty() ? std::vector<AllocatorChoice>{{"glibc", ""}} : options.allocators;
+  const std::vector<process::AllocatorChoice> allocators =
+      options.allocators.empty() ? std::vector<process::AllocatorChoice>{{"glibc", ""}}
+                                 : options.allocators;
   m->allocators.clear();
-  for (const AllocatorChoice& a : allocators) m->allocators.push_back({a.name, a.preload, {}, {}});
+  for (const auto& a : allocators) m->allocators.push_back({a.name, a.preload, {}, {}});
   bool have_reference = false;
   for (size_t index = 0; index < allocators.size(); ++index) {
     runs.UseAllocator(index, allocators[index]);

@@ -13,8 +13,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tools/process/allocator_choice.h"
 #include "tools/sst/sst_file.h"
-#include "tools/sst_replay/allocator.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/report.h"
@@ -46,14 +46,14 @@ class ModeRuns {
   virtual void DropReference() = 0;
   // The runs that follow are under allocator `index` of
   // AlternatingOptions::allocators.
-  virtual void UseAllocator(size_t index, const AllocatorChoice& allocator) = 0;
+  virtual void UseAllocator(size_t index, const process::AllocatorChoice& allocator) = 0;
 };
 
 struct AlternatingOptions {
   int repeat = 1;
   bool keep_outputs = false;  // --keep_tmp
   // The allocators, run one after the other (empty: glibc only).
-  std::vector<AllocatorChoice> allocators;
+  std::vector<process::AllocatorChoice> allocators;
 };
 
 // Runs 2 x options.repeat runs per allocator, appends each result to

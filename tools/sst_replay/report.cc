@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/json/json_string.h"
+#include "tools/process/mann_whitney.h"
 #include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
@@ -34,7 +35,7 @@ Unit GuessUnit(const std::string& key) {
 std::string Delta(const Summary& a, const Summary& b, bool noisy) {
   std::string test;
   if (noisy && a.runs.size() > 1 && b.runs.size() > 1) {
-    const double p = MannWhitneyP(a.runs, b.runs);
+    const double p = process::MannWhitneyP(a.runs, b.runs);
     test = absl::StrFormat(" (p=%.3f n=%d+%d)", p, a.runs.size(), b.runs.size());
     if (p > 0.05) return "~" + test;
   } else if (noisy) {
@@ -107,47 +108,6 @@ const std::vector<MetricDef>& TableMetrics() {
       {"idle_bytes_end", "idle context bytes at end", Unit::kBytes, false},
   };
   return metrics;
-}
-
-double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b) {
-  const size_t n = a.size(), m = b.size();
-  if (n == 0 || m == 0) return 1.0;
-  // U counts the pairs where a wins (ties count half); work in halves.
-  int64_t u2 = 0;
-  for (double x : a) {
-    for (double y : b) u2 += x > y ? 2 : (x == y ? 1 : 0);
-  }
-  const int64_t nm = static_cast<int64_t>(n * m);
-  const double u = std::min(static_cast<double>(u2), static_cast<double>(2 * nm - u2)) / 2.0;
-  if (n + m <= 40) {
-    // Exact distribution: ways[k][j][u] = arrangements of k a's and j b's
-    // with statistic u (rolling over k).
-    std::vector<std::vector<double>> prev(m + 1), cur(m + 1);
-    for (size_t j = 0; j <= m; ++j) prev[j].assign(static_cast<size_t>(nm) + 1, 0.0);
-    for (size_t j = 0; j <= m; ++j) prev[j][0] = 1;  // k = 0
-    for (size_t k = 1; k <= n; ++k) {
-      for (size_t j = 0; j <= m; ++j) {
-        cur[j].assign(static_cast<size_t>(nm) + 1, 0.0);
-        for (size_t v = 0; v <= static_cast<size_t>(nm); ++v) {
-          // Last element is an a (beats all j b's) or a b.
-          double w = v >= j ? prev[j][v - j] : 0.0;
-          if (j > 0) w += cur[j - 1][v];
-          cur[j][v] = w;
-        }
-      }
-      std::swap(prev, cur);
-    }
-    double total = 0, tail = 0;
-    for (size_t v = 0; v <= static_cast<size_t>(nm); ++v) {
-      total += prev[m][v];
-      if (static_cast<double>(v) <= u + 1e-9) tail += prev[m][v];
-    }
-    return std::min(1.0, 2.0 * tail / total);
-  }
-  const double mean = static_cast<double>(nm) / 2.0;
-  const double sd = std::sqrt(static_cast<double>(nm) * static_cast<double>(n + m + 1) / 12.0);
-  const double z = (u - mean + 0.5) / sd;
-  return std::min(1.0, std::erfc(-z / std::sqrt(2.0)));
 }
 
 double MetricValue(const RunResult& run, const std::string& key) {

@@ -31,17 +31,13 @@ struct Summary {
   std::vector<double> runs;
 };
 
-// Two-sided p-value of the Mann-Whitney U test (as benchstat uses): exact
-// for small samples, normal approximation beyond 40 values.
-double MannWhitneyP(const std::vector<double>& a, const std::vector<double>& b);
-
 // A metric of one run, derived ones included; 0 if absent.
 double MetricValue(const RunResult& run, const std::string& key);
 Summary Summarize(const std::vector<RunResult>& runs, const std::string& key);
 
 // One allocator's runs of a mode (--allocator; one entry unless `all`).
 struct AllocatorRuns {
-  std::string name;     // allocator.h's AllocatorChoice::name
+  std::string name;     // process::AllocatorChoice::name
   std::string preload;  // what LD_PRELOAD named; empty for glibc
   std::vector<RunResult> stock;
   std::vector<RunResult> pooled;

@@ -17,10 +17,10 @@
 #include "absl/strings/str_join.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
+#include "tools/process/allocator_choice.h"
 #include "tools/process/malloc_counts.h"
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/sst_file.h"
-#include "tools/sst_replay/allocator.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/child_support.h"
@@ -75,7 +75,7 @@ class Session {
   }
 
   int Run() {
-    absl::StatusOr<AllocatorSelection> allocators = SelectAllocators(settings_.allocator);
+    auto allocators = process::SelectAllocators(kAllocatorFlag, settings_.allocator);
     if (!allocators.ok()) return Fail(2, allocators.status().message());
     allocators_ = std::move(allocators->allocators);
     report_.allocator_flag = settings_.allocator;
@@ -517,7 +517,7 @@ class Session {
   Report report_;
   PatternChoice pattern_;
   std::vector<ModeReport> notes_only_;
-  std::vector<AllocatorChoice> allocators_;  // --allocator, in run order
+  std::vector<process::AllocatorChoice> allocators_;  // --allocator, in run order
   int runs_ = 0;
   double units_done_ = 0;
 };

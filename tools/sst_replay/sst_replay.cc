@@ -18,7 +18,8 @@
 #include "absl/strings/str_cat.h"
 #include "compression/debug_check.h"
 #include "rockpool_version.h"
-#include "tools/sst_replay/allocator_check.h"
+#include "tools/process/allocator_check.h"
+#include "tools/process/usage.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/command_line.h"
@@ -134,14 +135,15 @@ int ChildMain() {
     } else {
       // First: the run must be under the allocator asked for.
       process::ActiveAllocator active = process::DetectActiveAllocator();
-      status = CheckActiveAllocator(job->allocator, job->allocator_preload, &active);
+      status = process::CheckActiveAllocator(kAllocatorFlag.flag, job->allocator,
+                                             job->allocator_preload, &active);
       AddAllocatorFacts(active, &result);
       ProgressSink progress(absl::GetFlag(FLAGS_internal_progress_fd));
       if (status.ok()) {
         status = job->mode == "blocks" ? RunBlocksReplay(*job, &result, &progress)
                                        : RunCompactionReplay(*job, &result, &progress);
       }
-      result.metrics["felt_peak_rss_bytes"] = ImagePeakRssBytes();
+      result.metrics["felt_peak_rss_bytes"] = process::ImagePeakRssBytes();
     }
   }
   if (!status.ok()) {

@@ -294,7 +294,7 @@ class ScriptedRuns : public ModeRuns {
   RunOutput Latest() const override { return {absl::StrCat("latest-", log.size()), {}, nullptr}; }
   void DropLatest() override { log.push_back("drop"); }
   void DropReference() override { log.push_back("drop reference"); }
-  void UseAllocator(size_t index, const AllocatorChoice& allocator) override {
+  void UseAllocator(size_t index, const process::AllocatorChoice& allocator) override {
     log.push_back(absl::StrCat("allocator ", index, " ", allocator.name));
   }
 

@@ -1,8 +1,8 @@
-// tools/sst_replay's --allocator in-process (allocator.h): which values are
-// accepted, the one-line errors (a named allocator that is not installed
-// names its Debian package), the checks on a PATH, and the children's
-// LD_PRELOAD. Sanitizer builds refuse every preload.
-#include "tools/sst_replay/allocator.h"
+// tools/process/allocator_choice.h, as sst_replay's --allocator uses it:
+// which values are accepted, the one-line errors (a named allocator that is
+// not installed names its Debian package), the checks on a PATH. Sanitizer
+// builds refuse every preload.
+#include "tools/process/allocator_choice.h"
 
 #include <dlfcn.h>
 
@@ -18,10 +18,12 @@
 #include "tests/compression/test_data.h"
 #include "tools/process/active_allocator.h"
 
-namespace rockpool::replay {
+namespace rockpool::process {
 namespace {
 
 using ::testing::HasSubstr;
+
+constexpr AllocatorFlag kFlag = {"--allocator", "sst_replay"};
 
 // A real shared object that defines malloc: the one serving this test
 // (glibc's, or a sanitizer's runtime).
@@ -39,7 +41,7 @@ std::string Message(const absl::StatusOr<AllocatorSelection>& s) {
 }
 
 TEST(AllocatorTest, GlibcIsTheDefaultAndPreloadsNothing) {
-  absl::StatusOr<AllocatorSelection> s = SelectAllocators("glibc");
+  absl::StatusOr<AllocatorSelection> s = SelectAllocators(kFlag, "glibc");
   ASSERT_TRUE(s.ok()) << s.status();
   ASSERT_EQ(s->allocators.size(), 1u);
   EXPECT_EQ(s->allocators[0].name, "glibc");
@@ -53,12 +55,12 @@ TEST(AllocatorTest, NamedAllocatorNotInstalledNamesItsPackage) {
       {"glibc", "", "libc6"},
       {"jemalloc", "/nonexistent/libjemalloc.so.2", "libjemalloc2"},
       {"tcmalloc", MallocObject(), "libtcmalloc-minimal4"}};
-  EXPECT_EQ(Message(SelectAllocators("jemalloc", named)),
+  EXPECT_EQ(Message(SelectAllocators(kFlag, "jemalloc", named)),
             "--allocator=jemalloc: /nonexistent/libjemalloc.so.2 is missing; install Debian's "
             "libjemalloc2");
   // all: what is installed, and a note for what is not.
-  absl::StatusOr<AllocatorSelection> all = SelectAllocators("all", named);
-  if (process::SanitizerBuild()) {
+  absl::StatusOr<AllocatorSelection> all = SelectAllocators(kFlag, "all", named);
+  if (SanitizerBuild()) {
     EXPECT_THAT(Message(all), HasSubstr("sanitizer build"));
     return;
   }
@@ -75,29 +77,38 @@ TEST(AllocatorTest, NamedAllocatorNotInstalledNamesItsPackage) {
 
 TEST(AllocatorTest, UnknownNamesAndBadPathsAreOneLine) {
   for (const char* name : {"foo", "", "GLIBC", "tcmalloc2"}) {
-    EXPECT_THAT(Message(SelectAllocators(name)),
+    EXPECT_THAT(Message(SelectAllocators(kFlag, name)),
                 HasSubstr(absl::StrCat("--allocator=", name,
                                        ": want glibc, jemalloc, tcmalloc, all, or the path")));
   }
   const std::string dir = ::rockpool::testing::FreshTestDir("allocator_test");
   const std::string text = dir + "/notes.so";
   std::ofstream(text) << "not an object\n";
-  EXPECT_THAT(Message(SelectAllocators(text)), HasSubstr("no ELF magic number"));
-  EXPECT_THAT(Message(SelectAllocators(dir)), HasSubstr(": not a regular file"));
-  EXPECT_THAT(Message(SelectAllocators(dir + "/missing.so")),
+  EXPECT_THAT(Message(SelectAllocators(kFlag, text)), HasSubstr("no ELF magic number"));
+  EXPECT_THAT(Message(SelectAllocators(kFlag, dir)), HasSubstr(": not a regular file"));
+  EXPECT_THAT(Message(SelectAllocators(kFlag, dir + "/missing.so")),
               HasSubstr("cannot open: No such file or directory"));
-  EXPECT_THAT(Message(SelectAllocators(dir + "/a b.so")), HasSubstr("a space or a colon"));
+  EXPECT_THAT(Message(SelectAllocators(kFlag, dir + "/a b.so")), HasSubstr("a space or a colon"));
   for (const std::string& bad : {text, dir, dir + "/missing.so"}) {
-    const std::string m = Message(SelectAllocators(bad));
+    const std::string m = Message(SelectAllocators(kFlag, bad));
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
     EXPECT_EQ(m.rfind("--allocator=" + bad + ": ", 0), 0u) << m;
   }
 }
 
+TEST(AllocatorTest, MessagesNameTheFlagAndProgramGiven) {
+  const AllocatorFlag other = {"--malloc", "my_tool"};
+  EXPECT_THAT(Message(SelectAllocators(other, "foo")), HasSubstr("--malloc=foo: want glibc"));
+  if (SanitizerBuild()) {
+    EXPECT_THAT(Message(SelectAllocators(other, MallocObject())),
+                HasSubstr("--malloc=" + MallocObject() + ": this my_tool is a sanitizer build"));
+  }
+}
+
 TEST(AllocatorTest, PathToASharedObjectDefiningMalloc) {
-  EXPECT_TRUE(CheckAllocatorObject(MallocObject()).ok());
-  absl::StatusOr<AllocatorSelection> s = SelectAllocators(MallocObject());
-  if (process::SanitizerBuild()) {
+  EXPECT_TRUE(CheckAllocatorObject(MallocObject(), "sst_replay").ok());
+  absl::StatusOr<AllocatorSelection> s = SelectAllocators(kFlag, MallocObject());
+  if (SanitizerBuild()) {
     EXPECT_THAT(Message(s), HasSubstr("no allocator can be preloaded into it"));
     return;
   }
@@ -106,13 +117,5 @@ TEST(AllocatorTest, PathToASharedObjectDefiningMalloc) {
   EXPECT_EQ(s->allocators[0].name, std::filesystem::path(MallocObject()).filename().string());
 }
 
-TEST(AllocatorTest, ChildPreloadPutsTheAllocatorFirst) {
-  EXPECT_EQ(ChildPreload("/a/je.so", ""), "/a/je.so");
-  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so:/u/other.so"), "/a/je.so:/u/mine.so:/u/other.so");
-  EXPECT_EQ(ChildPreload("", "/u/mine.so"), "/u/mine.so");
-  // Already preloaded by the user: first, once.
-  EXPECT_EQ(ChildPreload("/a/je.so", "/u/mine.so /a/je.so"), "/a/je.so:/u/mine.so");
-}
-
 }  // namespace
-}  // namespace rockpool::replay
+}  // namespace rockpool::process

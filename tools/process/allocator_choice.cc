@@ -1,4 +1,4 @@
-#include "tools/sst_replay/allocator.h"
+#include "tools/process/allocator_choice.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -14,10 +14,9 @@
 #include "absl/strings/strip.h"
 #include "tools/process/active_allocator.h"
 #include "tools/process/elf_file.h"
-#include "tools/process/preload_list.h"
 #include "tools/sst/byte_source.h"
 
-namespace rockpool::replay {
+namespace rockpool::process {
 namespace {
 
 absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
@@ -34,14 +33,20 @@ absl::StatusOr<std::string> ReadWhole(const std::string& path) {
   return absl::Status(data.status().code(), why);
 }
 
-// This process's own ELF header: the class and machine a preloaded object
-// must have.
-bool OwnHeader(Elf64_Ehdr* out) {
+// This process's own ELF header: the machine a preloaded object must be
+// built for. The header is all that is read of the executable.
+absl::StatusOr<Elf64_Ehdr> OwnHeader() {
+  std::string bytes(sizeof(Elf64_Ehdr), '\0');
   const int fd = ::open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const bool ok = ::pread(fd, out, sizeof(*out), 0) == static_cast<ssize_t>(sizeof(*out));
+  if (fd < 0) return absl::InternalError("cannot read /proc/self/exe");
+  const ssize_t n = ::pread(fd, bytes.data(), bytes.size(), 0);
   ::close(fd);
-  return ok;
+  if (n != static_cast<ssize_t>(bytes.size())) {
+    return absl::InternalError("cannot read /proc/self/exe");
+  }
+  absl::StatusOr<ElfFile> own = ElfFile::Open(bytes);
+  if (!own.ok()) return absl::InternalError("cannot read /proc/self/exe");
+  return own->header();
 }
 
 const char* ElfTypeName(uint16_t type) {
@@ -57,29 +62,33 @@ const char* ElfTypeName(uint16_t type) {
   }
 }
 
-absl::Status CheckObject(const std::string& path) {
+}  // namespace
+
+absl::Status CheckAllocatorObject(const std::string& path, std::string_view program) {
   absl::StatusOr<std::string> data = ReadWhole(path);
   if (!data.ok()) return data.status();
-  if (!process::ElfFile::HasMagic(*data)) {
+  if (!ElfFile::HasMagic(*data)) {
     return absl::InvalidArgumentError("not an ELF shared object (no ELF magic number)");
   }
-  Elf64_Ehdr own;
-  if (!OwnHeader(&own)) return absl::InternalError("cannot read /proc/self/exe");
-  absl::StatusOr<process::ElfFile> elf = process::ElfFile::Open(*data);
-  if (static_cast<unsigned char>((*data)[EI_CLASS]) != own.e_ident[EI_CLASS] ||
-      static_cast<unsigned char>((*data)[EI_DATA]) != own.e_ident[EI_DATA] || !elf.ok()) {
+  absl::StatusOr<Elf64_Ehdr> own = OwnHeader();
+  if (!own.ok()) return own.status();
+  // This process is ELF64 little-endian (ElfFile reads no other): an object
+  // the reader refuses has another word size or byte order.
+  absl::StatusOr<ElfFile> elf = ElfFile::Open(*data);
+  if (!elf.ok()) {
     return absl::InvalidArgumentError(
-        "an ELF object of another word size or byte order than this sst_replay");
+        absl::StrCat("an ELF object of another word size or byte order than this ", A(program)));
   }
   const Elf64_Ehdr& eh = elf->header();
   if (eh.e_type != ET_DYN) return absl::InvalidArgumentError(ElfTypeName(eh.e_type));
-  if (eh.e_machine != own.e_machine) {
+  if (eh.e_machine != own->e_machine) {
     return absl::InvalidArgumentError(absl::StrCat("built for ELF machine ", eh.e_machine,
-                                                   ", this sst_replay runs on ", own.e_machine));
+                                                   ", this ", A(program), " runs on ",
+                                                   own->e_machine));
   }
   // The errors of the reader (DataLoss, for a file the user named) become
   // the flag's InvalidArgument.
-  absl::StatusOr<process::ElfDynamic> dynamic = elf->ReadDynamic();
+  absl::StatusOr<ElfDynamic> dynamic = elf->ReadDynamic();
   if (!dynamic.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("malformed ELF file: ", dynamic.status().message()));
@@ -101,8 +110,10 @@ absl::Status CheckObject(const std::string& path) {
   return absl::OkStatus();
 }
 
-absl::Status Invalid(std::string_view flag, std::string_view message) {
-  return absl::InvalidArgumentError(absl::StrCat("--allocator=", A(flag), ": ", A(message)));
+namespace {
+
+absl::Status Invalid(const AllocatorFlag& flag, std::string_view value, std::string_view message) {
+  return absl::InvalidArgumentError(absl::StrCat(A(flag.flag), "=", A(value), ": ", A(message)));
 }
 
 bool Exists(const std::string& path) {
@@ -112,29 +123,31 @@ bool Exists(const std::string& path) {
 
 // A named allocator, checked; an empty choice and `missing` set when it is
 // not installed.
-absl::StatusOr<AllocatorChoice> Named(std::string_view flag, const NamedAllocator& a,
-                                      std::string* missing) {
+absl::StatusOr<AllocatorChoice> Named(const AllocatorFlag& flag, std::string_view value,
+                                      const NamedAllocator& a, std::string* missing) {
   if (a.path.empty()) return AllocatorChoice{a.name, ""};
   if (!Exists(a.path)) {
     *missing = absl::StrCat(a.path, " is missing; install Debian's ", a.package);
     return AllocatorChoice{};
   }
-  if (absl::Status s = CheckObject(a.path); !s.ok()) {
-    return Invalid(flag,
+  if (absl::Status s = CheckAllocatorObject(a.path, flag.program); !s.ok()) {
+    return Invalid(flag, value,
                    absl::StrCat(a.path, ": ", s.message(), "; reinstall Debian's ", a.package));
   }
   return AllocatorChoice{a.name, a.path};
 }
 
-absl::StatusOr<AllocatorChoice> FromPath(std::string_view flag) {
-  const std::string path(flag);
+absl::StatusOr<AllocatorChoice> FromPath(const AllocatorFlag& flag, std::string_view value) {
+  const std::string path(value);
   if (path.find_first_of(" :") != std::string::npos) {
-    return Invalid(flag, "LD_PRELOAD cannot carry a path with a space or a colon");
+    return Invalid(flag, value, "LD_PRELOAD cannot carry a path with a space or a colon");
   }
-  if (absl::Status s = CheckObject(path); !s.ok()) return Invalid(flag, std::string(s.message()));
+  if (absl::Status s = CheckAllocatorObject(path, flag.program); !s.ok()) {
+    return Invalid(flag, value, std::string(s.message()));
+  }
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
-  if (ec) return Invalid(flag, ec.message());
+  if (ec) return Invalid(flag, value, ec.message());
   return AllocatorChoice{absolute.filename().string(), absolute.string()};
 }
 
@@ -149,57 +162,48 @@ const std::vector<NamedAllocator>& NamedAllocators() {
   return named;
 }
 
-absl::Status CheckAllocatorObject(const std::string& path) { return CheckObject(path); }
-
-absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag) {
-  return SelectAllocators(flag, NamedAllocators());
-}
-
-absl::StatusOr<AllocatorSelection> SelectAllocators(std::string_view flag,
+absl::StatusOr<AllocatorSelection> SelectAllocators(const AllocatorFlag& flag,
+                                                    std::string_view value,
                                                     const std::vector<NamedAllocator>& named) {
   AllocatorSelection out;
-  if (flag == "all") {
+  if (value == "all") {
     for (const NamedAllocator& a : named) {
       std::string missing;
-      absl::StatusOr<AllocatorChoice> c = Named(flag, a, &missing);
+      absl::StatusOr<AllocatorChoice> c = Named(flag, value, a, &missing);
       if (!c.ok()) return c.status();
       if (!missing.empty()) {
-        out.notes.push_back(absl::StrCat("--allocator=all: ", a.name, " left out: ", missing));
+        out.notes.push_back(absl::StrCat(A(flag.flag), "=all: ", a.name, " left out: ", missing));
         continue;
       }
       out.allocators.push_back(*std::move(c));
     }
-  } else if (flag.find('/') != std::string_view::npos) {
-    absl::StatusOr<AllocatorChoice> c = FromPath(flag);
+  } else if (value.find('/') != std::string_view::npos) {
+    absl::StatusOr<AllocatorChoice> c = FromPath(flag, value);
     if (!c.ok()) return c.status();
     out.allocators.push_back(*std::move(c));
   } else {
     for (const NamedAllocator& a : named) {
-      if (a.name != flag) continue;
+      if (a.name != value) continue;
       std::string missing;
-      absl::StatusOr<AllocatorChoice> c = Named(flag, a, &missing);
+      absl::StatusOr<AllocatorChoice> c = Named(flag, value, a, &missing);
       if (!c.ok()) return c.status();
-      if (!missing.empty()) return Invalid(flag, missing);
+      if (!missing.empty()) return Invalid(flag, value, missing);
       out.allocators.push_back(*std::move(c));
     }
     if (out.allocators.empty()) {
-      return Invalid(flag,
+      return Invalid(flag, value,
                      "want glibc, jemalloc, tcmalloc, all, or the path of a shared object (a "
                      "value with a '/')");
     }
   }
-  if (process::SanitizerBuild() &&
-      (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
-    return Invalid(flag,
-                   "this sst_replay is a sanitizer build, whose runtime must serve malloc and "
-                   "load first: no allocator can be preloaded into it (use a build without "
-                   "--config=asan or --config=tsan)");
+  if (SanitizerBuild() && (out.allocators.size() > 1 || !out.allocators.front().preload.empty())) {
+    return Invalid(flag, value,
+                   absl::StrCat("this ", A(flag.program),
+                                " is a sanitizer build, whose runtime must serve malloc and "
+                                "load first: no allocator can be preloaded into it (use a build "
+                                "without --config=asan or --config=tsan)"));
   }
   return out;
 }
 
-std::string ChildPreload(const std::string& allocator, std::string_view inherited) {
-  return process::PreloadFirst(allocator, inherited);
-}
-
-}  // namespace rockpool::replay
+}  // namespace rockpool::process

@@ -1,0 +1,42 @@
+// tools/process/usage.h's measured window: memory touched before the window
+// counts in the image's peak RSS, and not in the window's when the kernel
+// restarted the peak.
+#include "tools/process/usage.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "gtest/gtest.h"
+
+namespace rockpool::process {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+TEST(UsageTest, WindowPeakLeavesOutWhatCameBefore) {
+  const int64_t before = PeakRssBytes();
+  ASSERT_GT(before, 0);
+  // 256 MiB touched and unmapped before the window: resident, then gone.
+  const size_t size = 256 * kMiB;
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  std::memset(p, 1, size);
+  ASSERT_GE(PeakRssBytes(), before + 200 * kMiB);
+  ASSERT_EQ(::munmap(p, size), 0);
+
+  // VmHWM is the kernel's approximate count (per-CPU counters, synced
+  // lazily): bounds with room to spare, not equalities.
+  const ProcessSnapshot start = OpenWindow();
+  EXPECT_GT(start.wall_ns, 0);
+  EXPECT_GE(ImagePeakRssBytes(), before + 200 * kMiB);
+  if (PeakRssIsWindowOnly()) {
+    EXPECT_LT(PeakRssBytes(), ImagePeakRssBytes() - 200 * kMiB);
+  } else {
+    EXPECT_GE(PeakRssBytes(), before + 200 * kMiB);
+  }
+}
+
+}  // namespace
+}  // namespace rockpool::process
