@@ -7,10 +7,6 @@
 namespace rockpool::sst {
 namespace {
 
-constexpr uint32_t kHashIndexBit = 1u << 31;
-constexpr uint32_t kReservedBit = 1u << 30;
-constexpr uint32_t kUniformKeysBit = 1u << 29;
-constexpr uint32_t kSeparatedKVBit = 1u << 28;
 constexpr size_t kMaxBlockSizeForHashIndex = 1u << 16;
 
 }  // namespace

@@ -18,6 +18,12 @@
 
 namespace rockpool::sst {
 
+// Packed footer bits (above); the low 28 bits count restarts.
+inline constexpr uint32_t kHashIndexBit = 1u << 31;
+inline constexpr uint32_t kReservedBit = 1u << 30;
+inline constexpr uint32_t kUniformKeysBit = 1u << 29;
+inline constexpr uint32_t kSeparatedKVBit = 1u << 28;
+
 struct BlockLayout {
   uint32_t num_restarts = 0;
   size_t restarts_offset = 0;  // first byte of the restart array

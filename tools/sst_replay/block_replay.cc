@@ -14,11 +14,11 @@
 #include "tools/sst/blob_file.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/codec_decompressor.h"
+#include "tools/sst/data_block_builder.h"
 #include "tools/sst/errors.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/compare.h"
-#include "tools/sst_replay/data_block_builder.h"
 #include "tools/sst_replay/lz4_replay.h"
 #include "tools/sst_replay/stock_patterns.h"
 
@@ -61,7 +61,7 @@ class Replayer {
     if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
     compressed_.reserve(size_t{1} << 16);
     result_->series.reserve(kMaxSeriesPoints * 2 + 8);
-    if (job_.block_size > 0) builder_ = std::make_unique<DataBlockBuilder>(job_.block_size);
+    if (job_.block_size > 0) builder_ = std::make_unique<sst::DataBlockBuilder>(job_.block_size);
 
     const CompressionPoolsStats pools_before = pools_.stats();
     start_ = process::OpenWindow();
@@ -416,7 +416,7 @@ class Replayer {
   std::unique_ptr<Lz4FileReplay> lz4_;  // once the pattern is known
   sst::SstReadOptions read_options_;
   FramedWriter writer_;
-  std::unique_ptr<DataBlockBuilder> builder_;
+  std::unique_ptr<sst::DataBlockBuilder> builder_;
   std::string compressed_;
   std::string blob_value_;
   std::string round_trip_;

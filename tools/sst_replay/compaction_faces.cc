@@ -6,12 +6,15 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb_plugin/legacy/listener.h"
 #include "rocksdb_plugin/legacy/runtime.h"
-#include "tools/sst_replay/rocksdb_calls.h"
+#include "tools/sst/rocksdb_calls.h"
 #if ROCKPOOL_ROCKSDB_NATIVE_API
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
 #endif
 
 namespace rockpool::replay {
+
+using sst::FromRocks;
+
 namespace {
 
 std::string PoolOptionsText(RockpoolOptions::MaxIdlePerKey max_idle_per_key) {

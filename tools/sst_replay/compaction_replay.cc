@@ -19,11 +19,15 @@
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
 #include "tools/process/usage.h"
+#include "tools/sst/rocksdb_calls.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/compaction_faces.h"
-#include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
+
+using sst::FromRocks;
+using sst::OpenDb;
+
 namespace {
 
 // Bytes this process has written through write(2) & co. (/proc/self/io

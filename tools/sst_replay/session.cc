@@ -20,6 +20,7 @@
 #include "tools/process/allocator_choice.h"
 #include "tools/process/malloc_counts.h"
 #include "tools/sst/codec_decompressor.h"
+#include "tools/sst/options_file.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
@@ -148,11 +149,11 @@ class Session {
   // value from the newest OPTIONS file beside it (1 without one).
   void ApplyParallelThreads() {
     for (InputFile& in : inputs_) {
-      const OptionsFileInfo* options = options_files_.Beside(in.path);
+      const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
       if (options == nullptr) continue;
-      in.codec.parallel_threads = ParallelThreadsOf(*options, in.column_family);
+      in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
       if (std::none_of(sst_options_.begin(), sst_options_.end(),
-                       [&](const OptionsFileInfo& o) { return o.path == options->path; })) {
+                       [&](const sst::OptionsFileInfo& o) { return o.path == options->path; })) {
         sst_options_.push_back(*options);
       }
     }
@@ -511,8 +512,8 @@ class Session {
   BlockCodecs codecs_;
   sst::SstReadOptions read_options_;
   std::vector<InputFile> inputs_;
-  OptionsFiles options_files_;                // read once per input directory
-  std::vector<OptionsFileInfo> sst_options_;  // those beside the SST inputs, in input order
+  sst::OptionsFiles options_files_;                // read once per input directory
+  std::vector<sst::OptionsFileInfo> sst_options_;  // those beside the SST inputs, in input order
   std::vector<BlobInput> blob_inputs_;
   Report report_;
   PatternChoice pattern_;

@@ -13,11 +13,15 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "tools/sst/rocksdb_calls.h"
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/report.h"
-#include "tools/sst_replay/rocksdb_calls.h"
 
 namespace rockpool::replay {
+
+using sst::FromRocks;
+using sst::OpenDb;
+
 namespace {
 
 using Rng = std::mt19937_64;

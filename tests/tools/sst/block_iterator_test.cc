@@ -11,12 +11,12 @@
 #include "compression/coding.h"
 #include "tests/tools/sst/synthetic_sst.h"
 #include "tools/sst/block_handle.h"
+#include "tools/sst/data_block_builder.h"
 #include "tools/sst/index_block.h"
 
 namespace rockpool::sst {
 namespace {
 
-using sst_testing::TestBlockBuilder;
 using KVs = std::vector<std::pair<std::string, std::string>>;
 
 KVs MakeKvs(int n) {
@@ -41,9 +41,9 @@ class BlockIteratorTest : public testing::TestWithParam<std::tuple<int, bool, ui
 TEST_P(BlockIteratorTest, RoundTrip) {
   const auto [restart_interval, separated, hash_buckets] = GetParam();
   const KVs kvs = MakeKvs(100);
-  TestBlockBuilder b(restart_interval, false, separated);
+  DataBlockBuilder b(0, {restart_interval, false, separated});
   for (const auto& [k, v] : kvs) b.Add(k, v);
-  const std::string block = b.Finish(hash_buckets);
+  const std::string block = sst_testing::WithEmptyHashIndex(b.Finish(), hash_buckets);
   absl::StatusOr<BlockIterator> it = BlockIterator::Create(block);
   ASSERT_TRUE(it.ok()) << it.status();
   EXPECT_EQ(it->layout().num_restarts, (100u + restart_interval - 1) / restart_interval);
@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(Layouts, BlockIteratorTest,
                                           testing::Values(uint16_t{0}, uint16_t{7})));
 
 TEST(BlockIterator, EmptyBlock) {
-  TestBlockBuilder b(16);
+  DataBlockBuilder b(0);
   absl::StatusOr<KVs> got = ReadAll(b.Finish());
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_TRUE(got->empty());
@@ -81,9 +81,9 @@ TEST(BlockIterator, MalformedFooters) {
 }
 
 TEST(BlockIterator, TruncationsNeverReadOutside) {
-  TestBlockBuilder b(4);
+  DataBlockBuilder b(0, {.restart_interval = 4});
   for (const auto& [k, v] : MakeKvs(20)) b.Add(k, v);
-  const std::string block = b.Finish();
+  const std::string block(b.Finish());
   // Chop the entry region at every length, keeping a valid footer: entries
   // must either parse or fail cleanly.
   const size_t footer = 4 * 5 + 4;  // 5 restarts + packed footer
@@ -123,7 +123,7 @@ std::vector<BlockHandle> MakeHandles(int n) {
 
 std::string IndexBlock(const std::vector<BlockHandle>& hs, int restart_interval, bool delta,
                        bool first_key) {
-  TestBlockBuilder b(restart_interval, delta);
+  DataBlockBuilder b(0, {restart_interval, delta});
   for (size_t i = 0; i < hs.size(); ++i) {
     std::string full, d;
     EncodeBlockHandle(hs[i], &full);
@@ -137,7 +137,7 @@ std::string IndexBlock(const std::vector<BlockHandle>& hs, int restart_interval,
     }
     b.Add(absl::StrFormat("sep%05d", i), full, d);
   }
-  return b.Finish();
+  return std::string(b.Finish());
 }
 
 class IndexBlockTest : public testing::TestWithParam<std::tuple<int, bool, bool>> {};

@@ -17,7 +17,7 @@
 #include "rocksdb/sst_file_writer.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/codec_decompressor.h"
-#include "tools/sst_replay/rocksdb_calls.h"
+#include "tools/sst/rocksdb_calls.h"
 
 namespace rockpool::sst_testing {
 namespace {
@@ -165,7 +165,7 @@ absl::StatusOr<SstFixture> WriteSstByFlush(const SstFixtureOptions& o, const std
   options.disable_auto_compactions = true;
   options.write_buffer_size = 256 << 20;  // one flush, one file
   std::unique_ptr<rocksdb::DB> db;
-  absl::Status s = ToAbsl(replay::OpenDb(options, db_dir, &db), "DB::Open " + db_dir);
+  absl::Status s = ToAbsl(sst::OpenDb(options, db_dir, &db), "DB::Open " + db_dir);
   if (!s.ok()) return s;
   for (size_t i = 0; s.ok() && i < fixture.kvs.size(); ++i) {
     s = ToAbsl(db->Put(rocksdb::WriteOptions(), fixture.kvs[i].first, fixture.kvs[i].second),

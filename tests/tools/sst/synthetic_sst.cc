@@ -5,6 +5,8 @@
 
 #include "compression/coding.h"
 #include "tools/sst/block_handle.h"
+#include "tools/sst/block_layout.h"
+#include "tools/sst/data_block_builder.h"
 #include "tools/sst/footer.h"
 #include "tools/sst/metaindex.h"
 #include "tools/sst/properties.h"
@@ -13,53 +15,17 @@ namespace rockpool::sst_testing {
 
 using sst::BlockHandle;
 
-TestBlockBuilder::TestBlockBuilder(int restart_interval, bool value_delta_encoding,
-                                   bool separated_kv)
-    : restart_interval_(restart_interval),
-      value_delta_encoding_(value_delta_encoding),
-      separated_kv_(separated_kv) {}
-
-void TestBlockBuilder::Add(std::string_view key, std::string_view value,
-                           std::string_view delta_value) {
-  uint32_t shared = 0;
-  if (counter_ >= restart_interval_) {
-    restarts_.push_back(static_cast<uint32_t>(buffer_.size()));
-    counter_ = 0;
-  } else {
-    const size_t n = std::min(key.size(), last_key_.size());
-    while (shared < n && key[shared] == last_key_[shared]) ++shared;
-  }
-  const uint32_t non_shared = static_cast<uint32_t>(key.size()) - shared;
-  rockpool::PutVarint32(&buffer_, shared);
-  rockpool::PutVarint32(&buffer_, non_shared);
-  if (!value_delta_encoding_) rockpool::PutVarint32(&buffer_, static_cast<uint32_t>(value.size()));
-  if (separated_kv_ && counter_ == 0) {
-    rockpool::PutVarint32(&buffer_, static_cast<uint32_t>(values_.size()));
-  }
-  buffer_.append(key.substr(shared));
-  std::string& target = separated_kv_ ? values_ : buffer_;
-  target.append(shared != 0 && value_delta_encoding_ ? delta_value : value);
-  last_key_.assign(key);
-  ++counter_;
-  ++count_;
-}
-
-std::string TestBlockBuilder::Finish(uint16_t hash_buckets) {
-  const uint32_t values_offset = static_cast<uint32_t>(buffer_.size());
-  if (separated_kv_) buffer_.append(values_);
-  for (uint32_t r : restarts_) rockpool::PutFixed32(&buffer_, r);
-  uint32_t packed = static_cast<uint32_t>(restarts_.size());
-  if (hash_buckets > 0) {
-    buffer_.append(hash_buckets, static_cast<char>(0xff));  // kNoEntry
-    rockpool::PutFixed16(&buffer_, hash_buckets);
-    packed |= 1u << 31;
-  }
-  if (separated_kv_) {
-    rockpool::PutFixed32(&buffer_, values_offset);
-    packed |= 1u << 28;
-  }
-  rockpool::PutFixed32(&buffer_, packed);
-  return buffer_;
+std::string WithEmptyHashIndex(std::string_view block, uint16_t buckets) {
+  if (buckets == 0) return std::string(block);
+  const uint32_t packed = rockpool::DecodeFixed32(block.data() + block.size() - 4);
+  // The hash index goes between the restarts and the values section offset.
+  const size_t tail = (packed & sst::kSeparatedKVBit) != 0 ? 8 : 4;
+  std::string out(block.substr(0, block.size() - tail));
+  out.append(buckets, static_cast<char>(0xff));  // kNoEntry
+  rockpool::PutFixed16(&out, buckets);
+  out.append(block.substr(block.size() - tail, tail - 4));
+  rockpool::PutFixed32(&out, packed | sst::kHashIndexBit);
+  return out;
 }
 
 std::string MakeInternalKey(std::string_view user_key, uint64_t seq, uint8_t type) {
@@ -97,7 +63,7 @@ class Writer {
                          const std::vector<std::string>& first_keys) const {
     const bool delta = o_.format_version >= 4 && o_.index_value_delta_encoded;
     const bool first_key = o_.index_type == sst::IndexType::kBinarySearchWithFirstKey;
-    TestBlockBuilder b(o_.index_restart_interval, delta);
+    sst::DataBlockBuilder b(0, {o_.index_restart_interval, delta});
     const BlockHandle* prev = nullptr;
     for (size_t i = 0; i < entries.size(); ++i) {
       const BlockHandle& h = entries[i].second;
@@ -114,7 +80,7 @@ class Writer {
       b.Add(entries[i].first, full, delta_value);
       prev = &h;
     }
-    return b.Finish();
+    return std::string(b.Finish());
   }
 
   std::string& out() { return out_; }
@@ -131,9 +97,9 @@ std::string Varint(uint64_t v) {
 }
 
 std::string MapBlock(const std::map<std::string, std::string>& entries) {
-  TestBlockBuilder b(1);
+  sst::DataBlockBuilder b(0, {.restart_interval = 1});
   for (const auto& [k, v] : entries) b.Add(k, v);
-  return b.Finish();
+  return std::string(b.Finish());
 }
 
 void AppendFooter(const SyntheticSstOptions& o, const BlockHandle& metaindex,
@@ -183,14 +149,14 @@ SyntheticSst BuildSyntheticSst(const std::vector<std::pair<std::string, std::str
   std::vector<std::string> first_keys;
   uint64_t data_size = 0, raw_key_size = 0, raw_value_size = 0;
   for (size_t i = 0; i < kvs.size(); i += o.entries_per_block) {
-    TestBlockBuilder b(o.data_restart_interval, false, o.separated_kv);
+    sst::DataBlockBuilder b(0, {o.data_restart_interval, false, o.separated_kv});
     const size_t end = std::min(kvs.size(), i + o.entries_per_block);
     for (size_t j = i; j < end; ++j) {
       b.Add(kvs[j].first, kvs[j].second);
       raw_key_size += kvs[j].first.size();
       raw_value_size += kvs[j].second.size();
     }
-    BlockHandle h = w.WriteBlock(b.Finish(o.data_hash_buckets), true, true);
+    BlockHandle h = w.WriteBlock(WithEmptyHashIndex(b.Finish(), o.data_hash_buckets), true, true);
     data_size += h.size + sst::kBlockTrailerSize;
     result.data_blocks.push_back(h);
     entries.emplace_back(kvs[end - 1].first, h);

@@ -1,8 +1,10 @@
-// A small, independent writer of block-based tables for tests: it produces
-// the layouts RocksDB 7.8.3 cannot write (format_version 6/7 footers with
-// context checksums, separated key/value data blocks) and controllable
-// corner cases. For format_version <= 5 its output is checked against
-// RocksDB's own reader (synthetic_sst_test.cc), which keeps it honest.
+// A small writer of block-based tables for tests, independent of RocksDB:
+// it produces the layouts RocksDB 7.8.3 cannot write (format_version 6/7
+// footers with context checksums, separated key/value data blocks) and
+// controllable corner cases. Its blocks come from sst::DataBlockBuilder
+// (tools/sst/data_block_builder.h), the builder sst_replay re-blocks with.
+// For format_version <= 5 its output is checked against RocksDB's own reader
+// (sst_file_synthetic_test.cc), which keeps it honest.
 #ifndef ROCKPOOL_TESTS_TOOLS_SST_SYNTHETIC_SST_H_
 #define ROCKPOOL_TESTS_TOOLS_SST_SYNTHETIC_SST_H_
 
@@ -19,30 +21,11 @@
 
 namespace rockpool::sst_testing {
 
-// Mirrors RocksDB's BlockBuilder (block_builder.cc).
-class TestBlockBuilder {
- public:
-  explicit TestBlockBuilder(int restart_interval, bool value_delta_encoding = false,
-                            bool separated_kv = false);
-  // `delta_value` is used instead of `value` for non-restart entries when
-  // value delta encoding is on.
-  void Add(std::string_view key, std::string_view value, std::string_view delta_value = {});
-  // Appends restarts and footer. `hash_buckets` > 0 adds a (dummy) data
-  // block hash index of that many buckets.
-  std::string Finish(uint16_t hash_buckets = 0);
-  bool empty() const { return count_ == 0; }
-
- private:
-  int restart_interval_;
-  bool value_delta_encoding_;
-  bool separated_kv_;
-  std::string buffer_;
-  std::string values_;
-  std::vector<uint32_t> restarts_{0};
-  int counter_ = 0;
-  size_t count_ = 0;
-  std::string last_key_;
-};
+// `block`, finished by sst::DataBlockBuilder, with a data block hash index
+// of `buckets` buckets spliced in, all empty (none: `block` unchanged). The
+// reader must find and skip it; RocksDB would take every key as absent, so
+// it exists for tests only.
+std::string WithEmptyHashIndex(std::string_view block, uint16_t buckets);
 
 // Compresses a block payload; returns {type byte, stored payload}.
 using TestCompressor =

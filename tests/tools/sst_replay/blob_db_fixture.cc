@@ -12,7 +12,7 @@
 #include "rocksdb/db.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/crc32c.h"
-#include "tools/sst_replay/rocksdb_calls.h"
+#include "tools/sst/rocksdb_calls.h"
 
 namespace rockpool::replay_testing {
 
@@ -34,7 +34,7 @@ absl::StatusOr<BlobDb> WriteBlobDb(const std::string& dir,
       {rocksdb::kDefaultColumnFamilyName, rocksdb::ColumnFamilyOptions()}, {"blobs", cf}};
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   std::unique_ptr<rocksdb::DB> db;
-  rocksdb::Status s = replay::OpenDb(db_options, dir, families, &handles, &db);
+  rocksdb::Status s = sst::OpenDb(db_options, dir, families, &handles, &db);
   if (!s.ok()) return absl::InternalError(s.ToString());
   BlobDb out;
   out.dir = dir;

@@ -31,7 +31,7 @@
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "rocksdb_plugin/options.h"
 #include "tests/tools/sst_replay/replay_cli.h"
-#include "tools/sst_replay/rocksdb_calls.h"
+#include "tools/sst/rocksdb_calls.h"
 
 namespace rockpool {
 namespace {
@@ -85,7 +85,7 @@ Real WriteDb(const std::string& dir, const rocksdb::ColumnFamilyOptions& cf, int
   options.disable_auto_compactions = true;
   options.max_background_jobs = 2;
   std::unique_ptr<rocksdb::DB> db;
-  rocksdb::Status s = replay::OpenDb(options, dir, &db);
+  rocksdb::Status s = sst::OpenDb(options, dir, &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
   const Real before = Now();
   for (int f = 0; f < flushes && s.ok(); ++f) {

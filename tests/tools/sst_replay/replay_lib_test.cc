@@ -1,5 +1,5 @@
-// In-process tests of //tools/sst_replay:replay_lib pieces: re-blocking,
-// the parent/child job and result files, option parsing, input discovery,
+// In-process tests of //tools/sst_replay:replay_lib pieces: the
+// parent/child job and result files, option parsing, input discovery,
 // aggregation and formatting.
 #include <filesystem>
 #include <fstream>
@@ -10,9 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/compression/test_data.h"
-#include "tools/sst/block_iterator.h"
 #include "tools/sst_replay/block_replay.h"
-#include "tools/sst_replay/data_block_builder.h"
 #include "tools/sst_replay/felt_report.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
@@ -30,43 +28,6 @@ using ::testing::Not;
 std::string TempDir() {
   static int n = 0;
   return ::rockpool::testing::FreshTestDir(absl::StrCat("replay_lib_test", n++));
-}
-
-TEST(DataBlockBuilderTest, BuildsBlocksTheReaderParses) {
-  DataBlockBuilder builder(4096);
-  std::vector<std::pair<std::string, std::string>> added;
-  for (int i = 0; i < 40; ++i) {
-    std::string key = absl::StrCat("user/", 1000 + i, "/profile");
-    std::string value(30 + i, static_cast<char>('a' + i % 26));
-    ASSERT_FALSE(builder.IsFull(key, value));
-    builder.Add(key, value);
-    added.emplace_back(key, value);
-  }
-  const std::string block(builder.Finish());
-  absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(block);
-  ASSERT_TRUE(it.ok()) << it.status();
-  EXPECT_EQ(it->layout().num_restarts, 3u);  // every 16 entries
-  size_t i = 0;
-  while (it->Next()) {
-    ASSERT_LT(i, added.size());
-    EXPECT_EQ(it->key(), added[i].first);
-    EXPECT_EQ(it->value(), added[i].second);
-    ++i;
-  }
-  EXPECT_TRUE(it->status().ok()) << it->status();
-  EXPECT_EQ(i, added.size());
-}
-
-TEST(DataBlockBuilderTest, CutsBlocksLikeRocksDbFlushPolicy) {
-  DataBlockBuilder builder(1000);
-  EXPECT_FALSE(builder.IsFull("k", std::string(5000, 'v')));  // empty block: never full
-  builder.Add("k1", std::string(800, 'v'));
-  // Over the 90% deviation limit (900) only if the next entry overflows.
-  EXPECT_FALSE(builder.IsFull("k2", std::string(10, 'v')));
-  builder.Add("k2", std::string(95, 'v'));
-  EXPECT_TRUE(builder.IsFull("k3", std::string(200, 'v')));
-  builder.Reset();
-  EXPECT_TRUE(builder.empty());
 }
 
 TEST(GoodCompressionRatioTest, KeepsOnlyBlocksThatSaveAnEighth) {

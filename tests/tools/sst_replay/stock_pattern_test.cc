@@ -1,8 +1,8 @@
 // The stock call patterns per RocksDB version (tools/sst_replay/
 // stock_patterns.h) and how sst_replay chooses one (rocksdb_version.h):
-// --rocksdb_version values, OPTIONS files read as text, bare files refused,
-// format_version 7 as proof. In-process; the real-call checks are
-// real_calls_test.cc.
+// --rocksdb_version values, OPTIONS files (read by tools/sst/options_file.h,
+// tested in tests/tools/sst), bare files refused, format_version 7 as proof. In-process; the
+// real-call checks are real_calls_test.cc.
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/compression/test_data.h"
+#include "tools/sst/options_file.h"
 #include "tools/sst_replay/command_line.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/rocksdb_version.h"
@@ -23,6 +24,8 @@ namespace rockpool::replay {
 namespace {
 
 namespace fs = std::filesystem;
+using sst::OptionsFileInfo;
+using sst::ParseOptionsText;
 using ::testing::HasSubstr;
 
 std::string Key(std::string_view version) {
@@ -91,50 +94,6 @@ TEST(StockPatternsTest, Lz4StreamsPerBlockThenWorkingAreas) {
     }
     EXPECT_THAT(Lz4StockNote(p), HasSubstr(old ? "per LZ4 block" : "per working area")) << p.key;
   }
-}
-
-TEST(RocksDbVersionTest, OptionsTextGivesVersionAndCompressionManager) {
-  const OptionsFileInfo info = ParseOptionsText(
-      "OPTIONS-000007",
-      "# a comment\n[Version]\n  rocksdb_version=11.8.1\n  options_file_version=1.1\n\n"
-      "[DBOptions]\n  max_open_files=-1\n[CFOptions \"default\"]\n  "
-      "compression_manager=nullptr\n[CFOptions \"hot\"]\n  compression_manager={id=rockpool;"
-      "max_idle_per_key=8}\n[CFOptions \"cold\"]\n  compression_manager={id=rockpool;"
-      "max_idle_per_key=8}\n");
-  EXPECT_EQ(info.rocksdb_version, "11.8.1");
-  EXPECT_THAT(info.compression_managers,
-              ::testing::ElementsAre("{id=rockpool;max_idle_per_key=8}"));
-}
-
-// SST files do not record parallel_threads: the OPTIONS file's column
-// families do (compression_opts, and bottommost_compression_opts when
-// enabled; other sections and malformed values are ignored).
-TEST(RocksDbVersionTest, OptionsTextGivesEachColumnFamilysParallelThreads) {
-  const OptionsFileInfo info = ParseOptionsText(
-      "OPTIONS-000009",
-      "[Version]\n  rocksdb_version=7.8.3\n[CFOptions \"default\"]\n  "
-      "compression_opts={enabled=false;parallel_threads=1;level=32767;}\n  "
-      "bottommost_compression_opts={parallel_threads=1;}\n[CFOptions \"hot\"]\n  "
-      "compression_opts={max_dict_bytes=0;parallel_threads=4;zstd_max_train_bytes=0;}\n  "
-      "bottommost_compression_opts={enabled=false;parallel_threads=8;}\n"
-      "[CFOptions \"cold data\"]\n  compression_opts={parallel_threads=1;}\n  "
-      "bottommost_compression_opts={enabled=true;parallel_threads=2;}\n"
-      "[CFOptions \"odd\"]\n  compression_opts={parallel_threads=x;}\n"
-      "[CFOptions \"huge\"]\n  compression_opts={parallel_threads=4000000000;}\n"
-      "[TableOptions/BlockBasedTable \"default\"]\n  compression_opts={parallel_threads=9;}\n");
-  ASSERT_EQ(info.parallel_compression.size(), 3u);
-  EXPECT_EQ(info.parallel_compression[2].column_family, "huge");
-  EXPECT_EQ(info.parallel_compression[2].threads, kMaxParallelThreads);
-  EXPECT_EQ(info.parallel_compression[0].column_family, "hot");
-  EXPECT_EQ(info.parallel_compression[0].threads, 4u);
-  EXPECT_EQ(info.parallel_compression[0].bottommost_threads, 0u);  // not enabled
-  EXPECT_EQ(info.parallel_compression[1].column_family, "cold data");
-  EXPECT_EQ(info.parallel_compression[1].threads, 1u);
-  EXPECT_EQ(info.parallel_compression[1].bottommost_threads, 2u);
-  EXPECT_EQ(ParallelThreadsOf(info, "hot"), 4u);
-  EXPECT_EQ(ParallelThreadsOf(info, "cold data"), 1u);
-  EXPECT_EQ(ParallelThreadsOf(info, "default"), 1u);
-  EXPECT_EQ(ParallelThreadsOf(info, "missing"), 1u);
 }
 
 // Per pattern, the zstd data contexts of one SST file (stock_patterns.cc

@@ -1,10 +1,10 @@
-// The RocksDB calls sst_replay (and its tests) make whose signatures differ
-// between the RocksDB versions it builds against: Debian's 7.8.3 and an
+// The RocksDB calls sst_replay and the tests make whose signatures differ
+// between the RocksDB versions the project builds against: Debian's 7.8.3 and an
 // upstream install (>= 10.4, ROCKPOOL_ROCKSDB_PREFIX). RocksDB 9.11 added
 // DB::Open overloads taking std::unique_ptr<DB>*, and 11.0 removed the
 // DB** ones (include/rocksdb/db.h); 7.8.3 has only DB**.
-#ifndef ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_CALLS_H_
-#define ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_CALLS_H_
+#ifndef ROCKPOOL_TOOLS_SST_ROCKSDB_CALLS_H_
+#define ROCKPOOL_TOOLS_SST_ROCKSDB_CALLS_H_
 
 #include <memory>
 #include <string>
@@ -15,7 +15,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 
-namespace rockpool::replay {
+namespace rockpool::sst {
 
 // DB::Open with column families, into `db` (reset on failure).
 rocksdb::Status OpenDb(const rocksdb::DBOptions& options, const std::string& name,
@@ -31,6 +31,6 @@ rocksdb::Status OpenDb(const rocksdb::Options& options, const std::string& name,
 // Corruption, Unimplemented for NotSupported and Internal for the rest.
 absl::Status FromRocks(const rocksdb::Status& s, std::string_view what);
 
-}  // namespace rockpool::replay
+}  // namespace rockpool::sst
 
-#endif  // ROCKPOOL_TOOLS_SST_REPLAY_ROCKSDB_CALLS_H_
+#endif  // ROCKPOOL_TOOLS_SST_ROCKSDB_CALLS_H_

@@ -1,9 +1,9 @@
-#include "tools/sst_replay/rocksdb_calls.h"
+#include "tools/sst/rocksdb_calls.h"
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/version.h"
 
-namespace rockpool::replay {
+namespace rockpool::sst {
 
 // 9.11 is the first release with both overloads (include/rocksdb/db.h).
 #define ROCKPOOL_DB_OPEN_TAKES_UNIQUE_PTR \
@@ -44,4 +44,4 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   return absl::InternalError(message);
 }
 
-}  // namespace rockpool::replay
+}  // namespace rockpool::sst
