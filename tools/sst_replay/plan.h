@@ -2,7 +2,7 @@
 // pure functions (no I/O, no child processes), unit-tested in
 // tests/tools/sst_replay/plan_test.cc. The session (session.h), whose pure
 // part this is, turns a plan into jobs, stages what must be staged and runs
-// them (mode_runs.h).
+// them (child_runs.h).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_
 

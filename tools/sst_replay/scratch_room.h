@@ -1,17 +1,42 @@
-// Compaction mode's disk use: every run copies its inputs (or the whole DB)
-// into the scratch directory, so before the first run the session checks
-// that the scratch directory's file system has room for the copies it keeps
-// at once, says what it will use (one line), and refuses to start otherwise.
+// The scratch directory every job, result and output goes to, and the room
+// compaction mode needs there: every run copies its inputs (or the whole
+// DB) into it, so before the first run the session checks that its file
+// system has room for the copies it keeps at once, says what it will use
+// (one line), and refuses to start otherwise.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_SCRATCH_ROOM_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_SCRATCH_ROOM_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
 namespace rockpool::replay {
+
+// The scratch directory of one invocation: everything sst_replay writes
+// (generated workload, jobs, outputs, copied DBs) goes here; removed at the
+// end unless --keep_tmp.
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch();
+  // A new directory under `parent` ($TMPDIR or /tmp when empty).
+  absl::Status Create(std::string parent, bool keep);
+  std::string Path(std::string_view name) const;
+  const std::string& dir() const { return path_; }
+  bool keep() const { return keep_; }
+
+ private:
+  std::string path_;
+  bool keep_ = false;
+};
+
+// Removes a file or directory tree, ignoring errors.
+void RemoveQuietly(const std::string& path);
 
 struct ScratchRoom {
   uint64_t bytes_per_copy = 0;  // what one run copies into its scratch DB

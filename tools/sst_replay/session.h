@@ -1,7 +1,7 @@
-// One sst_replay invocation, parent side (the top of the parent's three
-// layers: session, mode_runs.h, runner.h): the scratch directory, the inputs
-// (or the generated default workload), each mode's plan (plan.h) run as
-// alternating stock/pooled child processes (mode_runs.h), and the
+// One sst_replay invocation, parent side (the middle of the parent's three
+// layers: sst_replay.cc's entry, this, child_runs.h): the scratch directory,
+// the inputs (or the generated default workload), each mode's plan (plan.h)
+// run as alternating stock/pooled child processes (child_runs.h), and the
 // report (table or JSON, optional SVG). Everything it writes goes into the
 // scratch directory; inputs are only read.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_SESSION_H_

@@ -1,6 +1,6 @@
 // tools/sst_replay's pure parts: the plan (plan.h), the flag checks
 // (command_line.h) and the alternating runner's order, reference and
-// test-hook rules (mode_runs.h, driven by a scripted ModeRuns).
+// test-hook rules (child_runs.h, driven by a scripted ModeRuns).
 #include "tools/sst_replay/plan.h"
 
 #include <gmock/gmock.h>
@@ -12,8 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
+#include "tools/sst_replay/child_runs.h"
 #include "tools/sst_replay/command_line.h"
-#include "tools/sst_replay/mode_runs.h"
 
 namespace rockpool::replay {
 namespace {

@@ -1,9 +1,12 @@
-// One mode's runs, the middle of sst_replay's three layers (session.h above,
-// runner.h's child processes below): `repeat` alternating stock and pooled
-// runs per --allocator, every output compared byte for byte with the first
-// run's (README.md beside this file, "How the code is laid out").
-#ifndef ROCKPOOL_TOOLS_SST_REPLAY_MODE_RUNS_H_
-#define ROCKPOOL_TOOLS_SST_REPLAY_MODE_RUNS_H_
+// The child runs, the last of the parent's three layers (sst_replay.cc's
+// entry, session.h, this): one mode's `repeat` alternating stock and pooled
+// runs per --allocator, each a child process of this very binary
+// (/proc/self/exe with the hidden --internal_child flag, so whole-process
+// figures belong to that run alone), every output compared byte for byte
+// with the first run's (README.md beside this file, "How the code is laid
+// out").
+#ifndef ROCKPOOL_TOOLS_SST_REPLAY_CHILD_RUNS_H_
+#define ROCKPOOL_TOOLS_SST_REPLAY_CHILD_RUNS_H_
 
 #include <atomic>
 #include <cstddef>
@@ -17,8 +20,9 @@
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/job.h"
+#include "tools/sst_replay/progress_bar.h"
 #include "tools/sst_replay/report.h"
-#include "tools/sst_replay/runner.h"
+#include "tools/sst_replay/scratch_room.h"
 
 namespace rockpool::replay {
 
@@ -63,7 +67,7 @@ struct AlternatingOptions {
 absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, ModeReport* m);
 
 // RunAlternating's one seam, for the test binary's hooks
-// (mode_runs_testing.h): when set, every pooled output RunAlternating
+// (child_runs_testing.h): when set, every pooled output RunAlternating
 // compares goes through it first; an error stops the runs. Null in
 // sst_replay, which links nothing that sets it.
 using PooledOutputHook = absl::Status (*)(const RunOutput& output);
@@ -89,6 +93,19 @@ std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
 // record by blob record. The children's notes are added to m->notes once.
 std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job, ModeReport* m);
 
+// Writes `job` to `job_path`, runs the child (with the job's allocator
+// preloaded), reads its result and adds what the parent measured of the
+// whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults and
+// felt_major_faults. A child that was killed, or exited non-zero with no
+// error in its result, gets error_code 3. `units_done` is where this run
+// starts on the bar (each run is one unit).
+absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
+                                   const std::string& job_path, const std::string& result_path,
+                                   ProgressBar* bar, double units_done, const std::string& label);
+
+// The executable of this process (readlink /proc/self/exe).
+absl::StatusOr<std::string> SelfExecutable();
+
 }  // namespace rockpool::replay
 
-#endif  // ROCKPOOL_TOOLS_SST_REPLAY_MODE_RUNS_H_
+#endif  // ROCKPOOL_TOOLS_SST_REPLAY_CHILD_RUNS_H_

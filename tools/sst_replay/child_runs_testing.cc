@@ -1,4 +1,4 @@
-#include "tools/sst_replay/mode_runs_testing.h"
+#include "tools/sst_replay/child_runs_testing.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,17 +1,75 @@
-#include "tools/sst_replay/mode_runs.h"
+#include "tools/sst_replay/child_runs.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 #include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "tools/process/measured_child.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/plan.h"
 
 namespace rockpool::replay {
 namespace {
+
+// Progress lines from the child's pipe onto the bar until the child closes
+// it (it exits).
+void FollowProgress(int fd, ProgressBar* bar, double units_done, const std::string& label) {
+  std::string pending;
+  double fraction = 0;
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, 100);
+    if (r < 0 && errno == EINTR) continue;
+    if (r > 0) {
+      char buf[256];
+      const ssize_t n = ::read(fd, buf, sizeof(buf));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pending.append(buf, static_cast<size_t>(n));
+      size_t nl;
+      while ((nl = pending.find('\n')) != std::string::npos) {
+        fraction = std::atoi(pending.substr(0, nl).c_str()) / 1000.0;
+        pending.erase(0, nl + 1);
+      }
+    }
+    bar->Update(units_done + fraction, label);
+  }
+}
+
+// The child's result file, or an internal error in its place when the child
+// was killed or left none.
+absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_path,
+                                          const std::string& label) {
+  RunResult failed;
+  failed.error_code = 3;
+  if (WIFSIGNALED(status)) {
+    failed.error = absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
+    return failed;
+  }
+  const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+  absl::StatusOr<std::string> text = ReadTextFile(result_path);
+  if (!text.ok()) {
+    failed.error =
+        absl::StrCat("child run (", label, ") exited with code ", exit_code, " and left no result");
+    return failed;
+  }
+  absl::StatusOr<RunResult> result = ParseResult(*text);
+  if (result.ok() && exit_code != 0 && result->error_code == 0) {
+    result->error_code = 3;
+    result->error = absl::StrCat("child run (", label, ") exited with code ", exit_code);
+  }
+  return result;
+}
 
 void RecordComparison(const Comparison& c, ModeReport* m) {
   ++m->compared_runs;
@@ -218,6 +276,56 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
   }
   if (!options.keep_outputs && have_reference) runs.DropReference();
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> SelfExecutable() {
+  std::string path(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (n <= 0) return absl::ErrnoToStatus(errno, "readlink /proc/self/exe");
+  path.resize(static_cast<size_t>(n));
+  return path;
+}
+
+absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
+                                   const std::string& job_path, const std::string& result_path,
+                                   ProgressBar* bar, double units_done, const std::string& label) {
+  if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
+  ::unlink(result_path.c_str());
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
+  constexpr int kChildProgressFd = 3;
+  process::ChildOptions child;
+  child.argv = {self_exe, "--internal_child", "--internal_job=" + job_path,
+                "--internal_result=" + result_path,
+                absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
+  // Each child configures rockpool itself (stock: measure_stock, pooled: the
+  // pool options), so a user's ROCKPOOL_OPTIONS/ROCKPOOL_STATS must not
+  // switch a stock child to pooling, nor have children overwrite a
+  // statistics file. The allocator goes first in LD_PRELOAD, the user's
+  // objects after it (the child checks that the allocator serves malloc).
+  child.unset_prefixes = {"ROCKPOOL_"};
+  child.preload = job.allocator_preload;
+  // The child's stdout on our stderr (our stdout is the report's).
+  child.fds = {{STDERR_FILENO, STDOUT_FILENO}, {fds[1], kChildProgressFd}};
+  absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
+    ::close(fds[1]);
+    fds[1] = -1;
+    FollowProgress(fds[0], bar, units_done, label);
+  });
+  if (fds[1] >= 0) ::close(fds[1]);
+  ::close(fds[0]);
+  if (!usage.ok()) return usage.status();
+  absl::StatusOr<RunResult> result = ReadChildResult(usage->status, result_path, label);
+  if (result.ok() && !WIFSIGNALED(usage->status)) {
+    // What the user feels of the child (its peak RSS is its own figure,
+    // felt_peak_rss_bytes).
+    auto& m = result->metrics;
+    m["felt_wall_ns"] = usage->wall_ns;
+    m["felt_cpu_ns"] = usage->cpu_ns;
+    m["felt_minor_faults"] = usage->minor_faults;
+    m["felt_major_faults"] = usage->major_faults;
+  }
+  return result;
 }
 
 }  // namespace rockpool::replay

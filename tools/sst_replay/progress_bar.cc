@@ -1,0 +1,80 @@
+#include "tools/sst_replay/progress_bar.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "absl/time/time.h"
+
+namespace rockpool::replay {
+
+ProgressBar::ProgressBar(bool enabled)
+    : enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+  if (enabled_) thread_ = std::thread([this] { Loop(); });
+}
+
+ProgressBar::~ProgressBar() {
+  if (!enabled_) return;
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+    EraseLocked();
+  }
+  cv_.SignalAll();
+  thread_.join();
+}
+
+void ProgressBar::SetTotal(double units) {
+  absl::MutexLock lock(&mu_);
+  total_ = units;
+}
+
+void ProgressBar::Update(double done, std::string_view label) {
+  if (!enabled_) return;
+  absl::MutexLock lock(&mu_);
+  done_ = done;
+  label_.assign(label.data(), label.size());
+  visible_ = true;
+}
+
+void ProgressBar::Clear() {
+  if (!enabled_) return;
+  absl::MutexLock lock(&mu_);
+  visible_ = false;
+  EraseLocked();
+}
+
+void ProgressBar::Loop() {
+  absl::MutexLock lock(&mu_);
+  while (!stop_) {
+    cv_.WaitWithTimeout(&mu_, absl::Milliseconds(200));
+    if (stop_) break;
+    if (visible_ && std::chrono::steady_clock::now() - start_ >= std::chrono::seconds(1)) {
+      DrawLocked();
+    }
+  }
+}
+
+void ProgressBar::DrawLocked() {
+  const double fraction = total_ > 0 ? std::min(1.0, std::max(0.0, done_ / total_)) : 0;
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth);
+  std::string bar(static_cast<size_t>(filled), '#');
+  bar.append(static_cast<size_t>(kWidth - filled), '.');
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::string label = label_;
+  if (label.size() > 60) label = "..." + label.substr(label.size() - 57);
+  std::fprintf(stderr, "\r\033[K[%s] %3d%%  %3.0fs  %s", bar.c_str(),
+               static_cast<int>(fraction * 100), elapsed, label.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void ProgressBar::EraseLocked() {
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r\033[K");
+  std::fflush(stderr);
+  drawn_ = false;
+}
+
+}  // namespace rockpool::replay
