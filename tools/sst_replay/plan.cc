@@ -6,7 +6,10 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "compression/compression_type.h"
+#include "tools/sst_replay/report.h"
 
 namespace rockpool::replay {
 namespace {
@@ -237,6 +240,72 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
   }
   AddSnappyNote(&plan);
   return plan;
+}
+
+namespace {
+
+// "4 zlib, 7 zstd"
+std::string PerCodecText(const std::map<std::string, int>& per_codec) {
+  std::vector<std::string> parts;
+  for (const auto& [name, n] : per_codec) parts.push_back(absl::StrCat(n, " ", name));
+  return absl::StrJoin(parts, ", ");
+}
+
+// "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
+std::string SizesText(const RunResult& first) {
+  return absl::StrFormat(
+      "%s uncompressed -> %s (%.2fx)", FormatBytes(MetricValue(first, "uncompressed_bytes")),
+      FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
+}
+
+int OutputFiles(const RunResult& first, const char* key) {
+  return static_cast<int>(MetricValue(first, key));
+}
+
+}  // namespace
+
+std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_files,
+                              const RunResult& first, const ReplaySettings& replay) {
+  auto metric = [&](const char* key) { return MetricValue(first, key); };
+  std::vector<std::string> parts;
+  if (files > 0) {
+    parts.push_back(absl::StrFormat(
+        "%d SST files (%s), %s data blocks%s", files, PerCodecText(plan.per_codec),
+        FormatCount(metric("source_blocks")),
+        replay.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
+                                             " of ", replay.block_size, " B")
+                              : ""));
+  }
+  if (blob_files > 0) {
+    parts.push_back(absl::StrFormat("%d blob files (%s), %s blobs", blob_files,
+                                    PerCodecText(plan.blob_per_codec),
+                                    FormatCount(metric("blobs"))));
+  }
+  if (plan.skipped > 0) parts.push_back(absl::StrCat(plan.skipped, " inputs skipped"));
+  return absl::StrCat(
+      absl::StrJoin(parts, ", "), ", ", SizesText(first),
+      replay.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay.codec)) : "",
+      replay.level.has_value() ? absl::StrCat(", --level=", *replay.level) : "");
+}
+
+std::string CompactionDescription(size_t groups, const std::vector<std::string>& group_text,
+                                  int staged, int skipped, const RunResult& first) {
+  return absl::StrFormat("%d column families (%s%s%s), full compaction -> %d SSTs, %s", groups,
+                         absl::StrJoin(group_text, ", "),
+                         staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
+                         skipped > 0 ? absl::StrCat("; ", skipped, " skipped") : "",
+                         OutputFiles(first, "output_files"), SizesText(first));
+}
+
+std::string DbCopyDescription(const DbCopyPlan& plan, int ssts, int blob_files,
+                              const RunResult& first) {
+  return absl::StrFormat(
+      "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %d "
+      "SSTs + %d blob files (%s blobs), %s",
+      plan.db, ssts, blob_files,
+      plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " other inputs skipped") : "",
+      OutputFiles(first, "output_files"), OutputFiles(first, "output_blob_files"),
+      FormatCount(MetricValue(first, "output_blobs")), SizesText(first));
 }
 
 }  // namespace rockpool::replay

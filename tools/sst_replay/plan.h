@@ -112,6 +112,22 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs, const Replay
 // ingests only SstFileWriter files; format_version above 5 it cannot write).
 bool IngestibleAsIs(const InputFile& in);
 
+// Each mode's one-line description in the report, from its plan and its
+// first stock run's metrics:
+//   blocks      "11 SST files (4 zlib, 7 zstd), 6.76k data blocks, 3 blob
+//               files (...), 2.73k blobs, 32.2 MiB uncompressed -> 9.05 MiB
+//               (3.56x)" and the flags that changed the codec
+//   compaction  "2 column families (zstd: 4 files, ...), full compaction ->
+//               3 SSTs, <sizes>"
+//   DB copy     "DB with blob files /db (...), full compaction with blob GC
+//               -> ..."
+std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_files,
+                              const RunResult& first, const ReplaySettings& replay);
+std::string CompactionDescription(size_t groups, const std::vector<std::string>& group_text,
+                                  int staged, int skipped, const RunResult& first);
+std::string DbCopyDescription(const DbCopyPlan& plan, int ssts, int blob_files,
+                              const RunResult& first);
+
 }  // namespace rockpool::replay
 
 #endif  // ROCKPOOL_TOOLS_SST_REPLAY_PLAN_H_

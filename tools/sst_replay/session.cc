@@ -44,24 +44,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "4 zlib, 7 zstd"
-std::string PerCodecText(const std::map<std::string, int>& per_codec) {
-  std::vector<std::string> parts;
-  for (const auto& [name, n] : per_codec) parts.push_back(absl::StrCat(n, " ", name));
-  return absl::StrJoin(parts, ", ");
-}
-
-// "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
-std::string SizesText(const RunResult& first) {
-  return absl::StrFormat(
-      "%s uncompressed -> %s (%.2fx)", FormatBytes(MetricValue(first, "uncompressed_bytes")),
-      FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
-}
-
-int OutputFiles(const RunResult& first, const char* key) {
-  return static_cast<int>(MetricValue(first, key));
-}
-
 class Session {
  public:
   Session(const Settings& settings, std::vector<std::string> args)
@@ -241,36 +223,9 @@ class Session {
       return Fail(s);
     }
     for (std::string& n : StockNotes(*pattern_.pattern, plan, parallel)) m.notes.push_back(n);
-    m.description = BlocksDescription(plan, files, blob_files, m.stock.front());
+    m.description = BlocksDescription(plan, files, blob_files, m.stock.front(), replay_);
     report_.modes.push_back(std::move(m));
     return 0;
-  }
-
-  // "11 SST files (4 zlib, 7 zstd), 6.76k data blocks, 3 blob files (...),
-  // 2.73k blobs, 32.2 MiB uncompressed -> 9.05 MiB (3.56x)" and the flags
-  // that changed the codec.
-  std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_files,
-                                const RunResult& first) const {
-    auto metric = [&](const char* key) { return MetricValue(first, key); };
-    std::vector<std::string> parts;
-    if (files > 0) {
-      parts.push_back(absl::StrFormat(
-          "%d SST files (%s), %s data blocks%s", files, PerCodecText(plan.per_codec),
-          FormatCount(metric("source_blocks")),
-          replay_.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
-                                                " of ", replay_.block_size, " B")
-                                 : ""));
-    }
-    if (blob_files > 0) {
-      parts.push_back(absl::StrFormat("%d blob files (%s), %s blobs", blob_files,
-                                      PerCodecText(plan.blob_per_codec),
-                                      FormatCount(metric("blobs"))));
-    }
-    if (plan.skipped > 0) parts.push_back(absl::StrCat(plan.skipped, " inputs skipped"));
-    return absl::StrCat(
-        absl::StrJoin(parts, ", "), ", ", SizesText(first),
-        replay_.codec.has_value() ? absl::StrCat(", --codec=", CodecName(*replay_.codec)) : "",
-        replay_.level.has_value() ? absl::StrCat(", --level=", *replay_.level) : "");
   }
 
   int RunCompaction() {
@@ -306,13 +261,8 @@ class Session {
       return Fail(s);
     }
     m.notes.insert(m.notes.begin(), CompactionModesNote());
-    const RunResult& first = m.stock.front();
     m.description =
-        absl::StrFormat("%d column families (%s%s%s), full compaction -> %d SSTs, %s", groups,
-                        absl::StrJoin(group_text, ", "),
-                        staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
-                        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " skipped") : "",
-                        OutputFiles(first, "output_files"), SizesText(first));
+        CompactionDescription(groups, group_text, staged, plan.skipped, m.stock.front());
     report_.modes.push_back(std::move(m));
     return 0;
   }
@@ -462,14 +412,7 @@ class Session {
         "the DB has blob files: copied whole for every run (outside the measured window) and "
         "compacted with enable_blob_garbage_collection=true, "
         "blob_garbage_collection_age_cutoff=1.0, so every blob is rewritten");
-    const RunResult& first = m.stock.front();
-    m.description = absl::StrFormat(
-        "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %d "
-        "SSTs + %d blob files (%s blobs), %s",
-        plan.db, ssts, blob_files,
-        plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " other inputs skipped") : "",
-        OutputFiles(first, "output_files"), OutputFiles(first, "output_blob_files"),
-        FormatCount(MetricValue(first, "output_blobs")), SizesText(first));
+    m.description = DbCopyDescription(plan, ssts, blob_files, m.stock.front());
     report_.modes.push_back(std::move(m));
     return 0;
   }

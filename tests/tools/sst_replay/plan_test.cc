@@ -217,6 +217,35 @@ TEST(PlanTest, IngestibleOnlyForSstFileWriterFilesUpToFormat5) {
   EXPECT_FALSE(IngestibleAsIs(in));
 }
 
+TEST(PlanTest, EachModeIsDescribedInOneLine) {
+  RunResult first;
+  first.metrics = {{"uncompressed_bytes", 4 << 20},
+                   {"stored_bytes", 1 << 20},
+                   {"ratio", 4},
+                   {"output_files", 3},
+                   {"output_blob_files", 2},
+                   {"output_blobs", 1500},
+                   {"source_blocks", 1200},
+                   {"blobs", 300}};
+  BlocksPlan blocks;
+  blocks.per_codec = {{"zlib", 4}, {"zstd", 7}};
+  blocks.blob_per_codec = {{"zstd", 2}};
+  blocks.skipped = 1;
+  ReplaySettings replay;
+  replay.level = 3;
+  EXPECT_EQ(BlocksDescription(blocks, 11, 2, first, replay),
+            "11 SST files (4 zlib, 7 zstd), 1.20k data blocks, 2 blob files (2 zstd), 300 blobs, "
+            "1 inputs skipped, 4.00 MiB uncompressed -> 1.00 MiB (4.00x), --level=3");
+  EXPECT_EQ(CompactionDescription(2, {"zlib: 1 files", "zstd: 3 files"}, 1, 0, first),
+            "2 column families (zlib: 1 files, zstd: 3 files; 1 staged for ingestion), full "
+            "compaction -> 3 SSTs, 4.00 MiB uncompressed -> 1.00 MiB (4.00x)");
+  DbCopyPlan copy;
+  copy.db = "/db";
+  EXPECT_EQ(DbCopyDescription(copy, 5, 2, first),
+            "DB with blob files /db (5 SSTs, 2 blob files), full compaction with blob GC -> 3 "
+            "SSTs + 2 blob files (1.50k blobs), 4.00 MiB uncompressed -> 1.00 MiB (4.00x)");
+}
+
 TEST(PlanTest, StrategiesAlternateAndStockComesFirst) {
   EXPECT_EQ(StrategyAt(0, 0), Strategy::kStock);
   EXPECT_EQ(StrategyAt(0, 1), Strategy::kPooled);
