@@ -16,11 +16,6 @@ namespace {
 using json::ObjectReader;
 using json::Value;
 
-template <typename T>
-Value Int(T v) {
-  return Value::Integer(v);
-}
-
 Value Strings(const std::vector<std::string>& strings) {
   Value::Array items;
   for (const std::string& s : strings) items.push_back(Value::String(s));
@@ -28,12 +23,12 @@ Value Strings(const std::vector<std::string>& strings) {
 }
 
 Value CodecJson(const CodecSettings& c) {
-  return Value::MakeObject({{"type", Int(c.type)},
-                            {"level", Int(c.level)},
-                            {"window_bits", Int(c.window_bits)},
-                            {"strategy", Int(c.strategy)},
-                            {"max_dict_bytes", Int(c.max_dict_bytes)},
-                            {"parallel_threads", Int(c.parallel_threads)}});
+  return Value::MakeObject({{"type", Value::Integer(c.type)},
+                            {"level", Value::Integer(c.level)},
+                            {"window_bits", Value::Integer(c.window_bits)},
+                            {"strategy", Value::Integer(c.strategy)},
+                            {"max_dict_bytes", Value::Integer(c.max_dict_bytes)},
+                            {"parallel_threads", Value::Integer(c.parallel_threads)}});
 }
 
 void ReadCodec(ObjectReader r, CodecSettings* c) {
@@ -52,7 +47,8 @@ Value BlocksFileJson(const BlocksFile& f, bool sst) {
 
 void ReadBlocksFiles(ObjectReader& job, absl::string_view key, bool sst,
                      std::vector<BlocksFile>* out) {
-  for (size_t i = 0; i < job.Size(key) && job.ok(); ++i) {
+  const size_t n = job.Size(key);
+  for (size_t i = 0; i < n && job.ok(); ++i) {
     ObjectReader r = job.Element(key, i);
     BlocksFile& f = out->emplace_back();
     r.String("path", &f.path);
@@ -64,14 +60,15 @@ void ReadBlocksFiles(ObjectReader& job, absl::string_view key, bool sst,
 Value GroupJson(const CompactionGroup& g) {
   return Value::MakeObject({{"name", Value::String(g.name)},
                             {"codec", CodecJson(g.codec)},
-                            {"format_version", Int(g.format_version)},
-                            {"checksum", Int(g.checksum)},
-                            {"block_size", Int(g.block_size)},
+                            {"format_version", Value::Integer(g.format_version)},
+                            {"checksum", Value::Integer(g.checksum)},
+                            {"block_size", Value::Integer(g.block_size)},
                             {"files", Strings(g.files)}});
 }
 
 void ReadGroups(ObjectReader& job, std::vector<CompactionGroup>* out) {
-  for (size_t i = 0; i < job.Size("groups") && job.ok(); ++i) {
+  const size_t n = job.Size("groups");
+  for (size_t i = 0; i < n && job.ok(); ++i) {
     ObjectReader r = job.Element("groups", i);
     CompactionGroup& g = out->emplace_back();
     r.String("name", &g.name);
@@ -107,7 +104,7 @@ Value FieldJson(const Job& job, const JobField& field) {
       [&](auto member) {
         using Member = decltype(member);
         if constexpr (std::is_same_v<Member, bool Job::*>) return Value::Bool(job.*member);
-        if constexpr (std::is_same_v<Member, uint64_t Job::*>) return Int(job.*member);
+        if constexpr (std::is_same_v<Member, uint64_t Job::*>) return Value::Integer(job.*member);
         if constexpr (std::is_same_v<Member, std::string Job::*>) {
           return Value::String(job.*member);
         }
@@ -182,13 +179,13 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
 
 std::string SerializeResult(const RunResult& r) {
   Value::Members metrics, facts;
-  for (const auto& [name, value] : r.metrics) metrics.emplace_back(name, Int(value));
+  for (const auto& [name, value] : r.metrics) metrics.emplace_back(name, Value::Integer(value));
   for (const auto& [key, value] : r.facts) facts.emplace_back(key, Value::String(value));
   Value::Array series, outputs;
   for (const SeriesPoint& p : r.series) {
     series.push_back(Value::MakeObject({{"x", Value::Number(p.x)},
-                                        {"process_bytes", Int(p.process_bytes)},
-                                        {"codec_bytes", Int(p.codec_bytes)}}));
+                                        {"process_bytes", Value::Integer(p.process_bytes)},
+                                        {"codec_bytes", Value::Integer(p.codec_bytes)}}));
   }
   for (const auto& [group, path] : r.outputs) {
     outputs.push_back(
@@ -199,21 +196,23 @@ std::string SerializeResult(const RunResult& r) {
                                          {"outputs", Value::MakeArray(std::move(outputs))},
                                          {"notes", Strings(r.notes)},
                                          {"facts", Value::MakeObject(std::move(facts))},
-                                         {"error_code", Int(r.error_code)},
+                                         {"error_code", Value::Integer(r.error_code)},
                                          {"error", Value::String(r.error)}}));
 }
 
 absl::StatusOr<RunResult> ParseResult(std::string_view text) {
   return ParseFile<RunResult>("result", text, [](ObjectReader& r, RunResult* out) {
     r.IntegerMap("metrics", &out->metrics).StringMap("facts", &out->facts);
-    for (size_t i = 0; i < r.Size("series") && r.ok(); ++i) {
+    const size_t points = r.Size("series");
+    for (size_t i = 0; i < points && r.ok(); ++i) {
       SeriesPoint& p = out->series.emplace_back();
       r.Element("series", i)
           .Double("x", &p.x)
           .Integer("process_bytes", &p.process_bytes)
           .Integer("codec_bytes", &p.codec_bytes);
     }
-    for (size_t i = 0; i < r.Size("outputs") && r.ok(); ++i) {
+    const size_t outputs = r.Size("outputs");
+    for (size_t i = 0; i < outputs && r.ok(); ++i) {
       auto& [group, path] = out->outputs.emplace_back();
       r.Element("outputs", i).String("group", &group).String("path", &path);
     }
