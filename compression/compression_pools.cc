@@ -2,6 +2,12 @@
 
 namespace rockpool {
 
+// Every pool compression_pools.h writes out is in the table, and no other.
+#define ROCKPOOL_COUNT_POOL(...) +1
+static_assert(0 ROCKPOOL_POOL_TABLE(ROCKPOOL_COUNT_POOL) == CompressionPools::kPools,
+              "pool_table.h and CompressionPools list different pools");
+#undef ROCKPOOL_COUNT_POOL
+
 void Accumulate(PoolStats* a, const PoolStats& b) {
   a->created += b.created;
   a->reused += b.reused;

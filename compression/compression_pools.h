@@ -39,10 +39,17 @@ class CompressionPools {
   CompressionPools(const CompressionPools&) = delete;
   CompressionPools& operator=(const CompressionPools&) = delete;
 
-#define ROCKPOOL_POOL_ACCESSOR(name, Policy, ...) \
-  ContextPool<Policy>& name() { return name##_; }
-  ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_ACCESSOR)
-#undef ROCKPOOL_POOL_ACCESSOR
+  // One accessor per pool, written out so a reader's grep finds them.
+  // pool_table.h lists the same pools for everything that has one thing per
+  // pool; compression_pools.cc reads every member the table names (a table
+  // entry without a member fails to build) and counts them (kPools).
+  ZstdCompressPool& zstd_compress() { return zstd_compress_; }
+  ZstdDecompressPool& zstd_decompress() { return zstd_decompress_; }
+  DeflatePool& deflate() { return deflate_; }
+  InflatePool& inflate() { return inflate_; }
+  Lz4Pool& lz4() { return lz4_; }
+  Lz4HcPool& lz4hc() { return lz4hc_; }
+  static constexpr int kPools = 6;
 
   void SetOptions(const PoolOptions& options);
   // Frees every idle context; returns how many.
@@ -58,10 +65,14 @@ class CompressionPools {
     CodecLibraries libraries;
   };
   const BuiltWith built_with_;
-#define ROCKPOOL_POOL_MEMBER(name, Policy, library, ...) \
-  ContextPool<Policy> name##_{built_with_.options, Policy(built_with_.libraries.library)};
-  ROCKPOOL_POOL_TABLE(ROCKPOOL_POOL_MEMBER)
-#undef ROCKPOOL_POOL_MEMBER
+  ZstdCompressPool zstd_compress_{built_with_.options,
+                                  ZstdCompressPolicy(built_with_.libraries.zstd)};
+  ZstdDecompressPool zstd_decompress_{built_with_.options,
+                                      ZstdDecompressPolicy(built_with_.libraries.zstd)};
+  DeflatePool deflate_{built_with_.options, DeflatePolicy(built_with_.libraries.zlib)};
+  InflatePool inflate_{built_with_.options, InflatePolicy(built_with_.libraries.zlib)};
+  Lz4Pool lz4_{built_with_.options, Lz4StreamPolicy(built_with_.libraries.lz4)};
+  Lz4HcPool lz4hc_{built_with_.options, Lz4HcStreamPolicy(built_with_.libraries.lz4)};
 };
 
 // Adds b's counters into a (peaks add up too).

@@ -40,10 +40,10 @@
 //    compression/debug_check.h). Always: an idle context is retained; a
 //    key's listed idle contexts <= its retained count; a lease names its
 //    pool entry; Unpark(Park(lease)) is the same lease. When quiescent
-//    (CheckQuiescentForTesting()): created - destroyed == idle + in use, idle bytes
-//    are the idle contexts' bytes, and idle <= retained <= cap per key,
-//    except that retained may exceed the cap after a shrink until the extra
-//    leases come back, and (transiently) while Retain's increment races.
+//    (ContextPoolTesting::CheckQuiescent, context_pool_testing.h): created - destroyed == idle + in
+//    use, idle bytes are the idle contexts' bytes, and idle <= retained <= cap per key, except that
+//    retained may exceed the cap after a shrink until the extra leases come back, and (transiently)
+//    while Retain's increment races.
 //  - Expiry: a context idle at least `idle_timeout` is destroyed by the next
 //    sweep, never earlier, late by at most one sweep (every idle_timeout/4,
 //    on slow paths and maintenance leases; ReleaseExpired() sweeps now).
@@ -66,7 +66,6 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -75,13 +74,13 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "compression/annotated_mutex.h"
 #include "compression/counting_allocator.h"
 #include "compression/debug_check.h"
+#include "compression/pool/high_water.h"
 #include "compression/pool/idle_lists.h"
 #include "compression/pool/pool_options.h"
 #include "compression/pool/thread_front.h"
@@ -224,16 +223,6 @@ class ContextPool {
     ForgetAndDestroy(doomed);
   }
 
-  // Tests only. Idle contexts now, counted under the lock: never more than the key caps
-  // allow, even while other threads lease and return (stats().idle is exact
-  // only when quiescent: a returning context counts as idle until its
-  // destruction is counted). Moves slot entries to the lists to count each once.
-  size_t CountIdleNowForTesting() {
-    AnnotatedMutexLock lock(&mu_);
-    SlotsToListsLocked();
-    return lists_.ListedCount();
-  }
-
   PoolOptions options() const {
     AnnotatedMutexLock lock(&mu_);
     return options_;
@@ -250,40 +239,19 @@ class ContextPool {
     s.reset_failures = sum(Counter::kResetFailures);
     s.in_use = difference(sum(Counter::kLeases), sum(Counter::kReleases));
     s.idle = difference(s.created, s.destroyed + s.in_use);
-    s.peak_in_use = peak_in_use_.load(std::memory_order_relaxed);
+    s.peak_in_use = high_water_.peak_in_use();
     s.idle_bytes = difference(sum(Counter::kIdleBytesAdded), sum(Counter::kIdleBytesRemoved));
-    const int64_t retained_bytes = retained_bytes_.load(std::memory_order_relaxed);
-    s.retained_bytes = retained_bytes > 0 ? static_cast<uint64_t>(retained_bytes) : 0;
-    s.peak_retained_bytes = peak_retained_bytes_.load(std::memory_order_relaxed);
+    s.retained_bytes = high_water_.retained_bytes();
+    s.peak_retained_bytes = high_water_.peak_retained_bytes();
     s.library = allocation_stats_.Read();
     return s;
-  }
-
-  // Tests only, on a quiescent pool (no operation running or
-  // shrink racing returns): OK if the contract's books balance, else why not.
-  absl::Status CheckQuiescentForTesting() const {
-    const PoolStats s = stats();
-    AnnotatedMutexLock lock(&mu_);
-    const EntryT* slots[Front::kStripes];
-    for (size_t i = 0; i < Front::kStripes; ++i) slots[i] = front_.PeekQuiescent(i);
-    std::string problems = lists_.AuditQuiescent(
-        slots, Front::kStripes, options_.max_retained_per_key, s.in_use, s.idle, s.idle_bytes);
-    // With nothing leased, every retained context is idle.
-    if (s.in_use == 0 && s.retained_bytes != s.idle_bytes) {
-      absl::StrAppend(&problems, "; retained contexts hold ", s.retained_bytes,
-                      " bytes with none leased, idle ones ", s.idle_bytes);
-    }
-    if (s.peak_retained_bytes < s.retained_bytes) {
-      absl::StrAppend(&problems, "; peak retained bytes ", s.peak_retained_bytes, " < now ",
-                      s.retained_bytes);
-    }
-    if (problems.empty()) return absl::OkStatus();
-    return absl::InternalError(absl::StrCat("context pool: ", problems.substr(2)));
   }
 
   Policy& policy() { return policy_; }
 
  private:
+  friend class ContextPoolTesting;  // context_pool_testing.h
+
   ABSL_ATTRIBUTE_NOINLINE
   absl::StatusOr<Lease> AcquireSlow(size_t shard, const Key& key) {
     if (ABSL_PREDICT_FALSE(!usable_)) {
@@ -328,10 +296,7 @@ class ContextPool {
     const uint64_t leases = counters_.Total(Counter::kLeases);
     const uint64_t releases = counters_.Total(Counter::kReleases);
     const uint64_t in_use = leases > releases ? leases - releases : 0;
-    uint64_t peak = peak_in_use_.load(std::memory_order_relaxed);
-    while (in_use > peak &&
-           !peak_in_use_.compare_exchange_weak(peak, in_use, std::memory_order_relaxed)) {
-    }
+    high_water_.NoteInUse(in_use);
     return Lease(entry->context.get(), Returner(this, entry));
   }
 
@@ -393,18 +358,9 @@ class ContextPool {
     ChangeRetainedBytes(entry->bytes, 0);
   }
 
-  // A retained entry's recorded bytes go from `from` to `to` (0: it joins
-  // or leaves the retained set; an entry joins with bytes 0, as created).
   // Off the fast path: a context joins, leaves or changes size rarely.
   ABSL_ATTRIBUTE_NOINLINE void ChangeRetainedBytes(size_t from, size_t to) {
-    const int64_t delta = static_cast<int64_t>(to) - static_cast<int64_t>(from);
-    const int64_t now = retained_bytes_.fetch_add(delta, std::memory_order_relaxed) + delta;
-    if (delta <= 0) return;
-    uint64_t peak = peak_retained_bytes_.load(std::memory_order_relaxed);
-    while (static_cast<uint64_t>(now) > peak &&
-           !peak_retained_bytes_.compare_exchange_weak(peak, static_cast<uint64_t>(now),
-                                                       std::memory_order_relaxed)) {
-    }
+    high_water_.ChangeRetainedBytes(from, to);
   }
 
   ABSL_ATTRIBUTE_NOINLINE
@@ -502,6 +458,17 @@ class ContextPool {
     delete entry;  // frees the context
   }
 
+  // What a lease touches, so a reader of Acquire() and Return() need not
+  // open the pool's internal headers:
+  //  - counters_ (pool/thread_front.h): Add(shard, counter, n) adds to the
+  //    calling thread's own shard (a plain load and store) and returns its
+  //    new value; stats() sums the shards.
+  //  - front_ (pool/thread_front.h): one slot per stripe of threads holding
+  //    the context the stripe returned last; Take(), Put() and PutBack() are
+  //    one atomic exchange (or compare-exchange) each.
+  //  - lists_ (pool/idle_lists.h, under mu_): every other idle context, per
+  //    key newest first; FindOrAdd(key) is the key's record (null: out of
+  //    memory), PopNewest() its newest idle entry, Push() adds one.
   Policy policy_;
   AllocationStats allocation_stats_;
   pool_internal::ShardCounters counters_;
@@ -520,9 +487,7 @@ class ContextPool {
   std::atomic<absl::Time (*)()> now_;
   std::atomic<size_t> cap_;
   std::atomic<int64_t> next_sweep_nanos_{INT64_MIN};
-  std::atomic<uint64_t> peak_in_use_{0};
-  std::atomic<int64_t> retained_bytes_{0};  // sum of retained entries' bytes
-  std::atomic<uint64_t> peak_retained_bytes_{0};
+  pool_internal::HighWater high_water_;
 };
 
 }  // namespace rockpool

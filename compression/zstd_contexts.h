@@ -219,6 +219,21 @@ struct ZstdDecompressPolicy {
   const ZstdLibrary* lib_;
 };
 
+// The parked pooled context (ZstdCompressContext or ZstdDecompressContext)
+// behind a libzstd handle whose customMem sits `custom_mem_offset` bytes in,
+// or null if the handle is not one: its customMem must name such a context,
+// and that context must own this very handle and be parked. Reads three
+// pointers inside the handle, valid memory for any context of that libzstd,
+// ours or not. (How the legacy face finds the offset:
+// rocksdb_plugin/legacy/zstd_layout.h.)
+template <typename Context>
+Context* ParkedContextBehind(const void* handle, size_t custom_mem_offset) {
+  const ZstdCustomMemView mem = ZstdCustomMemAt(handle, custom_mem_offset);
+  Context* context = Context::FromCustomMem(mem.alloc, mem.opaque);
+  if (context == nullptr || context->handle() != handle || !context->parked()) return nullptr;
+  return context;
+}
+
 using ZstdCompressPool = ContextPool<ZstdCompressPolicy>;
 using ZstdDecompressPool = ContextPool<ZstdDecompressPolicy>;
 

@@ -79,7 +79,7 @@ std::string FormatReport(std::string_view head, RockpoolOptions::Mode mode,
                    " | total: ", FiguresText(TotalFigures(now, zero)), " | idle=", sum.idle,
                    " idle_bytes=", sum.idle_bytes, " peak_retained_bytes=", sum.peak_retained_bytes,
                    " in_use=", sum.in_use, " discarded=", discarded, " |");
-#define ROCKPOOL_APPEND_POOL(name, Policy, library, report_key, ...) \
+#define ROCKPOOL_APPEND_POOL(name, report_key, ...) \
   absl::StrAppend(&line, " ", report_key, "=", Compact(Figures(now.name, zero.name)));
   ROCKPOOL_POOL_TABLE(ROCKPOOL_APPEND_POOL)
 #undef ROCKPOOL_APPEND_POOL

@@ -187,7 +187,7 @@ class IdleLists {
     }
   }
 
-  // ContextPool::CheckQuiescentForTesting's audit, given the quiescent stripe
+  // ContextPoolTesting::CheckQuiescent's audit, given the quiescent stripe
   // `slots` and the pool's statistics: returns "; <what>" for each thing
   // that does not hold (idle contexts retained, list counts, idle <=
   // retained per key, retained <= cap when none is leased, idle count and

@@ -147,7 +147,7 @@ class StripeFront {
   }
 
   // What `stripe`'s slot holds, without taking it: only for a quiescent
-  // pool (ContextPool::CheckQuiescentForTesting), where nobody else touches slots.
+  // pool (ContextPoolTesting::CheckQuiescent), where nobody else touches slots.
   const EntryT* PeekQuiescent(size_t stripe) const {
     return slots_[stripe % kStripes].entry.load(std::memory_order_acquire);
   }

@@ -6,7 +6,8 @@
 // resets session and parameters, so the next user sees a fresh context).
 // Pointers rockpool did not hand out are forwarded to libzstd untouched, as is
 // everything while pooling is off. The same for ZSTD_createDCtx/freeDCtx.
-// The runtime's side of these leases and returns is in zstd_routing.cc.
+// The runtime's side of these leases and returns is at the end of this file,
+// so one file holds a lease from the entry point to the pool.
 //
 // ZSTD_CCtx_setParameter is watched for one thing: nbWorkers > 0 on a pooled
 // context. The caller gets its workers; the context is destroyed instead of
@@ -36,6 +37,8 @@
 #include <zstd.h>
 
 #include <zstd_errors.h>
+
+#include <utility>
 
 #include "compression/counting_allocator.h"
 #include "rocksdb_plugin/legacy/codec_routes.h"
@@ -189,3 +192,75 @@ size_t ZDICT_finalizeDictionary(void* dst, size_t dst_capacity, const void* cont
 }
 
 }  // extern "C"
+
+// ---------------------------------------------------------------- the runtime's side
+
+// What the entry points above ask of the runtime: a lease parked in its pool
+// and handed out as the bare handle, and the way back from that handle to
+// the lease (ParkedContextBehind, compression/zstd_contexts.h).
+namespace rockpool::legacy::internal {
+
+ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
+  if (!EnsurePools()) return nullptr;
+  InsideRockpool inside;
+  ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
+  // Measured (zstd_churn_test, size classes off): the contexts of
+  // dictionary training grow to ~0.5 MB (level 3, 16 KiB dictionary);
+  // shared with RocksDB's table builders they were shrunk and regrown:
+  // ZDICT_* made 69% of the pooled CCtx bytes in steady state. Their own
+  // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
+  // keeps every size put.
+  ZstdKey key;
+  if (InsideDictionaryTraining::active() && ZstdSizeClassesOn()) key.role = kTraining;
+  absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress().Acquire(key);
+  if (!lease.ok()) return nullptr;
+  return pools().zstd_compress().Park(*std::move(lease))->get();
+}
+
+ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
+                                         const ZSTD_CCtx* cctx) const noexcept {
+  if (cctx == nullptr || !copy.custom_mem.ok) return nullptr;
+  return ParkedContextBehind<ZstdCompressContext>(cctx, copy.custom_mem.cctx);
+}
+
+bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
+  ZstdCompressContext* context = LeasedCCtx(copy, cctx);
+  if (context == nullptr) return false;
+  ZstdCompressPool::Lease lease = pools().zstd_compress().Unpark(context);
+  if (lease == nullptr) return false;  // another pool's context
+  // Workers set through some other API (e.g. CCtx params): never pool a
+  // context that may own a worker pool.
+  int workers = 0;
+  if (!copy.ZSTD_isError(copy.ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) &&
+      workers != 0) {
+    lease->set_discard_when_unparked();
+  }
+  ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
+  Finish(pools().zstd_compress(), std::move(lease));
+  return true;
+}
+
+void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
+  if (ZstdCompressContext* context = LeasedCCtx(copy, cctx)) context->set_discard_when_unparked();
+}
+
+ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
+  if (!EnsurePools()) return nullptr;
+  InsideRockpool inside;
+  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools().zstd_decompress().Acquire(ZstdKey{});
+  if (!lease.ok()) return nullptr;
+  return pools().zstd_decompress().Park(*std::move(lease))->get();
+}
+
+bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
+  if (dctx == nullptr || !copy.custom_mem.ok) return false;
+  ZstdDecompressContext* context =
+      ParkedContextBehind<ZstdDecompressContext>(dctx, copy.custom_mem.dctx);
+  if (context == nullptr) return false;
+  ZstdDecompressPool::Lease lease = pools().zstd_decompress().Unpark(context);
+  if (lease == nullptr) return false;
+  Finish(pools().zstd_decompress(), std::move(lease));
+  return true;
+}
+
+}  // namespace rockpool::legacy::internal

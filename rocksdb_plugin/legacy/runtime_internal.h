@@ -61,11 +61,20 @@ ROCKPOOL_FAST_TLS int InsideRockpool::depth_;  // runtime.cc
 // CCtxs through the interposed ZSTD_createCCtx and compresses samples on them
 // with ZSTD_compressBegin_usingCDict/ZSTD_compressBlock, calls rockpool does
 // not see. Those contexts come from their own class (the kTraining role,
-// zstd_routing.cc).
+// below).
 struct InsideDictionaryTrainingMark;
 using InsideDictionaryTraining = ThreadMark<InsideDictionaryTrainingMark>;
 template <>
 ROCKPOOL_FAST_TLS int InsideDictionaryTraining::depth_;  // runtime.cc
+
+// The roles of the legacy face's zstd keys (ZstdKey::role; 0 is the
+// general class of whole contexts handed to RocksDB). The routed roles'
+// shapes: zstd_routing.cc.
+enum ZstdRole : uint8_t {
+  kRawDict = 1,       // ZSTD_compress_usingDict: shape {source log, dictionary log}, level
+  kDigestedDict = 2,  // ZSTD_compress_usingCDict: shape {source log, CDict class}
+  kTraining = 3,      // CCtxs libzstd's dictionary trainer creates (above)
+};
 
 // RockpoolOptions::Mode as an int; kForward until Configure().
 extern std::atomic<int> g_mode;
@@ -182,12 +191,14 @@ class Runtime {
   OutstandingLeases outstanding() const;
   uint64_t discarded() const { return discarded_.load(std::memory_order_relaxed); }
 
-  // zstd (zstd_routing.cc), for callers of the bound copy `z`
-  // (codec_routes.h; a lease runs on the pools, which are bound to it
-  // already). Lease*: null means "forward to the library". Return*: false
-  // means "not one of ours, forward". A context handed out is parked in its pool (Parkable,
-  // compression/pool/idle_lists.h) and found again through the customMem
-  // inside it (at z.custom_mem): no table, lock or allocation per lease.
+  // zstd (interpose_zstd.cc; the routed compress calls: zstd_routing.cc),
+  // for callers of the bound copy `z` (codec_routes.h; a lease runs on the
+  // pools, which are bound to it already). Lease*: null means "forward to
+  // the library". Return*: false means "not one of ours, forward". A context
+  // handed out is parked in its pool (Parkable, compression/pool/
+  // thread_front.h) and found again through the customMem inside it (at
+  // z.custom_mem; ParkedContextBehind, compression/zstd_contexts.h): no
+  // table, lock or allocation per lease.
   ZSTD_CCtx* LeaseCCtx() noexcept;
   bool ReturnCCtx(const ZstdCopy& z, ZSTD_CCtx* cctx) noexcept;
   void NoteCCtxWorkers(const ZstdCopy& z, ZSTD_CCtx* cctx) noexcept;  // nbWorkers set > 0

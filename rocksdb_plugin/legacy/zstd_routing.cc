@@ -1,115 +1,16 @@
-// Runtime's zstd side, all in one place: the leases and returns behind the
-// interposed ZSTD_createCCtx/ZSTD_freeCCtx and ZSTD_createDCtx/ZSTD_freeDCtx
-// (interpose_zstd.cc), and the routing of its ZSTD_compress_usingDict /
-// ZSTD_compress_usingCDict: each one-shot compress call on a leased CCtx runs
-// on a context of its size class. Why, with numbers: below.
+// Runtime's routing of ZSTD_compress_usingDict / ZSTD_compress_usingCDict:
+// each one-shot compress call on a CCtx rockpool leased runs on a context of
+// its size class. Why, with numbers: below. (The leases and returns
+// themselves, behind ZSTD_createCCtx/ZSTD_freeCCtx, are in interpose_zstd.cc.)
 #define ZSTD_STATIC_LINKING_ONLY
 
 #include <algorithm>
 #include <string>
-#include <utility>
 
-#include "compression/counting_allocator.h"
 #include "rocksdb_plugin/legacy/codec_copies.h"
 #include "rocksdb_plugin/legacy/runtime_internal.h"
 
 namespace rockpool::legacy::internal {
-namespace {
-
-// The parked pooled Context (ZstdCompressContext or ZstdDecompressContext)
-// behind a libzstd handle whose customMem sits `custom_mem_offset` bytes in
-// (zstd_layout.h), or null if the handle is not one: its customMem must
-// name such a context, and that context must own this very handle and be
-// parked. Reads three pointers inside the handle, valid memory for any
-// context of that libzstd, ours or not.
-template <typename Context>
-Context* ParkedContextBehind(const void* handle, size_t custom_mem_offset) {
-  const ZstdCustomMemView mem = ZstdCustomMemAt(handle, custom_mem_offset);
-  Context* context = Context::FromCustomMem(mem.alloc, mem.opaque);
-  if (context == nullptr || context->handle() != handle || !context->parked()) return nullptr;
-  return context;
-}
-
-// The roles of the legacy face's zstd keys (ZstdKey::role; 0 is the
-// general class of whole contexts handed to RocksDB).
-enum ZstdRole : uint8_t {
-  kRawDict = 1,       // ZSTD_compress_usingDict: shape {source log, dictionary log}, level
-  kDigestedDict = 2,  // ZSTD_compress_usingCDict: shape {source log, CDict class}
-  kTraining = 3,      // CCtxs libzstd's dictionary trainer creates (runtime_internal.h)
-};
-// A key's shape bytes.
-constexpr int kSourceLog = 0;      // ceil(log2(source size))
-constexpr int kDictionaryLog = 1;  // kRawDict: ceil(log2(raw dictionary size + 1))
-constexpr int kCDictClass = 1;     // kDigestedDict: the CDict's size class (below)
-
-}  // namespace
-
-// ---------------------------------------------------------------- leases and returns
-
-ZSTD_CCtx* Runtime::LeaseCCtx() noexcept {
-  if (!EnsurePools()) return nullptr;
-  InsideRockpool inside;
-  ScopedAllocationTag site(Tag(AllocationSite::kCreateCCtx));
-  // Measured (zstd_churn_test, size classes off): the contexts of
-  // dictionary training grow to ~0.5 MB (level 3, 16 KiB dictionary);
-  // shared with RocksDB's table builders they were shrunk and regrown:
-  // ZDICT_* made 69% of the pooled CCtx bytes in steady state. Their own
-  // class (plus routing the trainer's ZSTD_compress_usingCDict calls)
-  // keeps every size put.
-  ZstdKey key;
-  if (InsideDictionaryTraining::active() && ZstdSizeClassesOn()) key.role = kTraining;
-  absl::StatusOr<ZstdCompressPool::Lease> lease = pools().zstd_compress().Acquire(key);
-  if (!lease.ok()) return nullptr;
-  return pools().zstd_compress().Park(*std::move(lease))->get();
-}
-
-ZstdCompressContext* Runtime::LeasedCCtx(const ZstdCopy& copy,
-                                         const ZSTD_CCtx* cctx) const noexcept {
-  if (cctx == nullptr || !copy.custom_mem.ok) return nullptr;
-  return ParkedContextBehind<ZstdCompressContext>(cctx, copy.custom_mem.cctx);
-}
-
-bool Runtime::ReturnCCtx(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
-  ZstdCompressContext* context = LeasedCCtx(copy, cctx);
-  if (context == nullptr) return false;
-  ZstdCompressPool::Lease lease = pools().zstd_compress().Unpark(context);
-  if (lease == nullptr) return false;  // another pool's context
-  // Workers set through some other API (e.g. CCtx params): never pool a
-  // context that may own a worker pool.
-  int workers = 0;
-  if (!copy.ZSTD_isError(copy.ZSTD_CCtx_getParameter(cctx, ZSTD_c_nbWorkers, &workers)) &&
-      workers != 0) {
-    lease->set_discard_when_unparked();
-  }
-  ScopedAllocationTag site(Tag(AllocationSite::kFreeCCtx));
-  Finish(pools().zstd_compress(), std::move(lease));
-  return true;
-}
-
-void Runtime::NoteCCtxWorkers(const ZstdCopy& copy, ZSTD_CCtx* cctx) noexcept {
-  if (ZstdCompressContext* context = LeasedCCtx(copy, cctx)) context->set_discard_when_unparked();
-}
-
-ZSTD_DCtx* Runtime::LeaseDCtx() noexcept {
-  if (!EnsurePools()) return nullptr;
-  InsideRockpool inside;
-  absl::StatusOr<ZstdDecompressPool::Lease> lease = pools().zstd_decompress().Acquire(ZstdKey{});
-  if (!lease.ok()) return nullptr;
-  return pools().zstd_decompress().Park(*std::move(lease))->get();
-}
-
-bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
-  if (dctx == nullptr || !copy.custom_mem.ok) return false;
-  ZstdDecompressContext* context =
-      ParkedContextBehind<ZstdDecompressContext>(dctx, copy.custom_mem.dctx);
-  if (context == nullptr) return false;
-  ZstdDecompressPool::Lease lease = pools().zstd_decompress().Unpark(context);
-  if (lease == nullptr) return false;
-  Finish(pools().zstd_decompress(), std::move(lease));
-  return true;
-}
-
-// ---------------------------------------------------------------- routed compress calls
 
 // Why the compress calls are routed (measured, tests/rocksdb_plugin/legacy/
 // zstd_churn_test.cc, RocksDB 7.8.3, libzstd 1.5.4): RocksDB compresses every
@@ -137,6 +38,11 @@ bool Runtime::ReturnDCtx(const ZstdCopy& copy, ZSTD_DCtx* dctx) noexcept {
 // from the arguments and clears the context's history), so it stays
 // byte-identical to stock.
 namespace {
+
+// A key's shape bytes (the roles: ZstdRole, runtime_internal.h).
+constexpr int kSourceLog = 0;      // ceil(log2(source size))
+constexpr int kDictionaryLog = 1;  // kRawDict: ceil(log2(raw dictionary size + 1))
+constexpr int kCDictClass = 1;     // kDigestedDict: the CDict's size class (below)
 
 uint8_t CeilLog2(size_t n) {
   uint8_t log = 0;

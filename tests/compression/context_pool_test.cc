@@ -1,6 +1,7 @@
 // The generic pool, with a test policy whose contexts record their history:
 // reuse without reset, leaks and LIFO order are all observable.
 #include "compression/context_pool.h"
+#include "compression/context_pool_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -284,14 +285,17 @@ TEST(ContextPoolTest, TheBooksBalanceWhenQuiescent) {
   std::vector<ProbePool::Lease> leases;
   for (int i = 0; i < 5; ++i) leases.push_back(*pool.Acquire(i % 2));
   leases.resize(2);  // three back: one destroyed over the cap of key 0
-  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pool).ok())
+      << ContextPoolTesting::CheckQuiescent(pool);
   pool.SetOptions(Options(1, absl::Seconds(10)));
   leases.clear();
-  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pool).ok())
+      << ContextPoolTesting::CheckQuiescent(pool);
   pool.ReleaseExpired();  // ends the epoch the returns were stamped in
   fake_now += absl::Seconds(30);
   pool.ReleaseExpired();
-  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pool).ok())
+      << ContextPoolTesting::CheckQuiescent(pool);
   EXPECT_EQ(pool.stats().idle, 0u);
 }
 
@@ -351,7 +355,8 @@ TEST(ContextPoolTest, PeakRetainedBytesBoundsIdleBytesAndSurvivesFrees) {
   EXPECT_EQ(s.idle_bytes, 500u);
   EXPECT_EQ(s.retained_bytes, 500u);
   EXPECT_EQ(s.peak_retained_bytes, 500u);
-  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pool).ok())
+      << ContextPoolTesting::CheckQuiescent(pool);
   {
     auto leased = pool.Acquire(1);  // leased, still retained
     s = pool.stats();
@@ -367,7 +372,8 @@ TEST(ContextPoolTest, PeakRetainedBytesBoundsIdleBytesAndSurvivesFrees) {
   s = pool.stats();
   EXPECT_EQ(s.retained_bytes, 0u);
   EXPECT_EQ(s.peak_retained_bytes, 1500u) << "a peak outlives what it measured";
-  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pool).ok())
+      << ContextPoolTesting::CheckQuiescent(pool);
 
   // A cap shrunk while contexts are leased: they leave the pool on return.
   {
@@ -386,7 +392,8 @@ TEST(ContextPoolTest, PeakRetainedBytesBoundsIdleBytesAndSurvivesFrees) {
   EXPECT_EQ(s.retained_bytes, 0u);
   EXPECT_EQ(s.idle_bytes, 0u);
   EXPECT_EQ(s.peak_retained_bytes, 1500u);
-  EXPECT_TRUE(pool.CheckQuiescentForTesting().ok()) << pool.CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pool).ok())
+      << ContextPoolTesting::CheckQuiescent(pool);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compression/block_codecs.h"
+#include "compression/context_pool_testing.h"
 #include "tests/compression/test_data.h"
 
 namespace rockpool {
@@ -59,10 +60,10 @@ TEST(PoolConcurrencyTest, CountsBalanceAndNothingLeaks) {
   EXPECT_LE(total.peak_in_use, 4u * kThreads);
   EXPECT_EQ(static_cast<uint64_t>(total.library.bytes_live), total.idle_bytes);
   // The records agree with the statistics once every thread has joined.
-  EXPECT_TRUE(pools.zstd_compress().CheckQuiescentForTesting().ok())
-      << pools.zstd_compress().CheckQuiescentForTesting();
-  EXPECT_TRUE(pools.deflate().CheckQuiescentForTesting().ok())
-      << pools.deflate().CheckQuiescentForTesting();
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pools.zstd_compress()).ok())
+      << ContextPoolTesting::CheckQuiescent(pools.zstd_compress());
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(pools.deflate()).ok())
+      << ContextPoolTesting::CheckQuiescent(pools.deflate());
 
   pools.Trim();
   const PoolStats after = pools.stats().Total();

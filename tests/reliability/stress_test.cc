@@ -30,6 +30,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "compression/block_codecs.h"
+#include "compression/context_pool_testing.h"
 #include "tests/compression/test_data.h"
 #include "tests/reliability/fault_walk.h"
 
@@ -223,10 +224,10 @@ class StressTest : public ::testing::Test {
     // pool's lock (stats().idle is exact only when quiescent).
     std::thread sampler([&] {
       while (!done.load()) {
-        const size_t zstd_compress = pools.zstd_compress().CountIdleNowForTesting();
-        const size_t zstd_decompress = pools.zstd_decompress().CountIdleNowForTesting();
-        const size_t deflate = pools.deflate().CountIdleNowForTesting();
-        const size_t inflate = pools.inflate().CountIdleNowForTesting();
+        const size_t zstd_compress = ContextPoolTesting::CountIdleNow(pools.zstd_compress());
+        const size_t zstd_decompress = ContextPoolTesting::CountIdleNow(pools.zstd_decompress());
+        const size_t deflate = ContextPoolTesting::CountIdleNow(pools.deflate());
+        const size_t inflate = ContextPoolTesting::CountIdleNow(pools.inflate());
         if (zstd_compress > cap || zstd_decompress > cap || deflate > cap * kDeflateKeyCount ||
             inflate > cap * kInflateKeyCount) {
           failures.Add("idle over cap: zstd_compress " + std::to_string(zstd_compress) +

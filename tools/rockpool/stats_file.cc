@@ -158,7 +158,7 @@ std::string JsonProcess(const ProcessStats& s, bool total) {
                   ", \"peak_retained_bytes\": ", s.peak_retained_bytes, ", \"in_use\": ", s.in_use,
                   ", \"discarded\": ", s.discarded, ", \"pools\": {");
   const char* separator = "";
-#define ROCKPOOL_JSON_POOL(name, Policy, library, report_key, ...)              \
+#define ROCKPOOL_JSON_POOL(name, report_key, ...)                               \
   absl::StrAppend(&out, separator, "\"", report_key, "\": ", JsonPool(s.name)); \
   separator = ", ";
   ROCKPOOL_POOL_TABLE(ROCKPOOL_JSON_POOL)
@@ -198,7 +198,7 @@ absl::StatusOr<ProcessStats> ParseReportLine(absl::string_view line) {
   r.Number("peak_retained_bytes", &s.peak_retained_bytes, /*required=*/false);
   r.Number("in_use", &s.in_use);
   r.Number("discarded", &s.discarded);
-#define ROCKPOOL_READ_POOL(name, Policy, library, report_key, in_every_line) \
+#define ROCKPOOL_READ_POOL(name, report_key, in_every_line) \
   r.Pool(report_key, &s.name, in_every_line);
   ROCKPOOL_POOL_TABLE(ROCKPOOL_READ_POOL)
 #undef ROCKPOOL_READ_POOL

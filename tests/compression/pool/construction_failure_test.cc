@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compression/context_pool.h"
+#include "compression/context_pool_testing.h"
 #include "tests/compression/pool/tiny_policy.h"
 
 namespace {
@@ -71,7 +72,7 @@ TEST(ConstructionFailureTest, NothingAllocatableRefusesEveryLease) {
   EXPECT_EQ(s.idle, 0u);
   EXPECT_EQ(pool->Trim(), 0u);
   EXPECT_EQ(pool->ReleaseExpired(), 0u);
-  EXPECT_TRUE(pool->CheckQuiescentForTesting().ok());
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(*pool).ok());
 }
 
 TEST(ConstructionFailureTest, NoStripeSlotsRefusesEveryLease) {
@@ -97,7 +98,7 @@ TEST(ConstructionFailureTest, NoMappingFallsBackAndCounts) {
   EXPECT_EQ(s.reused, 2u);
   EXPECT_EQ(s.in_use, 0u);
   EXPECT_EQ(s.idle, 1u);
-  EXPECT_TRUE(pool->CheckQuiescentForTesting().ok());
+  EXPECT_TRUE(ContextPoolTesting::CheckQuiescent(*pool).ok());
   EXPECT_EQ(pool->Trim(), 1u);
   EXPECT_EQ(pool->stats().destroyed, 1u);
 }
