@@ -1,6 +1,7 @@
 #include "tools/sst_replay/blob_compare.h"
 
 #include <algorithm>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -9,7 +10,7 @@
 #include "compression/coding.h"
 #include "compression/compression_type.h"
 #include "tools/sst/blob_file.h"
-#include "tools/sst_replay/blob_inputs.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
 namespace {
@@ -27,7 +28,8 @@ absl::StatusOr<std::vector<ParsedBlob>> ParseAll(const OutputList& outputs) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     out[i].group = outputs[i].first;
     out[i].path = outputs[i].second;
-    absl::StatusOr<std::string> data = ReadWholeFile(out[i].path);
+    absl::StatusOr<std::string> data =
+        sst::ReadWholeFile(out[i].path, std::numeric_limits<uint64_t>::max());
     if (!data.ok()) return data.status();
     out[i].data = *std::move(data);
     absl::StatusOr<sst::BlobFile> f = sst::ParseBlobFile(out[i].data, out[i].path);
