@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <string_view>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "compression/coding.h"
-#include "compression/compression_type.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/byte_source.h"
 
@@ -55,15 +52,10 @@ absl::StatusOr<BlobOutputSummary> SummarizeBlobOutputs(const OutputList& blobs) 
   BlobOutputSummary s;
   for (const ParsedBlob& b : *parsed) {
     ++s.files;
-    const bool prefixed = b.file.header.compression != compression_type::kNone &&
-                          HasUncompressedSizePrefix(b.file.header.compression);
     for (const sst::BlobRecord& r : b.file.records) {
       ++s.blobs;
       s.stored_bytes += r.value.size();
-      std::string_view v = r.value;
-      uint32_t size = static_cast<uint32_t>(v.size());
-      if (prefixed && !GetVarint32(&v, &size)) size = 0;
-      s.uncompressed_bytes += size;
+      s.uncompressed_bytes += RecordedSize(b.file.header.compression, r.value);
     }
   }
   return s;
