@@ -30,6 +30,12 @@ bool StartsWithBlobMagic(const std::string& path) {
   return read && magic == sst::kBlobMagic;
 }
 
+// A RocksDB DB directory: has a CURRENT file.
+bool IsDbDirectory(const std::string& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "CURRENT", ec);
+}
+
 }  // namespace
 
 uint64_t FileNumber(const std::string& path) {
@@ -105,11 +111,6 @@ absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs
     }
   }
   return absl::OkStatus();
-}
-
-bool IsDbDirectory(const std::string& dir) {
-  std::error_code ec;
-  return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "CURRENT", ec);
 }
 
 std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args) {

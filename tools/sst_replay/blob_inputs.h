@@ -62,9 +62,6 @@ class MappedFile {
 // The number in a RocksDB file name (000123.sst, 000123.blob); 0 if none.
 uint64_t FileNumber(const std::string& path);
 
-// A RocksDB DB directory: has a CURRENT file.
-bool IsDbDirectory(const std::string& dir);
-
 // The arguments that are DB directories holding at least one *.blob file,
 // in argument order.
 std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args);

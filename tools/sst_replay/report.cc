@@ -30,6 +30,13 @@ Unit GuessUnit(const std::string& key) {
   return Unit::kCount;
 }
 
+// ["a", "b"]
+std::string JsonStrings(const std::vector<std::string>& strings) {
+  std::vector<std::string> quoted;
+  for (const std::string& s : strings) quoted.push_back(JsonString(s));
+  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
+}
+
 // Percentage change from a to b, as text. Noisy (timing-like) metrics get
 // benchstat's treatment: a Mann-Whitney U test, "~" unless p <= 0.05.
 std::string Delta(const Summary& a, const Summary& b, bool noisy) {
@@ -294,11 +301,7 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
   return JsonLines("{", members, indent, "}");
 }
 
-std::string JsonStrings(const std::vector<std::string>& strings) {
-  std::vector<std::string> quoted;
-  for (const std::string& s : strings) quoted.push_back(JsonString(s));
-  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
-}
+namespace {
 
 std::string PatternJson(const PatternReport& p) {
   return absl::StrCat("{\"header\": ", JsonString(p.header), ", \"pattern\": ", JsonString(p.key),
@@ -307,8 +310,6 @@ std::string PatternJson(const PatternReport& p) {
                       ", \"compression_managers\": ", JsonStrings(p.compression_managers),
                       ", \"notes\": ", JsonStrings(p.notes), "}");
 }
-
-namespace {
 
 const char* JsonBool(bool b) { return b ? "true" : "false"; }
 

@@ -98,8 +98,6 @@ std::string FormatJson(const Report& report);
 std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
                         const std::string& indent);
 std::string SummaryJson(const Summary& s);
-// ["a", "b"]
-std::string JsonStrings(const std::vector<std::string>& strings);
 // "key": value
 std::string JsonMember(const std::string& key, const std::string& value);
 // A JSON object or array one member per line: `open`, each member at
