@@ -1,15 +1,13 @@
 #include "tools/sst_replay/blob_compare.h"
 
 #include <algorithm>
-#include <string_view>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "compression/coding.h"
-#include "compression/compression_type.h"
 #include "tools/sst/blob_file.h"
-#include "tools/sst_replay/blob_inputs.h"
+#include "tools/sst/byte_source.h"
 
 namespace rockpool::replay {
 namespace {
@@ -27,7 +25,8 @@ absl::StatusOr<std::vector<ParsedBlob>> ParseAll(const OutputList& outputs) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     out[i].group = outputs[i].first;
     out[i].path = outputs[i].second;
-    absl::StatusOr<std::string> data = ReadWholeFile(out[i].path);
+    absl::StatusOr<std::string> data =
+        sst::ReadWholeFile(out[i].path, std::numeric_limits<uint64_t>::max());
     if (!data.ok()) return data.status();
     out[i].data = *std::move(data);
     absl::StatusOr<sst::BlobFile> f = sst::ParseBlobFile(out[i].data, out[i].path);
@@ -53,15 +52,10 @@ absl::StatusOr<BlobOutputSummary> SummarizeBlobOutputs(const OutputList& blobs) 
   BlobOutputSummary s;
   for (const ParsedBlob& b : *parsed) {
     ++s.files;
-    const bool prefixed = b.file.header.compression != compression_type::kNone &&
-                          HasUncompressedSizePrefix(b.file.header.compression);
     for (const sst::BlobRecord& r : b.file.records) {
       ++s.blobs;
       s.stored_bytes += r.value.size();
-      std::string_view v = r.value;
-      uint32_t size = static_cast<uint32_t>(v.size());
-      if (prefixed && !GetVarint32(&v, &size)) size = 0;
-      s.uncompressed_bytes += size;
+      s.uncompressed_bytes += RecordedSize(b.file.header.compression, r.value);
     }
   }
   return s;

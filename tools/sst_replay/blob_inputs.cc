@@ -30,6 +30,12 @@ bool StartsWithBlobMagic(const std::string& path) {
   return read && magic == sst::kBlobMagic;
 }
 
+// A RocksDB DB directory: has a CURRENT file.
+bool IsDbDirectory(const std::string& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "CURRENT", ec);
+}
+
 }  // namespace
 
 uint64_t FileNumber(const std::string& path) {
@@ -40,29 +46,6 @@ uint64_t FileNumber(const std::string& path) {
 
 bool IsBlobPath(const std::string& path) {
   return fs::path(path).extension() == ".blob" || StartsWithBlobMagic(path);
-}
-
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": offset 0: cannot open"));
-  std::string data;
-  struct stat st;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
-  char buf[1 << 16];
-  while (true) {
-    const ssize_t n = ::read(fd, buf, sizeof(buf));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      return absl::ErrnoToStatus(err,
-                                 absl::StrCat(path, ": offset ", data.size(), ": cannot read"));
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return data;
 }
 
 absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
@@ -128,11 +111,6 @@ absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs
     }
   }
   return absl::OkStatus();
-}
-
-bool IsDbDirectory(const std::string& dir) {
-  std::error_code ec;
-  return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "CURRENT", ec);
 }
 
 std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args) {

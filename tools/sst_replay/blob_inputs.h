@@ -41,9 +41,6 @@ absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path);
 // "<path>: offset <record>: blob does not decompress: ...".
 absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs);
 
-// The whole file's bytes; errors name the file (offset 0).
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path);
-
 // A file mapped read-only: blocks mode parses blob files in place, so the
 // measured window's heap figures hold the codec churn, not a copy of the
 // file.
@@ -64,9 +61,6 @@ class MappedFile {
 
 // The number in a RocksDB file name (000123.sst, 000123.blob); 0 if none.
 uint64_t FileNumber(const std::string& path);
-
-// A RocksDB DB directory: has a CURRENT file.
-bool IsDbDirectory(const std::string& dir);
 
 // The arguments that are DB directories holding at least one *.blob file,
 // in argument order.

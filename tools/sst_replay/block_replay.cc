@@ -27,11 +27,6 @@ namespace {
 
 constexpr size_t kMaxSeriesPoints = 400;
 
-absl::Status Internal(const absl::Status& s, std::string_view what) {
-  return absl::InternalError(
-      absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.message()));
-}
-
 class Replayer {
  public:
   Replayer(const Job& job, RunResult* result, ProgressSink* progress)
@@ -292,10 +287,7 @@ class Replayer {
   }
 
   absl::Status AcquireCCtx(ZstdCompressPool::Lease* out) {
-    absl::StatusOr<ZstdCompressPool::Lease> lease = pools_.zstd_compress().Acquire(ZstdKey{});
-    if (!lease.ok()) return Internal(lease.status(), "zstd context");
-    *out = *std::move(lease);
-    return absl::OkStatus();
+    return LeaseInto(pools_.zstd_compress(), ZstdKey{}, "zstd context", out);
   }
 
   // The file's index blocks as stored, and whether any is compressed.

@@ -71,6 +71,54 @@ absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_
   return result;
 }
 
+// Writes `job` to `job_path`, runs the child (with the job's allocator
+// preloaded), reads its result and adds what the parent measured of the
+// whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults and
+// felt_major_faults. A child that was killed, or exited non-zero with no
+// error in its result, gets error_code 3. `units_done` is where this run
+// starts on the bar (each run is one unit).
+absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
+                                   const std::string& job_path, const std::string& result_path,
+                                   ProgressBar* bar, double units_done, const std::string& label) {
+  if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
+  ::unlink(result_path.c_str());
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
+  constexpr int kChildProgressFd = 3;
+  process::ChildOptions child;
+  child.argv = {self_exe, "--internal_child", "--internal_job=" + job_path,
+                "--internal_result=" + result_path,
+                absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
+  // Each child configures rockpool itself (stock: measure_stock, pooled: the
+  // pool options), so a user's ROCKPOOL_OPTIONS/ROCKPOOL_STATS must not
+  // switch a stock child to pooling, nor have children overwrite a
+  // statistics file. The allocator goes first in LD_PRELOAD, the user's
+  // objects after it (the child checks that the allocator serves malloc).
+  child.unset_prefixes = {"ROCKPOOL_"};
+  child.preload = job.allocator_preload;
+  // The child's stdout on our stderr (our stdout is the report's).
+  child.fds = {{STDERR_FILENO, STDOUT_FILENO}, {fds[1], kChildProgressFd}};
+  absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
+    ::close(fds[1]);
+    fds[1] = -1;
+    FollowProgress(fds[0], bar, units_done, label);
+  });
+  if (fds[1] >= 0) ::close(fds[1]);
+  ::close(fds[0]);
+  if (!usage.ok()) return usage.status();
+  absl::StatusOr<RunResult> result = ReadChildResult(usage->status, result_path, label);
+  if (result.ok() && !WIFSIGNALED(usage->status)) {
+    // What the user feels of the child (its peak RSS is its own figure,
+    // felt_peak_rss_bytes).
+    auto& m = result->metrics;
+    m["felt_wall_ns"] = usage->wall_ns;
+    m["felt_cpu_ns"] = usage->cpu_ns;
+    m["felt_minor_faults"] = usage->minor_faults;
+    m["felt_major_faults"] = usage->major_faults;
+  }
+  return result;
+}
+
 void RecordComparison(const Comparison& c, ModeReport* m) {
   ++m->compared_runs;
   m->compared_blocks = c.blocks;
@@ -284,48 +332,6 @@ absl::StatusOr<std::string> SelfExecutable() {
   if (n <= 0) return absl::ErrnoToStatus(errno, "readlink /proc/self/exe");
   path.resize(static_cast<size_t>(n));
   return path;
-}
-
-absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
-                                   const std::string& job_path, const std::string& result_path,
-                                   ProgressBar* bar, double units_done, const std::string& label) {
-  if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
-  ::unlink(result_path.c_str());
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
-  constexpr int kChildProgressFd = 3;
-  process::ChildOptions child;
-  child.argv = {self_exe, "--internal_child", "--internal_job=" + job_path,
-                "--internal_result=" + result_path,
-                absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
-  // Each child configures rockpool itself (stock: measure_stock, pooled: the
-  // pool options), so a user's ROCKPOOL_OPTIONS/ROCKPOOL_STATS must not
-  // switch a stock child to pooling, nor have children overwrite a
-  // statistics file. The allocator goes first in LD_PRELOAD, the user's
-  // objects after it (the child checks that the allocator serves malloc).
-  child.unset_prefixes = {"ROCKPOOL_"};
-  child.preload = job.allocator_preload;
-  // The child's stdout on our stderr (our stdout is the report's).
-  child.fds = {{STDERR_FILENO, STDOUT_FILENO}, {fds[1], kChildProgressFd}};
-  absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
-    ::close(fds[1]);
-    fds[1] = -1;
-    FollowProgress(fds[0], bar, units_done, label);
-  });
-  if (fds[1] >= 0) ::close(fds[1]);
-  ::close(fds[0]);
-  if (!usage.ok()) return usage.status();
-  absl::StatusOr<RunResult> result = ReadChildResult(usage->status, result_path, label);
-  if (result.ok() && !WIFSIGNALED(usage->status)) {
-    // What the user feels of the child (its peak RSS is its own figure,
-    // felt_peak_rss_bytes).
-    auto& m = result->metrics;
-    m["felt_wall_ns"] = usage->wall_ns;
-    m["felt_cpu_ns"] = usage->cpu_ns;
-    m["felt_minor_faults"] = usage->minor_faults;
-    m["felt_major_faults"] = usage->major_faults;
-  }
-  return result;
 }
 
 }  // namespace rockpool::replay

@@ -67,7 +67,7 @@ struct AlternatingOptions {
 absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, ModeReport* m);
 
 // RunAlternating's one seam, for the test binary's hooks
-// (child_runs_testing.h): when set, every pooled output RunAlternating
+// (child_runs_testing.cc): when set, every pooled output RunAlternating
 // compares goes through it first; an error stops the runs. Null in
 // sst_replay, which links nothing that sets it.
 using PooledOutputHook = absl::Status (*)(const RunOutput& output);
@@ -92,16 +92,6 @@ std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
 // compaction mode: scratch DBs, compared data block by data block and blob
 // record by blob record. The children's notes are added to m->notes once.
 std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job, ModeReport* m);
-
-// Writes `job` to `job_path`, runs the child (with the job's allocator
-// preloaded), reads its result and adds what the parent measured of the
-// whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults and
-// felt_major_faults. A child that was killed, or exited non-zero with no
-// error in its result, gets error_code 3. `units_done` is where this run
-// starts on the bar (each run is one unit).
-absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
-                                   const std::string& job_path, const std::string& result_path,
-                                   ProgressBar* bar, double units_done, const std::string& label);
 
 // The executable of this process (readlink /proc/self/exe).
 absl::StatusOr<std::string> SelfExecutable();

@@ -1,5 +1,9 @@
-#include "tools/sst_replay/child_runs_testing.h"
-
+// sst_replay's output-damaging test hook, in the testonly target
+// //tools/sst_replay:child_runs_testing and so only in :sst_replay_testing,
+// the binary the tests run to see a difference reported (exit 1): what ships,
+// :sst_replay, can never damage its own output. Linked in, it fills
+// RunAlternating's seam (child_runs.h) when the program starts; the flag
+// below arms it. Only ever applied to scratch outputs.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -13,6 +17,8 @@
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "tools/sst/sst_file.h"
+#include "tools/sst_replay/child_runs.h"
 #include "tools/sst_replay/compare.h"
 
 ABSL_FLAG(bool, testonly_corrupt_pooled_output, false,
@@ -34,15 +40,8 @@ absl::Status FlipByte(const std::string& path, uint64_t at) {
   return absl::OkStatus();
 }
 
-// Set when the program starts: sst_replay_testing's main() never names this
-// library, so the seam is filled from here.
-[[maybe_unused]] const bool kHookSet = [] {
-  pooled_output_hook.store(&CorruptFirstPooledOutputForTesting, std::memory_order_relaxed);
-  return true;
-}();
-
-}  // namespace
-
+// Flips one byte in the middle of the first non-empty compressed block of a
+// framed output (compare.h); OK without touching a file that has none.
 absl::Status CorruptFirstFramedRecordForTesting(const std::string& path) {
   FramedReader reader(path);
   uint64_t at = 0;  // start of the current record's header
@@ -56,6 +55,8 @@ absl::Status CorruptFirstFramedRecordForTesting(const std::string& path) {
   }
 }
 
+// Flips one byte in the middle of the first data block of an SST; OK
+// without touching a file that has none.
 absl::Status CorruptFirstDataBlockForTesting(const std::string& path,
                                              const sst::SstReadOptions& options) {
   absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
@@ -66,6 +67,8 @@ absl::Status CorruptFirstDataBlockForTesting(const std::string& path,
   return FlipByte(path, handles->front().offset + handles->front().size / 2);
 }
 
+// The seam's hook: with the flag, damages the first output it is handed
+// (its framed file, or its first SST's first data block), and nothing after.
 absl::Status CorruptFirstPooledOutputForTesting(const RunOutput& output) {
   static bool done = false;  // RunAlternating runs on one thread
   if (!absl::GetFlag(FLAGS_testonly_corrupt_pooled_output) || done) return absl::OkStatus();
@@ -75,4 +78,12 @@ absl::Status CorruptFirstPooledOutputForTesting(const RunOutput& output) {
   return CorruptFirstDataBlockForTesting(output.ssts.front().second, *output.read_options);
 }
 
+// Set when the program starts: sst_replay_testing's main() never names this
+// library, so the seam is filled from here.
+[[maybe_unused]] const bool kHookSet = [] {
+  pooled_output_hook.store(&CorruptFirstPooledOutputForTesting, std::memory_order_relaxed);
+  return true;
+}();
+
+}  // namespace
 }  // namespace rockpool::replay

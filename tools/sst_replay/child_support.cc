@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "absl/strings/str_cat.h"
 #include "compression/pool_table.h"
 
 namespace rockpool::replay {
@@ -78,6 +79,11 @@ void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result
   result->facts["allocator_version"] = active.version;
   result->facts["allocator_object"] = active.object;
   result->facts["allocator_evidence"] = active.evidence;
+}
+
+absl::Status Internal(const absl::Status& s, std::string_view what) {
+  return absl::InternalError(
+      absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.message()));
 }
 
 int ExitCodeFor(const absl::Status& status) {

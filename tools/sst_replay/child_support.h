@@ -1,12 +1,15 @@
-// Pieces both child modes use: progress reporting to the parent, and the
+// Pieces the child modes share: progress reporting to the parent, the
 // figures every run reports (window measurements, pool counters, the
-// allocator that served it).
+// allocator that served it), and how a failure inside a run is reported.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_CHILD_SUPPORT_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 
+#include "absl/status/statusor.h"
 #include "compression/compression_pools.h"
 #include "tools/process/active_allocator.h"
 #include "tools/process/usage.h"
@@ -44,6 +47,19 @@ void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result
 
 // absl::Status code -> child exit code: 3 for internal failures, else 2.
 int ExitCodeFor(const absl::Status& status);
+
+// `s` as Internal, "<what>: <message>": a codec, pool or output failure in a
+// run is the tool's, never bad input (exit 3).
+absl::Status Internal(const absl::Status& s, std::string_view what);
+
+// A context leased from `pool` into *out; Internal naming `what` if none.
+template <typename Pool, typename Key>
+absl::Status LeaseInto(Pool& pool, Key key, std::string_view what, typename Pool::Lease* out) {
+  absl::StatusOr<typename Pool::Lease> lease = pool.Acquire(key);
+  if (!lease.ok()) return Internal(lease.status(), what);
+  *out = *std::move(lease);
+  return absl::OkStatus();
+}
 
 }  // namespace rockpool::replay
 

@@ -17,6 +17,9 @@ using sst::FromRocks;
 
 namespace {
 
+// Built against a RocksDB with CompressionManager (>= 10.4).
+constexpr bool kNativeApi = ROCKPOOL_ROCKSDB_NATIVE_API != 0;
+
 std::string PoolOptionsText(RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
   return absl::StrCat("max_idle_per_key=", max_idle_per_key,
                       ";idle_seconds=", RockpoolOptions::kDefaultIdleSeconds);
@@ -24,12 +27,10 @@ std::string PoolOptionsText(RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
 
 }  // namespace
 
-bool CompactionFaces::NativeApi() { return ROCKPOOL_ROCKSDB_NATIVE_API != 0; }
-
 std::string CompactionFaces::Describe(RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
   const std::string legacy_pooled =
       absl::StrCat("listeners={id=rockpool;", PoolOptionsText(max_idle_per_key), "}");
-  if (!NativeApi()) {
+  if (!kNativeApi) {
     return absl::StrCat(
         "stock = rockpool's legacy face with measure_stock=true (RocksDB creates and frees "
         "every context as always, counted); pooled = ",
@@ -108,9 +109,9 @@ PoolStats CompactionFaces::NativeStats() const {
 
 std::string CompactionFaces::Note() const {
   return absl::StrCat("RocksDB's codec calls: ", interposition_,
-                      NativeApi() ? "; SST blocks of pooled runs: compression_manager=rockpool "
-                                    "(metric native_leases)"
-                                  : "");
+                      kNativeApi ? "; SST blocks of pooled runs: compression_manager=rockpool "
+                                   "(metric native_leases)"
+                                 : "");
 }
 
 }  // namespace rockpool::replay

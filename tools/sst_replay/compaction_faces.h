@@ -28,8 +28,6 @@ class CompactionFaces {
   static absl::StatusOr<std::unique_ptr<CompactionFaces>> Create(
       Strategy strategy, RockpoolOptions::MaxIdlePerKey max_idle_per_key);
 
-  // True when built against a RocksDB with CompressionManager (>= 10.4).
-  static bool NativeApi();
   // One line for the report: what stock and pooled are in this build.
   static std::string Describe(RockpoolOptions::MaxIdlePerKey max_idle_per_key);
 

@@ -22,6 +22,7 @@
 #include "tools/sst/rocksdb_calls.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/compaction_faces.h"
+#include "tools/sst_replay/staging.h"
 
 namespace rockpool::replay {
 
@@ -306,23 +307,6 @@ std::string Lz4ServedNote(const CompressionPoolsStats& before, const Compression
 
 }  // namespace
 
-rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
-  rocksdb::ColumnFamilyOptions cf;
-  cf.compression = static_cast<rocksdb::CompressionType>(g.codec.type);
-  cf.compression_opts.level = g.codec.level;
-  cf.compression_opts.window_bits = g.codec.window_bits;
-  cf.compression_opts.strategy = g.codec.strategy;
-  cf.compression_opts.max_dict_bytes = g.codec.max_dict_bytes;
-  cf.compression_opts.parallel_threads = g.codec.parallel_threads;
-  cf.disable_auto_compactions = true;
-  rocksdb::BlockBasedTableOptions table;
-  table.block_size = g.block_size;
-  table.format_version = g.format_version;
-  table.checksum = static_cast<rocksdb::ChecksumType>(g.checksum);
-  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-  return cf;
-}
-
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
   // Switch rockpool on for this process, as a RocksDB user would.
   absl::StatusOr<std::unique_ptr<CompactionFaces>> made =
@@ -374,10 +358,6 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   AddOutputFiles(scratch.db.get(), targets, result);
   AddOutputBlobFiles(scratch.db.get(), result);
   return absl::OkStatus();
-}
-
-std::string CompactionRocksDbVersion() {
-  return absl::StrCat(ROCKSDB_MAJOR, ".", ROCKSDB_MINOR, ".", ROCKSDB_PATCH);
 }
 
 }  // namespace rockpool::replay

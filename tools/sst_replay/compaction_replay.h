@@ -11,22 +11,12 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "rocksdb/options.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/job.h"
 
 namespace rockpool::replay {
 
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress);
-
-// The RocksDB compaction mode runs: the one this binary is linked with
-// (rocksdb/version.h), e.g. "7.8.3" (Debian's librocksdb).
-std::string CompactionRocksDbVersion();
-
-// The column family options a group is compacted (and staged) with: its
-// codec and options, block size, format_version and checksum; no automatic
-// compactions.
-rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& group);
 
 }  // namespace rockpool::replay
 

@@ -97,6 +97,12 @@ size_t FirstDifference(std::string_view a, std::string_view b) {
   return i;
 }
 
+uint32_t RecordedSize(uint8_t type, std::string_view stored) {
+  uint32_t size = static_cast<uint32_t>(stored.size());
+  if (rockpool::HasUncompressedSizePrefix(type) && !rockpool::GetVarint32(&stored, &size)) return 0;
+  return size;
+}
+
 FramedReader::FramedReader(const std::string& path) : in_(path, std::ios::binary), path_(path) {}
 
 absl::StatusOr<std::optional<FramedRecord>> FramedReader::Next() {
@@ -204,15 +210,9 @@ absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
     if (!b.ok()) return b.status();
     if (!b->has_value()) return s;
     const sst::RawBlock& raw = (*b)->raw;
-    std::string_view payload = raw.payload();
     ++s.data_blocks;
-    s.stored_bytes += payload.size();
-    uint32_t size = static_cast<uint32_t>(payload.size());
-    if (rockpool::HasUncompressedSizePrefix(raw.compression_type) &&
-        !rockpool::GetVarint32(&payload, &size)) {
-      size = 0;
-    }
-    s.uncompressed_bytes += size;
+    s.stored_bytes += raw.payload().size();
+    s.uncompressed_bytes += RecordedSize(raw.compression_type, raw.payload());
   }
 }
 

@@ -71,6 +71,11 @@ class FramedReader {
 // if one is a prefix of the other).
 size_t FirstDifference(std::string_view a, std::string_view b);
 
+// The uncompressed size a stored block or blob of `type` records in its
+// varint32 prefix, or its stored size for types without one; 0 if the
+// prefix is torn.
+uint32_t RecordedSize(uint8_t type, std::string_view stored);
+
 struct Comparison {
   bool identical = true;
   uint64_t blocks = 0;     // blocks compared (of the reference)

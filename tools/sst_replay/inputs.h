@@ -13,7 +13,6 @@
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/job.h"
-#include "tools/sst_replay/report.h"
 
 namespace rockpool::replay {
 
@@ -65,6 +64,20 @@ std::string CodecName(uint8_t type);
 
 // What the report says of each input, SSTs first, then blob files (the
 // order plan.h keeps); the modes fill in their verdicts.
+struct InputReport {
+  std::string path;
+  std::string kind = "sst";  // "sst", "blob", "blob (no footer: ...)"
+  std::string codec;
+  int level = 0;
+  uint64_t data_blocks = 0;
+  uint64_t stored_data_bytes = 0;
+  uint32_t format_version = 0;
+  std::string checksum;
+  bool dictionary = false;
+  std::string blocks_mode;      // "replayed", or why not
+  std::string compaction_mode;  // "compacted", "staged and compacted", or why not
+};
+
 std::vector<InputReport> InputReports(const std::vector<InputFile>& ssts,
                                       const std::vector<BlobInput>& blobs);
 

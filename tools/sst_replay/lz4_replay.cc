@@ -2,25 +2,10 @@
 
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
+#include "tools/sst_replay/child_support.h"
 
 namespace rockpool::replay {
-namespace {
-
-absl::Status LeaseError(const absl::Status& s, const char* what) {
-  return absl::InternalError(absl::StrCat(what, ": ", s.message()));
-}
-
-template <typename Pool>
-absl::Status LeaseInto(Pool& pool, const char* what, typename Pool::Lease* out) {
-  absl::StatusOr<typename Pool::Lease> lease = pool.Acquire(Lz4Key{});
-  if (!lease.ok()) return LeaseError(lease.status(), what);
-  *out = *std::move(lease);
-  return absl::OkStatus();
-}
-
-}  // namespace
 
 absl::Status Lz4FileReplay::StartSst(const CodecSettings& codec, bool has_dictionary,
                                      bool index_compressed) {
@@ -31,12 +16,13 @@ absl::Status Lz4FileReplay::StartSst(const CodecSettings& codec, bool has_dictio
   // when index blocks are compressed. LZ4 without a dictionary has none
   // (BuiltinLZ4CompressorV2NoDict::ObtainWorkingArea returns an empty one).
   if (codec.type == compression_type::kLZ4HC) {
-    if (absl::Status s = LeaseInto(pools_->lz4hc(), "lz4hc stream", &data_hc_); !s.ok()) return s;
+    if (absl::Status s = LeaseInto(pools_->lz4hc(), Lz4Key{}, "lz4hc stream", &data_hc_); !s.ok())
+      return s;
     if (!index_compressed) return absl::OkStatus();
-    return LeaseInto(pools_->lz4hc(), "lz4hc stream", &index_hc_);
+    return LeaseInto(pools_->lz4hc(), Lz4Key{}, "lz4hc stream", &index_hc_);
   }
   if (!has_dictionary) return absl::OkStatus();
-  return LeaseInto(pools_->lz4(), "lz4 stream", &data_lz4_);
+  return LeaseInto(pools_->lz4(), Lz4Key{}, "lz4 stream", &data_lz4_);
 }
 
 absl::Status Lz4FileReplay::StartBlobFile(const CodecSettings& codec) {
@@ -45,7 +31,7 @@ absl::Status Lz4FileReplay::StartBlobFile(const CodecSettings& codec) {
   // blob_compressor_wa_); before, OLD_CompressData's per-blob streams.
   per_block_ = pattern_.lz4 == Lz4Model::kStreamPerBlock || pattern_.zstd_context_per_blob;
   if (per_block_ || codec.type != compression_type::kLZ4HC) return absl::OkStatus();
-  return LeaseInto(pools_->lz4hc(), "lz4hc stream", &data_hc_);
+  return LeaseInto(pools_->lz4hc(), Lz4Key{}, "lz4hc stream", &data_hc_);
 }
 
 void Lz4FileReplay::HoldForData(BlockCompression* how) const {

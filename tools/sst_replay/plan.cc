@@ -43,20 +43,6 @@ void AddSnappyNote(InputVerdicts* verdicts) {
       "allocates its working memory inside each call, out of reach of any pool)"));
 }
 
-// The input's target if it has one; else records why it is skipped.
-std::optional<Target> Accept(const InputFile& in, const ReplaySettings& settings,
-                             const char* accepted, InputVerdicts* verdicts) {
-  Target t = TargetFor(in, settings);
-  if (!t.codec.has_value()) {
-    AddSkip(in.path, t.skip_reason, verdicts);
-    return std::nullopt;
-  }
-  verdicts->input_status.emplace_back(accepted);
-  return t;
-}
-
-}  // namespace
-
 // Why blocks (or blobs) of compression `type` are not replayed; "" if they
 // are, with *target the codec to replay them with.
 std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const char* what,
@@ -71,6 +57,42 @@ std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const 
   if (!Poolable(*target)) return uncompressed_reason;
   return "";
 }
+
+// What one blob file is recompressed with, or why it is skipped. RocksDB
+// 7.8.3 compresses blobs with default CompressionOptions
+// (BlobFileBuilder::CompressBlobIfNeeded), so only the type comes from the
+// file; --codec and --level override as for SSTs.
+Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
+  Target t;
+  uint8_t target = in.compression;
+  t.skip_reason = CodecSkipReason(in.compression, settings, "blobs",
+                                  "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or "
+                                  "lz4hc to replay them compressed)",
+                                  &target);
+  if (!t.skip_reason.empty()) return t;
+  if (in.records == 0) {
+    t.skip_reason = "skipped: no blobs";
+    return t;
+  }
+  CodecSettings c;  // RocksDB's default CompressionOptions
+  c.type = target;
+  if (settings.level.has_value()) c.level = *settings.level;
+  t.codec = c;
+  return t;
+}
+
+// `t` if it has a codec; else records why the input is skipped.
+std::optional<Target> Accept(const std::string& path, Target t, const char* accepted,
+                             InputVerdicts* verdicts) {
+  if (!t.codec.has_value()) {
+    AddSkip(path, t.skip_reason, verdicts);
+    return std::nullopt;
+  }
+  verdicts->input_status.emplace_back(accepted);
+  return t;
+}
+
+}  // namespace
 
 Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
   Target t;
@@ -103,25 +125,6 @@ Strategy StrategyAt(int rep, int k) {
   return (k == 0) == stock_first ? Strategy::kStock : Strategy::kPooled;
 }
 
-Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
-  Target t;
-  uint8_t target = in.compression;
-  t.skip_reason = CodecSkipReason(in.compression, settings, "blobs",
-                                  "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or "
-                                  "lz4hc to replay them compressed)",
-                                  &target);
-  if (!t.skip_reason.empty()) return t;
-  if (in.records == 0) {
-    t.skip_reason = "skipped: no blobs";
-    return t;
-  }
-  CodecSettings c;  // RocksDB's default CompressionOptions
-  c.type = target;
-  if (settings.level.has_value()) c.level = *settings.level;
-  t.codec = c;
-  return t;
-}
-
 BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<BlobInput>& blobs,
                       const ReplaySettings& settings) {
   BlocksPlan plan;
@@ -130,7 +133,7 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
   plan.job.verify_checksums = settings.verify_checksums;
   plan.job.block_size = settings.block_size;
   for (const InputFile& in : inputs) {
-    const std::optional<Target> t = Accept(in, settings, "replayed", &plan);
+    const std::optional<Target> t = Accept(in.path, TargetFor(in, settings), "replayed", &plan);
     if (!t.has_value()) continue;
     plan.job.files.push_back(BlocksFile{in.path, *t->codec, t->use_dictionary});
     plan.job.total_blocks += in.data_blocks;
@@ -140,17 +143,13 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
   }
   std::vector<std::string> blob_names;
   for (const BlobInput& in : blobs) {
-    Target t = BlobTargetFor(in, settings);
-    if (!t.codec.has_value()) {
-      AddSkip(in.path, t.skip_reason, &plan);
-      continue;
-    }
-    plan.input_status.emplace_back("replayed");
-    plan.job.blobs.push_back(BlocksFile{in.path, *t.codec, false});
+    const std::optional<Target> t = Accept(in.path, BlobTargetFor(in, settings), "replayed", &plan);
+    if (!t.has_value()) continue;
+    plan.job.blobs.push_back(BlocksFile{in.path, *t->codec, false});
     plan.job.total_blocks += in.records;
     plan.job.total_stored_bytes += in.stored_value_bytes;
     plan.blob_records += in.records;
-    ++plan.blob_per_codec[CodecName(t.codec->type)];
+    ++plan.blob_per_codec[CodecName(t->codec->type)];
     blob_names.push_back(in.path);
   }
   plan.file_names.insert(plan.file_names.end(), blob_names.begin(), blob_names.end());
@@ -211,7 +210,8 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
   CompactionPlan plan;
   std::map<uint8_t, PlannedGroup> by_codec;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::optional<Target> t = Accept(inputs[i], settings, "", &plan);
+    const std::optional<Target> t =
+        Accept(inputs[i].path, TargetFor(inputs[i], settings), "", &plan);
     if (!t.has_value()) continue;
     auto [it, first] = by_codec.try_emplace(t->codec->type);
     PlannedGroup& g = it->second;

@@ -53,12 +53,6 @@ struct InputVerdicts {
   int snappy_files = 0;
 };
 
-// What one blob file is recompressed with, or why it is skipped. RocksDB
-// 7.8.3 compresses blobs with default CompressionOptions
-// (BlobFileBuilder::CompressBlobIfNeeded), so only the type comes from the
-// file; --codec and --level override as for SSTs.
-Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings);
-
 // input_status: "replayed" or the skip reason, SSTs first, then blob files.
 struct BlocksPlan : InputVerdicts {
   Job job;                                    // mode, options and files; no strategy/output yet

@@ -30,6 +30,13 @@ Unit GuessUnit(const std::string& key) {
   return Unit::kCount;
 }
 
+// ["a", "b"]
+std::string JsonStrings(const std::vector<std::string>& strings) {
+  std::vector<std::string> quoted;
+  for (const std::string& s : strings) quoted.push_back(JsonString(s));
+  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
+}
+
 // Percentage change from a to b, as text. Noisy (timing-like) metrics get
 // benchstat's treatment: a Mann-Whitney U test, "~" unless p <= 0.05.
 std::string Delta(const Summary& a, const Summary& b, bool noisy) {
@@ -137,57 +144,6 @@ Summary Summarize(const std::vector<RunResult>& runs, const std::string& key) {
   s.min = sorted.front();
   s.max = sorted.back();
   return s;
-}
-
-std::string FormatBytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  double v = b;
-  while (std::fabs(v) >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  if (u == 0) return absl::StrFormat("%.0f B", v);
-  // One constant format (clang checks formats at compile time): the
-  // precision is an argument.
-  const int decimals = std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0);
-  return absl::StrFormat("%.*f %s", decimals, v, units[u]);
-}
-
-std::string FormatCount(double n) {
-  const char* units[] = {"", "k", "M", "G", "T"};
-  int u = 0;
-  double v = n;
-  while (std::fabs(v) >= 1000 && u < 4) {
-    v /= 1000;
-    ++u;
-  }
-  if (u == 0) return v == std::floor(v) ? absl::StrFormat("%.0f", v) : absl::StrFormat("%.2f", v);
-  const int decimals = std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0);
-  return absl::StrFormat("%.*f%s", decimals, v, units[u]);
-}
-
-std::string FormatNanos(double ns) {
-  if (ns >= 1e9) return absl::StrFormat("%.2f s", ns / 1e9);
-  if (ns >= 1e6) return absl::StrFormat("%.1f ms", ns / 1e6);
-  if (ns >= 1e3) return absl::StrFormat("%.1f us", ns / 1e3);
-  return absl::StrFormat("%.0f ns", ns);
-}
-
-std::string FormatValue(double v, Unit unit) {
-  switch (unit) {
-    case Unit::kBytes:
-      return FormatBytes(v);
-    case Unit::kCount:
-      return FormatCount(v);
-    case Unit::kNanos:
-      return FormatNanos(v);
-    case Unit::kRate:
-      return absl::StrFormat("%.1f MB/s", v);
-    case Unit::kRatio:
-      return absl::StrFormat("%.3fx", v);
-  }
-  return "";
 }
 
 std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
@@ -345,11 +301,7 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
   return JsonLines("{", members, indent, "}");
 }
 
-std::string JsonStrings(const std::vector<std::string>& strings) {
-  std::vector<std::string> quoted;
-  for (const std::string& s : strings) quoted.push_back(JsonString(s));
-  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
-}
+namespace {
 
 std::string PatternJson(const PatternReport& p) {
   return absl::StrCat("{\"header\": ", JsonString(p.header), ", \"pattern\": ", JsonString(p.key),
@@ -358,8 +310,6 @@ std::string PatternJson(const PatternReport& p) {
                       ", \"compression_managers\": ", JsonStrings(p.compression_managers),
                       ", \"notes\": ", JsonStrings(p.notes), "}");
 }
-
-namespace {
 
 const char* JsonBool(bool b) { return b ? "true" : "false"; }
 

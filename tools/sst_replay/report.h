@@ -7,12 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "tools/sst_replay/compare.h"
+#include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
+#include "tools/sst_replay/units.h"
 
 namespace rockpool::replay {
-
-enum class Unit { kBytes, kCount, kNanos, kRate, kRatio };  // report.cc names them in order
 
 struct MetricDef {
   const char* key;    // RunResult metric, or "throughput" / "ratio" (derived)
@@ -62,20 +61,6 @@ struct ModeReport {
   std::string stock_is;
 };
 
-struct InputReport {
-  std::string path;
-  std::string kind = "sst";  // "sst", "blob", "blob (no footer: ...)"
-  std::string codec;
-  int level = 0;
-  uint64_t data_blocks = 0;
-  uint64_t stored_data_bytes = 0;
-  uint32_t format_version = 0;
-  std::string checksum;
-  bool dictionary = false;
-  std::string blocks_mode;      // "replayed", or why not
-  std::string compaction_mode;  // "compacted", "staged and compacted", or why not
-};
-
 // Which RocksDB's call pattern stock is (rocksdb_version.h), empty when
 // blocks mode did not run.
 struct PatternReport {
@@ -113,8 +98,6 @@ std::string FormatJson(const Report& report);
 std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
                         const std::string& indent);
 std::string SummaryJson(const Summary& s);
-// ["a", "b"]
-std::string JsonStrings(const std::vector<std::string>& strings);
 // "key": value
 std::string JsonMember(const std::string& key, const std::string& value);
 // A JSON object or array one member per line: `open`, each member at
@@ -130,12 +113,6 @@ std::string FormatCell(const Summary& s, Unit unit);
 // padded with spaces to `width` of them.
 size_t DisplayColumns(const std::string& s);
 std::string PadColumns(std::string s, size_t width);
-
-// Human-readable numbers.
-std::string FormatBytes(double bytes);
-std::string FormatCount(double n);
-std::string FormatNanos(double ns);
-std::string FormatValue(double v, Unit unit);
 
 }  // namespace rockpool::replay
 

@@ -11,7 +11,7 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "tools/sst_replay/report.h"
+#include "tools/sst_replay/units.h"
 
 namespace rockpool::replay {
 

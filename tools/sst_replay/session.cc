@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
+#include "rocksdb/version.h"
 #include "tools/process/allocator_choice.h"
 #include "tools/process/malloc_counts.h"
 #include "tools/sst/codec_decompressor.h"
@@ -27,7 +28,6 @@
 #include "tools/sst_replay/child_runs.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/compaction_faces.h"
-#include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/plan.h"
@@ -112,7 +112,7 @@ class Session {
 
   // What compaction mode's stock and pooled runs are.
   std::string CompactionModesNote() const {
-    const std::string built = CompactionRocksDbVersion();
+    const std::string built = rocksdb::GetRocksVersionAsString();
     std::string pattern;
     if (pattern_.pattern != nullptr) {
       absl::StatusOr<const StockPattern*> own = PatternForVersion(built);
@@ -290,7 +290,7 @@ class Session {
   // Compaction mode's report (with the plan's `notes`) and its job's options.
   Job StartCompaction(std::vector<std::string> notes, ModeReport* m) const {
     m->mode = "compaction";
-    m->stock_is = absl::StrCat("RocksDB ", CompactionRocksDbVersion());
+    m->stock_is = absl::StrCat("RocksDB ", rocksdb::GetRocksVersionAsString());
     m->x_label = "seconds into the compaction";
     m->notes = std::move(notes);
     Job job;

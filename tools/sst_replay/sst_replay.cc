@@ -33,7 +33,7 @@
 // compression/debug_check.h, which `bazel test` turns on): a released
 // sst_replay cannot be told a wrong free space. Nor can it damage its
 // output: that hook is in the testonly :sst_replay_testing only
-// (child_runs_testing.h).
+// (child_runs_testing.cc).
 ABSL_DECLARE_FLAG(bool, internal_child);
 ABSL_DECLARE_FLAG(std::string, internal_job);
 ABSL_DECLARE_FLAG(std::string, internal_result);

@@ -8,10 +8,10 @@
 #include "rocksdb/env.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table.h"
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/errors.h"
 #include "tools/sst/internal_key.h"
-#include "tools/sst_replay/compaction_replay.h"
 
 namespace rockpool::replay {
 namespace {
@@ -23,6 +23,23 @@ constexpr uint8_t kTypeSingleDeletion = 0x7;
 rocksdb::Slice S(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 
 }  // namespace
+
+rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
+  rocksdb::ColumnFamilyOptions cf;
+  cf.compression = static_cast<rocksdb::CompressionType>(g.codec.type);
+  cf.compression_opts.level = g.codec.level;
+  cf.compression_opts.window_bits = g.codec.window_bits;
+  cf.compression_opts.strategy = g.codec.strategy;
+  cf.compression_opts.max_dict_bytes = g.codec.max_dict_bytes;
+  cf.compression_opts.parallel_threads = g.codec.parallel_threads;
+  cf.disable_auto_compactions = true;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = g.block_size;
+  table.format_version = g.format_version;
+  table.checksum = static_cast<rocksdb::ChecksumType>(g.checksum);
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return cf;
+}
 
 absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
                                              const sst::SstReadOptions& read_options,

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "rocksdb/options.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/job.h"
 
@@ -21,6 +22,11 @@ struct StagedFile {
   uint64_t skipped_entries = 0;  // merge operands, blob references, ...
   bool empty = false;            // nothing to write: no file was created
 };
+
+// The column family options a group is staged and compacted with (staging
+// writes what compaction mode then ingests): its codec and options, block
+// size, format_version and checksum; no automatic compactions.
+rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& group);
 
 absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
                                              const sst::SstReadOptions& read_options,

@@ -13,9 +13,9 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "rocksdb/version.h"
 #include "tools/sst/rocksdb_calls.h"
-#include "tools/sst_replay/compaction_replay.h"
-#include "tools/sst_replay/report.h"
+#include "tools/sst_replay/units.h"
 
 namespace rockpool::replay {
 
@@ -249,7 +249,7 @@ std::string DescribeWorkload(const WorkloadStats& stats) {
       "RocksDB %s DB, %s records, %s of keys and values: \"events\" JSON log lines (zstd), "
       "\"orders\" JSON documents (zlib) and \"histories\" order histories as blobs (zstd, "
       "%s blobs), %d SST files, %d blob files",
-      CompactionRocksDbVersion(), FormatCount(static_cast<double>(stats.records)),
+      rocksdb::GetRocksVersionAsString(), FormatCount(static_cast<double>(stats.records)),
       FormatBytes(static_cast<double>(stats.raw_bytes)),
       FormatCount(static_cast<double>(stats.blobs)), stats.sst_files, stats.blob_files);
 }

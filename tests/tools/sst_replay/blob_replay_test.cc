@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "tests/compression/test_data.h"
 #include "tests/tools/sst_replay/blob_db_fixture.h"
 #include "tools/sst/blob_file.h"
+#include "tools/sst/byte_source.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/child_support.h"
@@ -38,7 +40,7 @@ std::string TempDir() {
 }
 
 std::string ReadAll(const std::string& path) {
-  absl::StatusOr<std::string> data = ReadWholeFile(path);
+  absl::StatusOr<std::string> data = sst::ReadWholeFile(path, std::numeric_limits<uint64_t>::max());
   EXPECT_TRUE(data.ok()) << data.status();
   return data.ok() ? *data : "";
 }

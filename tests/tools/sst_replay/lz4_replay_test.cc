@@ -5,6 +5,7 @@
 // bytes, and that the per-block pattern writes exactly the bytes RocksDB
 // stored.
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "tests/tools/sst/sst_fixtures.h"
 #include "tests/tools/sst_replay/blob_db_fixture.h"
 #include "tools/sst/blob_file.h"
+#include "tools/sst/byte_source.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/block_replay.h"
@@ -48,7 +50,7 @@ struct Frame {
 };
 
 std::vector<Frame> ReadFrames(const std::string& path) {
-  absl::StatusOr<std::string> data = ReadWholeFile(path);
+  absl::StatusOr<std::string> data = sst::ReadWholeFile(path, std::numeric_limits<uint64_t>::max());
   EXPECT_TRUE(data.ok()) << data.status();
   std::vector<Frame> frames;
   size_t at = 0;
@@ -245,7 +247,8 @@ TEST_F(Lz4ReplayTest, Lz4HcBlobsTakeAStreamPerBlobUpTo10xAndPerFileIn11) {
   ExpectIdentical(old, static_cast<uint64_t>(blobs));
   // The replayed blobs are the bytes RocksDB stored (default options).
   const std::vector<Frame> frames = ReadFrames(old.pooled_out);
-  absl::StatusOr<std::string> data = ReadWholeFile(files[0]);
+  absl::StatusOr<std::string> data =
+      sst::ReadWholeFile(files[0], std::numeric_limits<uint64_t>::max());
   ASSERT_TRUE(data.ok());
   absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(*data, files[0]);
   ASSERT_TRUE(parsed.ok()) << parsed.status();

@@ -35,7 +35,7 @@ std::string CliTempDir();
 // tools/sst_replay/sst_replay.
 std::string SstReplayBinary();
 // sst_replay with the output-damaging test hooks
-// (tools/sst_replay/child_runs_testing.h): the runfile
+// (tools/sst_replay/child_runs_testing.cc): the runfile
 // tools/sst_replay/sst_replay_testing.
 std::string SstReplayTestingBinary();
 // Runs `binary` (an sst_replay) with --tmpdir in a fresh temporary directory.

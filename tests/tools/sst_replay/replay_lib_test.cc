@@ -1,6 +1,6 @@
-// In-process tests of //tools/sst_replay:replay_lib pieces: the
-// parent/child job and result files, option parsing, input discovery,
-// aggregation and formatting.
+// In-process tests of //tools/sst_replay's :job, :inputs, :engines and
+// :report pieces: the parent/child job and result files, option parsing,
+// input discovery, aggregation and formatting.
 #include <filesystem>
 #include <fstream>
 #include <string>

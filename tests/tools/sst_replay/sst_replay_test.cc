@@ -190,7 +190,7 @@ TEST_F(SstReplayTest, OtherCodecsAreReportedAndSkipped) {
 }
 
 // The released binary has no way to damage its output; the testing one
-// (tools/sst_replay/child_runs_testing.h) damages the first pooled output.
+// (tools/sst_replay/child_runs_testing.cc) damages the first pooled output.
 TEST_F(SstReplayTest, PooledOutputThatDiffersExitsOne) {
   Outcome released =
       Replay({"--mode=blocks", "--repeat=1", "--testonly_corrupt_pooled_output", zlib_->path});
