@@ -6,32 +6,34 @@
 
 namespace rockpool::replay {
 
+namespace {
+
+// Divides *v by `base` until it is below it, at most four times (the largest
+// unit); returns how many times. Sizes and counts differ only in base and names.
+int ScaleDown(double* v, double base) {
+  int unit = 0;
+  for (; std::fabs(*v) >= base && unit < 4; ++unit) *v /= base;
+  return unit;
+}
+
+// The precision is an argument: one constant format (clang checks formats).
+std::string ThreeDigits(double v, const char* unit) {
+  return absl::StrFormat("%.*f%s", std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0), v, unit);
+}
+
+}  // namespace
+
 std::string FormatBytes(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  double v = b;
-  while (std::fabs(v) >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  if (u == 0) return absl::StrFormat("%.0f B", v);
-  // One constant format (clang checks formats at compile time): the
-  // precision is an argument.
-  const int decimals = std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0);
-  return absl::StrFormat("%.*f %s", decimals, v, units[u]);
+  static const char* const kUnits[] = {" B", " KiB", " MiB", " GiB", " TiB"};
+  const int unit = ScaleDown(&b, 1024);
+  return unit == 0 ? absl::StrFormat("%.0f B", b) : ThreeDigits(b, kUnits[unit]);
 }
 
 std::string FormatCount(double n) {
-  const char* units[] = {"", "k", "M", "G", "T"};
-  int u = 0;
-  double v = n;
-  while (std::fabs(v) >= 1000 && u < 4) {
-    v /= 1000;
-    ++u;
-  }
-  if (u == 0) return v == std::floor(v) ? absl::StrFormat("%.0f", v) : absl::StrFormat("%.2f", v);
-  const int decimals = std::fabs(v) < 10 ? 2 : (std::fabs(v) < 100 ? 1 : 0);
-  return absl::StrFormat("%.*f%s", decimals, v, units[u]);
+  static const char* const kUnits[] = {"", "k", "M", "G", "T"};
+  const int unit = ScaleDown(&n, 1000);
+  if (unit > 0) return ThreeDigits(n, kUnits[unit]);
+  return n == std::floor(n) ? absl::StrFormat("%.0f", n) : absl::StrFormat("%.2f", n);
 }
 
 std::string FormatNanos(double ns) {
