@@ -1,7 +1,8 @@
 // The Mann-Whitney U test, the project's one in C++: whether two samples of
 // a noisy measure (wall time, peak RSS of repeated runs) differ, with no
-// assumption about their distribution. sst_replay's table and felt section
-// use it; bench/felt_stats.py agrees with it (the same exact bound).
+// assumption about their distribution. compare_runs.h uses it for
+// sst_replay's table and felt section; bench/felt_stats.py agrees with it
+// (the same exact bound).
 #ifndef ROCKPOOL_TOOLS_PROCESS_MANN_WHITNEY_H_
 #define ROCKPOOL_TOOLS_PROCESS_MANN_WHITNEY_H_
 

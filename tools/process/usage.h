@@ -1,5 +1,6 @@
 // What a process used, for a measured window: wall and CPU time and page
-// faults (getrusage), peak RSS (/proc/self/status), and the malloc
+// faults (getrusage), peak RSS (/proc/self/status), bytes written
+// (/proc/self/io), and the malloc
 // counter's figures (malloc_counts.h). Nothing here allocates: a snapshot
 // can be taken inside the window it measures.
 #ifndef ROCKPOOL_TOOLS_PROCESS_USAGE_H_
@@ -25,6 +26,10 @@ ProcessSnapshot TakeSnapshot();
 // getrusage's ru_maxrss is no good here: it survives exec, and a child
 // started with posix_spawn inherits its parent's peak). -1 if unreadable.
 int64_t PeakRssBytes();
+// Bytes this process has written through write(2) and the like, to files
+// and pipes alike (/proc/self/io wchar); -1 if unreadable. A long step's
+// output progress.
+int64_t BytesWritten();
 // Restarts the VmHWM peak from the current RSS (/proc/self/clear_refs "5").
 // False if the kernel refused; the peak then covers the whole child.
 bool ResetPeakRss();

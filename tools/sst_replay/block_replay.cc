@@ -25,8 +25,6 @@
 namespace rockpool::replay {
 namespace {
 
-constexpr size_t kMaxSeriesPoints = 400;
-
 class Replayer {
  public:
   Replayer(const Job& job, RunResult* result, ProgressSink* progress)
@@ -34,7 +32,8 @@ class Replayer {
         result_(result),
         progress_(progress),
         pools_(PoolOptionsFor(job)),
-        codecs_(&pools_) {
+        codecs_(&pools_),
+        series_(kSeriesPoints) {
     if (job.strategy == Strategy::kStock) {
       // RocksDB 7.8.3 decompresses zstd with a per-core cached DCtx that
       // lives as long as the process: one context, reused.
@@ -45,7 +44,6 @@ class Replayer {
     }
     read_options_.verify_checksums = job.verify_checksums;
     read_options_.decompressor = WithLz4ReadStreams(sst::MakeBlockCodecsDecompressor(&codecs_));
-    sample_every_ = std::max<uint64_t>(1, job.total_blocks / kMaxSeriesPoints);
   }
 
   absl::Status Run() {
@@ -55,7 +53,6 @@ class Replayer {
     lz4_ = std::make_unique<Lz4FileReplay>(&pools_, *pattern_);
     if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
     compressed_.reserve(size_t{1} << 16);
-    result_->series.reserve(kMaxSeriesPoints * 2 + 8);
     if (job_.block_size > 0) builder_ = std::make_unique<sst::DataBlockBuilder>(job_.block_size);
 
     const CompressionPoolsStats pools_before = pools_.stats();
@@ -76,6 +73,7 @@ class Replayer {
     if (absl::Status s = writer_.Flush(); !s.ok()) return Internal(s, "output");
     AddWindowMetrics(start_, end, result_);
     AddPoolMetrics(pools_before, pools_after, result_);
+    result_->series = series_.points();
     auto& m = result_->metrics;
     m["files"] = static_cast<int64_t>(job_.files.size());
     m["source_blocks"] = static_cast<int64_t>(source_blocks_);
@@ -257,7 +255,7 @@ class Replayer {
     compressed_total_ += compressed_.size();
     stored_ += keep ? compressed_.size() : block.size();
     if (!keep) ++stored_raw_;
-    if (blocks_ % sample_every_ == 0) Sample();
+    if (series_.Due()) Sample();
     return absl::OkStatus();
   }
 
@@ -376,7 +374,7 @@ class Replayer {
     uncompressed_ += value.size();
     compressed_total_ += compressed_.size();
     stored_ += compressed_.size();
-    if ((blocks_ + blobs_) % sample_every_ == 0) Sample();
+    if (series_.Due()) Sample();
     stored_done_ += r.value.size();
     ReportProgress();
     return absl::OkStatus();
@@ -396,7 +394,7 @@ class Replayer {
     p.x = static_cast<double>(uncompressed_) / (1024.0 * 1024.0);
     p.process_bytes = static_cast<int64_t>(now.bytes - start_.malloc.bytes);
     p.codec_bytes = static_cast<int64_t>(pools.library.bytes_allocated);
-    if (result_->series.size() < result_->series.capacity()) result_->series.push_back(p);
+    series_.Add(p);
   }
 
   const Job& job_;
@@ -413,7 +411,7 @@ class Replayer {
   std::string blob_value_;
   std::string round_trip_;
   process::ProcessSnapshot start_;
-  uint64_t sample_every_ = 1;
+  Series series_;
   uint64_t source_blocks_ = 0;
   uint64_t blocks_ = 0;
   uint64_t uncompressed_ = 0;

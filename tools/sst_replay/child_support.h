@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "compression/compression_pools.h"
 #include "tools/process/active_allocator.h"
+#include "tools/process/thinning_series.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
 
@@ -29,6 +30,11 @@ class ProgressSink {
   int fd_;
   int last_ = -1;
 };
+
+// A run's chart series (RunResult::series): at most kSeriesPoints, spread
+// evenly over the replay however long it runs.
+constexpr size_t kSeriesPoints = 512;
+using Series = process::ThinningSeries<SeriesPoint>;
 
 // Adds the whole-process figures of the window [start, end] to `result`
 // (start: tools/process/usage.h's OpenWindow); call right after taking

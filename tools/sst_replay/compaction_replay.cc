@@ -1,13 +1,8 @@
 #include "tools/sst_replay/compaction_replay.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -31,37 +26,19 @@ using sst::OpenDb;
 
 namespace {
 
-// Bytes this process has written through write(2) & co. (/proc/self/io
-// wchar), read without allocating: the compaction's output progress.
-int64_t BytesWritten() {
-  const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char buf[512];
-  const ssize_t n = ::read(fd, buf, sizeof(buf) - 1);
-  ::close(fd);
-  if (n <= 0) return -1;
-  buf[n] = '\0';
-  const char* p = std::strstr(buf, "wchar:");
-  if (p == nullptr) return -1;
-  return std::strtoll(p + 6, nullptr, 10);
-}
-
-// Samples cumulative allocation while the compaction runs, on its own
-// thread, into preallocated storage (halving the resolution when full).
+// Samples cumulative allocation every 10 ms while the compaction runs, on
+// its own thread (the series thins itself, so a long compaction is sampled
+// less often), and reports the output written as progress.
 class Sampler {
  public:
-  static constexpr size_t kCapacity = 512;
-
   Sampler(ProgressSink* progress, uint64_t expected_output_bytes, const CompactionFaces& faces)
-      : progress_(progress), expected_(expected_output_bytes), faces_(faces) {
-    points_.reserve(kCapacity);
-  }
+      : progress_(progress), expected_(expected_output_bytes), faces_(faces) {}
   ~Sampler() { Stop(); }
 
   void Start(const process::ProcessSnapshot& start, uint64_t codec_bytes_start) {
     start_ = start;
     codec_start_ = codec_bytes_start;
-    written_start_ = BytesWritten();
+    written_start_ = process::BytesWritten();
     Record();
     thread_ = std::thread([this] { Loop(); });
   }
@@ -73,24 +50,14 @@ class Sampler {
     Record();
   }
 
-  std::vector<SeriesPoint> points() const { return points_; }
+  const std::vector<SeriesPoint>& points() const { return series_.points(); }
 
  private:
   void Loop() {
-    int64_t interval_ms = 10;
-    int64_t slept = 0;
     while (!stop_.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      slept += 5;
-      if (slept < interval_ms) continue;
-      slept = 0;
-      if (points_.size() == kCapacity) {
-        for (size_t i = 0; i < kCapacity / 2; ++i) points_[i] = points_[2 * i];
-        points_.resize(kCapacity / 2);
-        interval_ms *= 2;
-      }
-      Record();
-      const int64_t written = BytesWritten();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (series_.Due()) Record();
+      const int64_t written = process::BytesWritten();
       if (expected_ > 0 && written >= 0 && written_start_ >= 0) {
         progress_->Report(std::min(
             0.99, static_cast<double>(written - written_start_) / static_cast<double>(expected_)));
@@ -105,7 +72,7 @@ class Sampler {
     p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start_.malloc.bytes);
     p.codec_bytes =
         static_cast<int64_t>(faces_.Stats().Total().library.bytes_allocated - codec_start_);
-    if (points_.size() < kCapacity) points_.push_back(p);
+    series_.Add(p);
   }
 
   ProgressSink* const progress_;
@@ -114,7 +81,7 @@ class Sampler {
   process::ProcessSnapshot start_;
   uint64_t codec_start_ = 0;
   int64_t written_start_ = -1;
-  std::vector<SeriesPoint> points_;
+  Series series_{kSeriesPoints};
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };

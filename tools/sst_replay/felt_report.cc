@@ -8,14 +8,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/json/json_string.h"
-#include "tools/process/mann_whitney.h"
 
 namespace rockpool::replay {
 namespace {
 
 using json::JsonString;
-
-constexpr double kSignificant = 0.05;
 
 // A fact every run of an allocator reported (the first run's).
 std::string Fact(const AllocatorRuns& a, const std::string& key) {
@@ -42,14 +39,15 @@ int MaxRuns(const ModeReport& m) {
   return static_cast<int>(n);
 }
 
-// "better", "worse", "no felt difference": the JSON's verdict.
-const char* VerdictName(FeltVerdict v) {
-  switch (v) {
-    case FeltVerdict::kBetter:
+// "better", "worse", "no felt difference": the JSON's verdict (lower is
+// better for every felt metric).
+const char* VerdictName(process::Shift shift) {
+  switch (shift) {
+    case process::Shift::kLower:
       return "better";
-    case FeltVerdict::kWorse:
+    case process::Shift::kHigher:
       return "worse";
-    case FeltVerdict::kNoDifference:
+    case process::Shift::kNone:
       break;
   }
   return "no felt difference";
@@ -70,36 +68,19 @@ const std::vector<FeltMetric>& FeltMetrics() {
   return metrics;
 }
 
-FeltComparison CompareFelt(const std::vector<RunResult>& stock,
-                           const std::vector<RunResult>& pooled, const FeltMetric& metric) {
-  FeltComparison c;
-  c.stock = Summarize(stock, metric.key);
-  c.pooled = Summarize(pooled, metric.key);
-  c.tested = c.stock.runs.size() > 1 && c.pooled.runs.size() > 1;
-  if (c.tested) c.p = process::MannWhitneyP(c.stock.runs, c.pooled.runs);
-  if (c.stock.median != 0) {
-    c.delta_percent = (c.pooled.median - c.stock.median) / c.stock.median * 100.0;
-  }
-  if (c.tested && c.p <= kSignificant) {
-    if (c.pooled.median < c.stock.median) c.verdict = FeltVerdict::kBetter;
-    if (c.pooled.median > c.stock.median) c.verdict = FeltVerdict::kWorse;
-  }
-  return c;
-}
-
-std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact) {
-  if (c.verdict == FeltVerdict::kNoDifference) {
+std::string VerdictText(const process::RunsComparison& c, const FeltMetric& metric, bool compact) {
+  if (c.shift == process::Shift::kNone) {
     if (!c.tested) {
       return absl::StrFormat("no felt difference (n=%d+%d: too few runs to test)",
-                             c.stock.runs.size(), c.pooled.runs.size());
+                             c.before.runs.size(), c.after.runs.size());
     }
     // Below 4 runs a side, the U test cannot reach p <= 0.05 at all.
-    const bool too_few = std::min(c.stock.runs.size(), c.pooled.runs.size()) < 4;
+    const bool too_few = std::min(c.before.runs.size(), c.after.runs.size()) < 4;
     return absl::StrFormat("no felt difference (p=%.3f%s)", c.p,
                            too_few && !compact ? ", --repeat=4 or more can show one" : "");
   }
   return absl::StrFormat("%s: %+.1f%%%s%s (p=%.3f)",
-                         c.verdict == FeltVerdict::kBetter ? metric.better : metric.worse,
+                         c.shift == process::Shift::kLower ? metric.better : metric.worse,
                          c.delta_percent, compact ? "" : " ", compact ? "" : metric.noun, c.p);
 }
 
@@ -128,9 +109,9 @@ std::string FormatFeltTable(const ModeReport& m) {
   for (const FeltMetric& metric : FeltMetrics()) {
     rows.emplace_back(1, metric.label);
     for (const AllocatorRuns& a : m.allocators) {
-      const FeltComparison c = CompareFelt(a.stock, a.pooled, metric);
+      const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
       rows.back().insert(rows.back().end(),
-                         {FormatCell(c.stock, metric.unit), FormatCell(c.pooled, metric.unit),
+                         {FormatCell(c.before, metric.unit), FormatCell(c.after, metric.unit),
                           VerdictText(c, metric, several)});
     }
   }
@@ -168,14 +149,14 @@ std::string AllocatorsJson(const ModeReport& m, const std::string& indent) {
   for (const AllocatorRuns& a : m.allocators) {
     std::vector<std::string> felt;
     for (const FeltMetric& metric : FeltMetrics()) {
-      const FeltComparison c = CompareFelt(a.stock, a.pooled, metric);
+      const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
       felt.push_back(
           JsonMember(metric.key,
                      absl::StrCat("{\"label\": ", JsonString(metric.label), ", \"stock\": ",
-                                  SummaryJson(c.stock), ", \"pooled\": ", SummaryJson(c.pooled),
+                                  SummaryJson(c.before), ", \"pooled\": ", SummaryJson(c.after),
                                   ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
                                   ", \"delta_percent\": ", JsonNumber(c.delta_percent),
-                                  ", \"verdict\": ", JsonString(VerdictName(c.verdict)),
+                                  ", \"verdict\": ", JsonString(VerdictName(c.shift)),
                                   ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}")));
     }
     const std::string active =

@@ -23,23 +23,11 @@ struct FeltMetric {
 // wall time, CPU time, minor page faults, peak RSS.
 const std::vector<FeltMetric>& FeltMetrics();
 
-enum class FeltVerdict { kNoDifference, kBetter, kWorse };
-
-struct FeltComparison {
-  Summary stock;
-  Summary pooled;
-  bool tested = false;  // both sides have 2 or more runs
-  double p = 1.0;       // two-sided Mann-Whitney U
-  double delta_percent = 0.0;
-  FeltVerdict verdict = FeltVerdict::kNoDifference;
-};
-
-FeltComparison CompareFelt(const std::vector<RunResult>& stock,
-                           const std::vector<RunResult>& pooled, const FeltMetric& metric);
-
-// "pooled slower: +12.0% wall (p=0.010)", "no felt difference (p=0.421)";
-// `compact` leaves out the noun (the table with one column per allocator).
-std::string VerdictText(const FeltComparison& c, const FeltMetric& metric, bool compact);
+// "pooled slower: +12.0% wall (p=0.010)", "no felt difference (p=0.421)"
+// for stock's runs against pooled's (CompareMetric); lower is better for
+// every felt metric. `compact` leaves out the noun (the table with one
+// column per allocator).
+std::string VerdictText(const process::RunsComparison& c, const FeltMetric& metric, bool compact);
 
 // The felt section of a mode: one column group per allocator, then the
 // allocators as the children saw them. Lines end in '\n'.

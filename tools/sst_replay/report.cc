@@ -9,7 +9,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/json/json_string.h"
-#include "tools/process/mann_whitney.h"
 #include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
@@ -37,20 +36,21 @@ std::string JsonStrings(const std::vector<std::string>& strings) {
   return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
 }
 
-// Percentage change from a to b, as text. Noisy (timing-like) metrics get
-// benchstat's treatment: a Mann-Whitney U test, "~" unless p <= 0.05.
-std::string Delta(const Summary& a, const Summary& b, bool noisy) {
+// Percentage change from stock to pooled, as text. Noisy (timing-like)
+// metrics get benchstat's treatment: "~" unless the U test says p <= 0.05.
+std::string Delta(const process::RunsComparison& c, bool noisy) {
+  const Summary& a = c.before;
+  const Summary& b = c.after;
   std::string test;
-  if (noisy && a.runs.size() > 1 && b.runs.size() > 1) {
-    const double p = process::MannWhitneyP(a.runs, b.runs);
-    test = absl::StrFormat(" (p=%.3f n=%d+%d)", p, a.runs.size(), b.runs.size());
-    if (p > 0.05) return "~" + test;
+  if (noisy && c.tested) {
+    test = absl::StrFormat(" (p=%.3f n=%d+%d)", c.p, a.runs.size(), b.runs.size());
+    if (c.shift == process::Shift::kNone) return "~" + test;
   } else if (noisy) {
     test = " (n=1)";
   }
   if (a.median == 0 && b.median == 0) return "0%";
   if (a.median == 0) return "+inf";
-  const double pct = (b.median - a.median) / a.median * 100.0;
+  const double pct = c.delta_percent;
   std::string s = std::fabs(pct) >= 99.95 && std::fabs(pct) < 100 ? absl::StrFormat("%+.3f%%", pct)
                                                                   : absl::StrFormat("%+.2f%%", pct);
   auto factor = [](double f) {
@@ -134,16 +134,15 @@ double MetricValue(const RunResult& run, const std::string& key) {
 }
 
 Summary Summarize(const std::vector<RunResult>& runs, const std::string& key) {
-  Summary s;
-  for (const RunResult& r : runs) s.runs.push_back(MetricValue(r, key));
-  if (s.runs.empty()) return s;
-  std::vector<double> sorted = s.runs;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t n = sorted.size();
-  s.median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  s.min = sorted.front();
-  s.max = sorted.back();
-  return s;
+  std::vector<double> values;
+  for (const RunResult& r : runs) values.push_back(MetricValue(r, key));
+  return process::Summarize(std::move(values));
+}
+
+process::RunsComparison CompareMetric(const std::vector<RunResult>& stock,
+                                      const std::vector<RunResult>& pooled,
+                                      const std::string& key) {
+  return process::CompareRuns(Summarize(stock, key).runs, Summarize(pooled, key).runs);
 }
 
 std::string SavingLine(const ModeReport& m, bool malloc_counter_active) {
@@ -205,11 +204,10 @@ std::string WindowTable(const ModeReport& m) {
   absl::StrAppend(&out, PadColumns("", kLabel), PadColumns("stock", kValue),
                   PadColumns("pooled", kValue), "delta\n");
   for (const MetricDef& def : TableMetrics()) {
-    const Summary s = Summarize(m.stock, def.key);
-    const Summary p = Summarize(m.pooled, def.key);
+    const process::RunsComparison c = CompareMetric(m.stock, m.pooled, def.key);
     absl::StrAppend(&out, PadColumns(def.label, kLabel),
-                    PadColumns(FormatCell(s, def.unit), kValue),
-                    PadColumns(FormatCell(p, def.unit), kValue), Delta(s, p, def.noisy), "\n");
+                    PadColumns(FormatCell(c.before, def.unit), kValue),
+                    PadColumns(FormatCell(c.after, def.unit), kValue), Delta(c, def.noisy), "\n");
   }
   return out;
 }
@@ -288,13 +286,13 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
   }
   std::vector<std::string> members;
   for (const auto& [key, def] : keys) {
-    const Summary s = Summarize(stock, key);
-    const Summary p = Summarize(pooled, key);
-    const double delta =
-        s.median != 0 ? (p.median - s.median) / s.median * 100.0 : (p.median == 0 ? 0.0 : NAN);
+    const process::RunsComparison c = CompareMetric(stock, pooled, key);
+    // From nothing to something is no percentage: null.
+    const double delta = c.before.median == 0 && c.after.median != 0 ? NAN : c.delta_percent;
     std::string o = absl::StrCat("{\"unit\": ", JsonString(kUnitNames[static_cast<int>(def.unit)]));
     if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
-    absl::StrAppend(&o, ", \"stock\": ", SummaryJson(s), ", \"pooled\": ", SummaryJson(p),
+    absl::StrAppend(&o, ", \"stock\": ", SummaryJson(c.before),
+                    ", \"pooled\": ", SummaryJson(c.after),
                     ", \"delta_percent\": ", JsonNumber(delta), "}");
     members.push_back(JsonMember(key, o));
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/process/compare_runs.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/units.h"
@@ -23,16 +24,14 @@ struct MetricDef {
 // The rows of the table, in order.
 const std::vector<MetricDef>& TableMetrics();
 
-struct Summary {
-  double median = 0;
-  double min = 0;
-  double max = 0;
-  std::vector<double> runs;
-};
+using process::Summary;
 
 // A metric of one run, derived ones included; 0 if absent.
 double MetricValue(const RunResult& run, const std::string& key);
 Summary Summarize(const std::vector<RunResult>& runs, const std::string& key);
+// Stock's runs of a metric against pooled's (before: stock; after: pooled).
+process::RunsComparison CompareMetric(const std::vector<RunResult>& stock,
+                                      const std::vector<RunResult>& pooled, const std::string& key);
 
 // One allocator's runs of a mode (--allocator; one entry unless `all`).
 struct AllocatorRuns {

@@ -1,9 +1,11 @@
 // tools/process/usage.h's measured window: memory touched before the window
 // counts in the image's peak RSS, and not in the window's when the kernel
-// restarted the peak.
+// restarted the peak; bytes written count writes to any file.
 #include "tools/process/usage.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -36,6 +38,17 @@ TEST(UsageTest, WindowPeakLeavesOutWhatCameBefore) {
   } else {
     EXPECT_GE(PeakRssBytes(), before + 200 * kMiB);
   }
+}
+
+TEST(UsageTest, BytesWrittenCountsWrites) {
+  const int fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  const int64_t before = BytesWritten();
+  ASSERT_GE(before, 0);
+  static char block[64 * 1024];
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(::write(fd, block, sizeof(block)), ssize_t{sizeof(block)});
+  ::close(fd);
+  EXPECT_GE(BytesWritten() - before, kMiB);
 }
 
 }  // namespace

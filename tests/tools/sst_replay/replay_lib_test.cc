@@ -305,23 +305,27 @@ TEST(FeltReportTest, VerdictsFollowTheUTest) {
   const FeltMetric& wall = FeltMetrics().front();
   ASSERT_STREQ(wall.key, "felt_wall_ns");
   const std::vector<RunResult> stock = FeltRuns({98, 99, 100, 101, 102});
-  FeltComparison faster = CompareFelt(stock, FeltRuns({48, 49, 50, 51, 52}), wall);
-  EXPECT_EQ(faster.verdict, FeltVerdict::kBetter);
+  const process::RunsComparison faster =
+      CompareMetric(stock, FeltRuns({48, 49, 50, 51, 52}), wall.key);
+  EXPECT_EQ(faster.shift, process::Shift::kLower);
   EXPECT_EQ(VerdictText(faster, wall, false), "pooled faster: -50.0% wall (p=0.008)");
-  FeltComparison slower = CompareFelt(stock, FeltRuns({110, 111, 112, 113, 114}), wall);
-  EXPECT_EQ(slower.verdict, FeltVerdict::kWorse);
+  const process::RunsComparison slower =
+      CompareMetric(stock, FeltRuns({110, 111, 112, 113, 114}), wall.key);
+  EXPECT_EQ(slower.shift, process::Shift::kHigher);
   EXPECT_EQ(VerdictText(slower, wall, false), "pooled slower: +12.0% wall (p=0.008)");
   EXPECT_EQ(VerdictText(slower, wall, true), "pooled slower: +12.0% (p=0.008)");
   // Overlapping: pooled's median is lower, but that is noise.
-  FeltComparison noise = CompareFelt(stock, FeltRuns({99, 101, 102, 104, 100}), wall);
-  EXPECT_EQ(noise.verdict, FeltVerdict::kNoDifference);
+  const process::RunsComparison noise =
+      CompareMetric(stock, FeltRuns({99, 101, 102, 104, 100}), wall.key);
+  EXPECT_EQ(noise.shift, process::Shift::kNone);
   EXPECT_THAT(VerdictText(noise, wall, false), HasSubstr("no felt difference (p="));
   // Too few runs for any verdict, however large the gap.
-  FeltComparison one = CompareFelt(FeltRuns({100}), FeltRuns({10}), wall);
-  EXPECT_EQ(one.verdict, FeltVerdict::kNoDifference);
+  const process::RunsComparison one = CompareMetric(FeltRuns({100}), FeltRuns({10}), wall.key);
+  EXPECT_EQ(one.shift, process::Shift::kNone);
   EXPECT_EQ(VerdictText(one, wall, false), "no felt difference (n=1+1: too few runs to test)");
-  FeltComparison three = CompareFelt(FeltRuns({100, 101, 102}), FeltRuns({10, 11, 12}), wall);
-  EXPECT_EQ(three.verdict, FeltVerdict::kNoDifference);
+  const process::RunsComparison three =
+      CompareMetric(FeltRuns({100, 101, 102}), FeltRuns({10, 11, 12}), wall.key);
+  EXPECT_EQ(three.shift, process::Shift::kNone);
   EXPECT_THAT(VerdictText(three, wall, false), HasSubstr("--repeat=4 or more can show one"));
 }
 
