@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -255,14 +256,23 @@ class Session {
     if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
     if (job.groups.empty()) return NothingToRun(std::nullopt, "compaction mode: nothing to ingest");
     const size_t groups = job.groups.size();
-    if (absl::Status s = CheckCompactionRoom(IngestedBytes(job)); !s.ok())
-      return Fail(2, s.message());
+    const uint64_t bytes_per_copy = IngestedBytes(job);
+    return RunCompactionJob(std::move(job), bytes_per_copy, std::move(m), [&](const RunResult& r) {
+      return CompactionDescription(groups, group_text, staged, plan.skipped, r);
+    });
+  }
+
+  // Both kinds of compaction job from the room check on: `bytes_per_copy`
+  // is what each run copies in; `describe` words the mode from the first
+  // stock run.
+  int RunCompactionJob(Job job, uint64_t bytes_per_copy, ModeReport m,
+                       absl::FunctionRef<std::string(const RunResult&)> describe) {
+    if (absl::Status s = CheckCompactionRoom(bytes_per_copy); !s.ok()) return Fail(2, s.message());
     if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
       return Fail(s);
     }
     m.notes.insert(m.notes.begin(), CompactionModesNote());
-    m.description =
-        CompactionDescription(groups, group_text, staged, plan.skipped, m.stock.front());
+    m.description = describe(m.stock.front());
     report_.modes.push_back(std::move(m));
     return 0;
   }
@@ -398,11 +408,6 @@ class Session {
     }
     absl::StatusOr<uint64_t> db_bytes = DbCopyBytes(plan.db);
     if (!db_bytes.ok()) return Fail(2, db_bytes.status().message());
-    if (absl::Status s = CheckCompactionRoom(*db_bytes); !s.ok()) return Fail(2, s.message());
-    if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
-      return Fail(s);
-    }
-    m.notes.insert(m.notes.begin(), CompactionModesNote());
     if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
       m.notes.push_back(
           "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
@@ -412,9 +417,9 @@ class Session {
         "the DB has blob files: copied whole for every run (outside the measured window) and "
         "compacted with enable_blob_garbage_collection=true, "
         "blob_garbage_collection_age_cutoff=1.0, so every blob is rewritten");
-    m.description = DbCopyDescription(plan, ssts, blob_files, m.stock.front());
-    report_.modes.push_back(std::move(m));
-    return 0;
+    return RunCompactionJob(std::move(job), *db_bytes, std::move(m), [&](const RunResult& r) {
+      return DbCopyDescription(plan, ssts, blob_files, r);
+    });
   }
 
   int Finish() {
