@@ -7,12 +7,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tools/console/display_columns.h"
 #include "tools/json/json_string.h"
 #include "tools/process/mann_whitney.h"
 
 namespace rockpool::replay {
 namespace {
 
+using console::DisplayColumns;
+using console::PadColumns;
+using console::Unit;
 using json::JsonString;
 
 constexpr double kSignificant = 0.05;
