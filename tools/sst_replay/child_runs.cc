@@ -23,7 +23,8 @@ namespace {
 
 // Progress lines from the child's pipe onto the bar until the child closes
 // it (it exits).
-void FollowProgress(int fd, ProgressBar* bar, double units_done, const std::string& label) {
+void FollowProgress(int fd, console::ProgressBar* bar, double units_done,
+                    const std::string& label) {
   std::string pending;
   double fraction = 0;
   while (true) {
@@ -79,7 +80,8 @@ absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_
 // starts on the bar (each run is one unit).
 absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
                                    const std::string& job_path, const std::string& result_path,
-                                   ProgressBar* bar, double units_done, const std::string& label) {
+                                   console::ProgressBar* bar, double units_done,
+                                   const std::string& label) {
   if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
   ::unlink(result_path.c_str());
   int fds[2];

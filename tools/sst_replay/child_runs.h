@@ -16,11 +16,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tools/console/progress_bar.h"
 #include "tools/process/allocator_choice.h"
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/job.h"
-#include "tools/sst_replay/progress_bar.h"
 #include "tools/sst_replay/report.h"
 #include "tools/sst_replay/scratch_room.h"
 
@@ -77,7 +77,7 @@ extern std::atomic<PooledOutputHook> pooled_output_hook;
 struct ChildContext {
   std::string self;  // this executable
   const Scratch* scratch;
-  ProgressBar* bar;
+  console::ProgressBar* bar;
   double* units_done;  // progress, in runs
   int* runs;           // child runs so far: names their job and result files
   int repeat;

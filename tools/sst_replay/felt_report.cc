@@ -7,11 +7,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tools/console/display_columns.h"
 #include "tools/json/json_string.h"
 
 namespace rockpool::replay {
 namespace {
 
+using console::DisplayColumns;
+using console::PadColumns;
+using console::Unit;
 using json::JsonString;
 
 // A fact every run of an allocator reported (the first run's).

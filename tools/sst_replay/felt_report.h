@@ -14,7 +14,7 @@ namespace rockpool::replay {
 struct FeltMetric {
   const char* key;    // RunResult metric
   const char* label;  // table row
-  Unit unit;
+  console::Unit unit;
   const char* noun;    // "wall"
   const char* better;  // "pooled faster"
   const char* worse;   // "pooled slower"

@@ -9,10 +9,14 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "compression/compression_type.h"
+#include "tools/console/units.h"
 #include "tools/sst_replay/report.h"
 
 namespace rockpool::replay {
 namespace {
+
+using console::FormatBytes;
+using console::FormatCount;
 
 namespace fs = std::filesystem;
 

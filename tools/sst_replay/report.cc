@@ -3,21 +3,30 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tools/console/display_columns.h"
 #include "tools/json/json_string.h"
 #include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
 namespace {
 
+using console::FormatBytes;
+using console::FormatCount;
+using console::PadColumns;
+using console::Unit;
 using json::JsonString;
 
-// In Unit's order.
+// The JSON names of the units, indexed by Unit: in its order, which
+// tools/console/units.h keeps for this table.
 constexpr const char* kUnitNames[] = {"bytes", "count", "ns", "MB/s", "ratio"};
+static_assert(std::size(kUnitNames) == static_cast<size_t>(Unit::kRatio) + 1,
+              "a name for each Unit");
 
 Unit GuessUnit(const std::string& key) {
   auto ends_with = [&](std::string_view suffix) {
@@ -75,25 +84,13 @@ std::string JsonNumber(double v) {
 }
 
 std::string FormatCell(const Summary& s, Unit unit) {
-  std::string out = FormatValue(s.median, unit);
+  std::string out = console::FormatValue(s.median, unit);
   if (s.runs.size() > 1) {
     const double dev = std::max(s.max - s.median, s.median - s.min);
     const double pct = s.median != 0 ? dev / std::fabs(s.median) * 100.0 : 0;
     absl::StrAppend(&out, absl::StrFormat(" ±%.0f%%", pct));
   }
   return out;
-}
-
-size_t DisplayColumns(const std::string& s) {
-  size_t columns = 0;
-  for (char c : s) columns += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return columns;
-}
-
-std::string PadColumns(std::string s, size_t width) {
-  const size_t columns = DisplayColumns(s);
-  if (columns < width) s.append(width - columns, ' ');
-  return s;
 }
 
 const std::vector<MetricDef>& TableMetrics() {

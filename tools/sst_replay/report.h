@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "tools/console/units.h"
 #include "tools/process/compare_runs.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
-#include "tools/sst_replay/units.h"
 
 namespace rockpool::replay {
 
 struct MetricDef {
   const char* key;    // RunResult metric, or "throughput" / "ratio" (derived)
   const char* label;  // table row
-  Unit unit;
+  console::Unit unit;
   bool noisy;  // timing-like: delta only if a U test says p <= 0.05
 };
 
@@ -107,11 +107,7 @@ std::string JsonNumber(double v);
 
 // A table cell: the median and, over several runs, "±" the largest
 // deviation from it in percent.
-std::string FormatCell(const Summary& s, Unit unit);
-// Display columns of UTF-8 text ("±" is two bytes, one column), and `s`
-// padded with spaces to `width` of them.
-size_t DisplayColumns(const std::string& s);
-std::string PadColumns(std::string s, size_t width);
+std::string FormatCell(const Summary& s, console::Unit unit);
 
 }  // namespace rockpool::replay
 

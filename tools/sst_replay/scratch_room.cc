@@ -11,9 +11,11 @@
 #include <system_error>
 
 #include "absl/strings/str_cat.h"
-#include "tools/sst_replay/units.h"
+#include "tools/console/units.h"
 
 namespace rockpool::replay {
+
+using console::FormatBytes;
 
 Scratch::~Scratch() {
   if (path_.empty()) return;

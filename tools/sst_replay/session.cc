@@ -452,7 +452,7 @@ class Session {
   const Settings settings_;
   const ReplaySettings replay_;
   std::vector<std::string> args_;
-  ProgressBar bar_;
+  console::ProgressBar bar_;
   Scratch scratch_;
   std::string self_;
   CompressionPools pools_;  // for reading the inputs (checksums, scanning)

@@ -48,7 +48,7 @@ double NiceByteStep(double max, int ticks) {
 
 // "8 GiB" rather than "8.00 GiB" on axes.
 std::string AxisBytes(double v) {
-  std::string s = FormatBytes(v);
+  std::string s = console::FormatBytes(v);
   for (const char* zeros : {".00 ", ".0 "}) {
     const size_t at = s.find(zeros);
     if (at != std::string::npos) s.erase(at, std::string(zeros).size() - 1);

@@ -14,11 +14,13 @@
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "rocksdb/version.h"
+#include "tools/console/units.h"
 #include "tools/sst/rocksdb_calls.h"
-#include "tools/sst_replay/units.h"
 
 namespace rockpool::replay {
 
+using console::FormatBytes;
+using console::FormatCount;
 using sst::FromRocks;
 using sst::OpenDb;
 

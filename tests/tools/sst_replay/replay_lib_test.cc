@@ -1,6 +1,7 @@
 // In-process tests of //tools/sst_replay's :job, :inputs, :engines and
 // :report pieces: the parent/child job and result files, option parsing,
-// input discovery, aggregation and formatting.
+// input discovery, aggregation and the report (how one figure reads is
+// tools/console's, tested in tests/tools/console).
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -217,16 +218,6 @@ TEST(ReportTest, MediansAndDerivedMetrics) {
   EXPECT_DOUBLE_EQ(Summarize(runs, "throughput").median, 5.0);  // 10 MB / 2 s
   EXPECT_DOUBLE_EQ(Summarize(runs, "ratio").median, 4.0);
   EXPECT_EQ(Summarize({MakeRun(1, 1), MakeRun(3, 1)}, "wall_ns").median, 2);
-}
-
-TEST(ReportTest, FormatsNumbers) {
-  EXPECT_EQ(FormatBytes(512), "512 B");
-  EXPECT_EQ(FormatBytes(1536), "1.50 KiB");
-  EXPECT_EQ(FormatBytes(869.0 * 1024 * 1024), "869 MiB");
-  EXPECT_EQ(FormatCount(18), "18");
-  EXPECT_EQ(FormatCount(26012), "26.0k");
-  EXPECT_EQ(FormatNanos(1.52e9), "1.52 s");
-  EXPECT_EQ(FormatNanos(596.1e6), "596.1 ms");
 }
 
 TEST(ReportTest, TableShowsStockPooledAndDelta) {

@@ -1,10 +1,10 @@
-#include "tools/sst_replay/units.h"
+#include "tools/console/units.h"
 
 #include <cmath>
 
 #include "absl/strings/str_format.h"
 
-namespace rockpool::replay {
+namespace rockpool::console {
 
 namespace {
 
@@ -59,4 +59,4 @@ std::string FormatValue(double v, Unit unit) {
   return "";
 }
 
-}  // namespace rockpool::replay
+}  // namespace rockpool::console

@@ -1,14 +1,14 @@
-#include "tools/sst_replay/progress_bar.h"
+#include "tools/console/progress_bar.h"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "absl/time/time.h"
 
-namespace rockpool::replay {
+namespace rockpool::console {
 
-ProgressBar::ProgressBar(bool enabled)
-    : enabled_(enabled), start_(std::chrono::steady_clock::now()) {
+ProgressBar::ProgressBar(bool enabled, std::FILE* out)
+    : enabled_(enabled), out_(out), start_(std::chrono::steady_clock::now()) {
   if (enabled_) thread_ = std::thread([this] { Loop(); });
 }
 
@@ -62,19 +62,22 @@ void ProgressBar::DrawLocked() {
   bar.append(static_cast<size_t>(kWidth - filled), '.');
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  // A label's end says most (the file name of a path), so a long one keeps it.
   std::string label = label_;
   if (label.size() > 60) label = "..." + label.substr(label.size() - 57);
-  std::fprintf(stderr, "\r\033[K[%s] %3d%%  %3.0fs  %s", bar.c_str(),
+  // "\r" back to the line's start, ESC [K erases the rest: a shorter line
+  // than the last leaves nothing of it behind.
+  std::fprintf(out_, "\r\033[K[%s] %3d%%  %3.0fs  %s", bar.c_str(),
                static_cast<int>(fraction * 100), elapsed, label.c_str());
-  std::fflush(stderr);
+  std::fflush(out_);
   drawn_ = true;
 }
 
 void ProgressBar::EraseLocked() {
   if (!drawn_) return;
-  std::fprintf(stderr, "\r\033[K");
-  std::fflush(stderr);
+  std::fprintf(out_, "\r\033[K");
+  std::fflush(out_);
   drawn_ = false;
 }
 
-}  // namespace rockpool::replay
+}  // namespace rockpool::console
