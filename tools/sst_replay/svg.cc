@@ -1,79 +1,61 @@
 #include "tools/sst_replay/svg.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "tools/chart/bar_chart.h"
-#include "tools/chart/line_chart.h"
-#include "tools/chart/svg.h"
+#include "absl/strings/str_replace.h"
+#include "tools/chart/chart.h"
 
 namespace rockpool::replay {
 namespace {
 
-using chart::Box;
-using chart::Text;
+using chart::Box, chart::Text;
 
-constexpr double kWidth = 1100;
 constexpr double kPanelHeight = 440;
 constexpr char kStockColor[] = "#d62728";
 constexpr char kPooledColor[] = "#1f77b4";
 
 // "8 GiB" rather than "8.00 GiB" on axes.
 std::string AxisBytes(double v) {
-  std::string s = FormatBytes(v);
-  for (const char* zeros : {".00 ", ".0 "}) {
-    const size_t at = s.find(zeros);
-    if (at != std::string::npos) s.erase(at, std::string(zeros).size() - 1);
-  }
-  return s;
+  return absl::StrReplaceAll(FormatBytes(v), {{".00 ", " "}, {".0 ", " "}});
 }
 
-// The first run's series, whole process or codec libraries: the chart
-// shows one run of each strategy, the figures on the right are medians.
-chart::Series SeriesOf(const std::vector<RunResult>& runs, bool codec, const char* strategy,
-                       const char* color) {
-  chart::Series s{
-      absl::StrCat(strategy, codec ? ": codec libraries" : ": whole process"), color, codec, {}};
-  if (runs.empty()) return s;
-  for (const SeriesPoint& p : runs.front().series) {
-    s.points.push_back({p.x, static_cast<double>(codec ? p.codec_bytes : p.process_bytes)});
-  }
-  return s;
-}
-
+// The first run of each strategy (the figures beside it are medians), its
+// whole process solid and its codec libraries dashed.
 std::string BytesChart(const ModeReport& m, const Box& plot) {
-  chart::LineChart c;
-  c.title = "bytes allocated, cumulative";
-  c.x_label = m.x_label;
-  c.x_ticks.intervals = 6;
-  c.y_ticks = {5, /*powers_of_two=*/true, AxisBytes};
-  for (const bool codec : {false, true}) {
-    c.series.push_back(SeriesOf(m.stock, codec, "stock", kStockColor));
-  }
-  for (const bool codec : {false, true}) {
-    c.series.push_back(SeriesOf(m.pooled, codec, "pooled", kPooledColor));
+  chart::LineChart c{"bytes allocated, cumulative", m.x_label, AxisBytes, {}};
+  for (const bool stock : {true, false}) {
+    const std::vector<RunResult>& runs = stock ? m.stock : m.pooled;
+    for (const bool codec : {false, true}) {
+      c.series.push_back({absl::StrCat(stock ? "stock" : "pooled",
+                                       codec ? ": codec libraries" : ": whole process"),
+                          stock ? kStockColor : kPooledColor,
+                          codec,
+                          {}});
+      for (const SeriesPoint& p : runs.empty() ? std::vector<SeriesPoint>() : runs[0].series) {
+        c.series.back().points.push_back(
+            {p.x, static_cast<double>(codec ? p.codec_bytes : p.process_bytes)});
+      }
+    }
   }
   return chart::DrawLineChart(c, plot);
 }
 
 // The main figures, pooled's median against stock's.
 std::string FiguresChart(const ModeReport& m, const Box& plot) {
-  static constexpr struct {
-    const char* key;
-    const char* label;
-  } kFigures[] = {
+  chart::PercentBarChart c{
+      "pooled as % of stock (median)", "stock", kStockColor, "pooled", kPooledColor, {}};
+  static constexpr std::pair<const char*, const char*> kFigures[] = {
       {"codec_bytes", "codec bytes"},     {"codec_calls", "codec calls"},
       {"process_bytes", "process bytes"}, {"process_calls", "process calls"},
       {"peak_heap_bytes", "peak heap"},   {"peak_rss_bytes", "peak RSS"},
       {"minor_faults", "minor faults"},   {"cpu_ns", "CPU time"},
       {"wall_ns", "wall time"},
   };
-  chart::PercentBarChart c{
-      "pooled as % of stock (median)", "stock", kStockColor, "pooled", kPooledColor, {}};
-  for (const auto& f : kFigures) {
-    c.bars.push_back(
-        {f.label, Summarize(m.pooled, f.key).median, Summarize(m.stock, f.key).median});
+  for (const auto& [key, label] : kFigures) {
+    c.bars.push_back({label, Summarize(m.pooled, key).median, Summarize(m.stock, key).median});
   }
   return chart::DrawPercentBarChart(c, plot);
 }
@@ -95,9 +77,9 @@ std::string RenderSvg(const Report& report) {
                            "fill=\"#d62728\""),
         BytesChart(m, Box{95, top + 90, 470, 250}), FiguresChart(m, Box{660, top + 90, 420, 250}));
   }
-  const double height =
-      50 + kPanelHeight * static_cast<double>(std::max<size_t>(1, report.modes.size()));
-  return chart::SvgDocument(kWidth, height, body);
+  return chart::SvgDocument(
+      1100, 50 + kPanelHeight * static_cast<double>(std::max<size_t>(1, report.modes.size())),
+      body);
 }
 
 }  // namespace rockpool::replay
