@@ -41,7 +41,12 @@ const Value* Value::Find(absl::string_view key) const {
 
 namespace {
 
-void Append(const Value& v, std::string* out) {
+bool IsContainer(const Value& v) {
+  return v.kind() == Value::Kind::kArray || v.kind() == Value::Kind::kObject;
+}
+
+// `v` on one line; `comma` and `colon` separate items and names from values.
+void Append(const Value& v, const char* comma, const char* colon, std::string* out) {
   switch (v.kind()) {
     case Value::Kind::kNull:
       *out += "null";
@@ -55,36 +60,57 @@ void Append(const Value& v, std::string* out) {
     case Value::Kind::kString:
       *out += JsonString(v.text());
       return;
-    case Value::Kind::kArray: {
-      *out += '[';
-      const char* comma = "";
-      for (const Value& item : v.items()) {
-        *out += comma;
-        Append(item, out);
-        comma = ",";
-      }
-      *out += ']';
-      return;
-    }
+    case Value::Kind::kArray:
     case Value::Kind::kObject: {
-      *out += '{';
-      const char* comma = "";
-      for (const auto& [name, value] : v.members()) {
-        absl::StrAppend(out, comma, JsonString(name), ":");
-        Append(value, out);
-        comma = ",";
+      const bool object = v.kind() == Value::Kind::kObject;
+      *out += object ? '{' : '[';
+      const size_t n = object ? v.members().size() : v.items().size();
+      for (size_t i = 0; i < n; ++i) {
+        if (i > 0) *out += comma;
+        if (object) absl::StrAppend(out, JsonString(v.members()[i].first), colon);
+        Append(object ? v.members()[i].second : v.items()[i], comma, colon, out);
       }
-      *out += '}';
+      *out += object ? '}' : ']';
       return;
     }
   }
+}
+
+// `v` starting at column `column` of a line indented by `indent`.
+void AppendIndented(const Value& v, size_t indent, size_t column, size_t width, std::string* out) {
+  std::string line;
+  Append(v, ", ", ": ", &line);
+  if (!IsContainer(v) || line.size() == 2 || column + line.size() <= width) {
+    *out += line;
+    return;
+  }
+  const bool object = v.kind() == Value::Kind::kObject;
+  *out += object ? "{\n" : "[\n";
+  const std::string pad(indent + 2, ' ');
+  const size_t n = object ? v.members().size() : v.items().size();
+  for (size_t i = 0; i < n; ++i) {
+    std::string head = pad;
+    if (object) absl::StrAppend(&head, JsonString(v.members()[i].first), ": ");
+    *out += head;
+    AppendIndented(object ? v.members()[i].second : v.items()[i], indent + 2, head.size(), width,
+                   out);
+    *out += i + 1 < n ? ",\n" : "\n";
+  }
+  out->append(indent, ' ');
+  *out += object ? '}' : ']';
 }
 
 }  // namespace
 
 std::string ToText(const Value& v) {
   std::string out;
-  Append(v, &out);
+  Append(v, ",", ":", &out);
+  return out;
+}
+
+std::string ToIndentedText(const Value& v, size_t width) {
+  std::string out;
+  AppendIndented(v, 0, 0, width, &out);
   return out;
 }
 

@@ -61,6 +61,13 @@ class Value {
 // json_string.h: their other bytes are written as they are.
 std::string ToText(const Value& v);
 
+// JSON text of `v` for a person to read as well as a program: an array or
+// object that fits on the rest of its line within `width` columns (written
+// with ", " and ": ") stays on that line; a longer one puts each item or
+// member on a line of its own, indented two spaces deeper (an empty one
+// stays "[]" or "{}"). No final newline.
+std::string ToIndentedText(const Value& v, size_t width = 100);
+
 }  // namespace rockpool::json
 
 #endif  // ROCKPOOL_TOOLS_JSON_JSON_VALUE_H_

@@ -8,7 +8,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/console/display_columns.h"
-#include "tools/json/json_string.h"
 
 namespace rockpool::replay {
 namespace {
@@ -16,8 +15,6 @@ namespace {
 using console::DisplayColumns;
 using console::PadColumns;
 using console::Unit;
-using json::JsonString;
-
 // A fact every run of an allocator reported (the first run's).
 std::string Fact(const AllocatorRuns& a, const std::string& key) {
   for (const auto* runs : {&a.stock, &a.pooled}) {
@@ -147,36 +144,34 @@ std::string FormatFeltTable(const ModeReport& m) {
   return out;
 }
 
-std::string AllocatorsJson(const ModeReport& m, const std::string& indent) {
-  const std::string in = indent + "  ";
-  std::vector<std::string> allocators;
+json::Value AllocatorsJson(const ModeReport& m) {
+  using json::Value;
+  Value::Array allocators;
   for (const AllocatorRuns& a : m.allocators) {
-    std::vector<std::string> felt;
+    Value::Members felt;
     for (const FeltMetric& metric : FeltMetrics()) {
       const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
-      felt.push_back(
-          JsonMember(metric.key,
-                     absl::StrCat("{\"label\": ", JsonString(metric.label), ", \"stock\": ",
-                                  SummaryJson(c.before), ", \"pooled\": ", SummaryJson(c.after),
-                                  ", \"p\": ", c.tested ? JsonNumber(c.p) : "null",
-                                  ", \"delta_percent\": ", JsonNumber(c.delta_percent),
-                                  ", \"verdict\": ", JsonString(VerdictName(c.shift)),
-                                  ", \"text\": ", JsonString(VerdictText(c, metric, false)), "}")));
+      felt.emplace_back(
+          metric.key, Value::MakeObject({{"label", Value::String(metric.label)},
+                                         {"stock", SummaryJson(c.before)},
+                                         {"pooled", SummaryJson(c.after)},
+                                         {"p", c.tested ? JsonNumber(c.p) : Value()},
+                                         {"delta_percent", JsonNumber(c.delta_percent)},
+                                         {"verdict", Value::String(VerdictName(c.shift))},
+                                         {"text", Value::String(VerdictText(c, metric, false))}}));
     }
-    const std::string active =
-        absl::StrCat("{\"name\": ", JsonString(Fact(a, "allocator")),
-                     ", \"version\": ", JsonString(Fact(a, "allocator_version")),
-                     ", \"object\": ", JsonString(Fact(a, "allocator_object")),
-                     ", \"evidence\": ", JsonString(Fact(a, "allocator_evidence")), "}");
-    const std::string open = absl::StrCat("{\"name\": ", JsonString(a.name),
-                                          ", \"preload\": ", JsonString(a.preload), ",");
-    allocators.push_back(JsonLines(
-        open,
-        {JsonMember("active", active), JsonMember("felt", JsonLines("{", felt, in + "  ", "}")),
-         JsonMember("metrics", MetricsJson(a.stock, a.pooled, in + "  "))},
-        in, "}"));
+    const Value active =
+        Value::MakeObject({{"name", Value::String(Fact(a, "allocator"))},
+                           {"version", Value::String(Fact(a, "allocator_version"))},
+                           {"object", Value::String(Fact(a, "allocator_object"))},
+                           {"evidence", Value::String(Fact(a, "allocator_evidence"))}});
+    allocators.push_back(Value::MakeObject({{"name", Value::String(a.name)},
+                                            {"preload", Value::String(a.preload)},
+                                            {"active", active},
+                                            {"felt", Value::MakeObject(std::move(felt))},
+                                            {"metrics", MetricsJson(a.stock, a.pooled)}}));
   }
-  return JsonLines("[", allocators, indent, "]");
+  return Value::MakeArray(std::move(allocators));
 }
 
 }  // namespace rockpool::replay

@@ -35,7 +35,7 @@ std::string FormatFeltTable(const ModeReport& m);
 
 // The mode's "allocators" JSON array: per allocator its name, preload, what
 // the children found serving malloc, the felt comparison and every metric.
-std::string AllocatorsJson(const ModeReport& m, const std::string& indent);
+json::Value AllocatorsJson(const ModeReport& m);
 
 }  // namespace rockpool::replay
 

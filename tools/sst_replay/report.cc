@@ -6,11 +6,12 @@
 #include <iterator>
 #include <set>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/console/display_columns.h"
-#include "tools/json/json_string.h"
+#include "tools/json/json_value.h"
 #include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
@@ -20,7 +21,7 @@ using console::FormatBytes;
 using console::FormatCount;
 using console::PadColumns;
 using console::Unit;
-using json::JsonString;
+using json::Value;
 
 // The JSON names of the units, indexed by Unit: in its order, which
 // tools/console/units.h keeps for this table.
@@ -29,20 +30,15 @@ static_assert(std::size(kUnitNames) == static_cast<size_t>(Unit::kRatio) + 1,
               "a name for each Unit");
 
 Unit GuessUnit(const std::string& key) {
-  auto ends_with = [&](std::string_view suffix) {
-    return key.size() >= suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(),
-                                                      suffix.data(), suffix.size()) == 0;
-  };
-  if (ends_with("_ns")) return Unit::kNanos;
-  if (ends_with("bytes") || ends_with("_bytes_end")) return Unit::kBytes;
+  if (absl::EndsWith(key, "_ns")) return Unit::kNanos;
+  if (absl::EndsWith(key, "bytes") || absl::EndsWith(key, "_bytes_end")) return Unit::kBytes;
   return Unit::kCount;
 }
 
-// ["a", "b"]
-std::string JsonStrings(const std::vector<std::string>& strings) {
-  std::vector<std::string> quoted;
-  for (const std::string& s : strings) quoted.push_back(JsonString(s));
-  return absl::StrCat("[", absl::StrJoin(quoted, ", "), "]");
+Value Strings(const std::vector<std::string>& strings) {
+  Value::Array items;
+  for (const std::string& s : strings) items.push_back(Value::String(s));
+  return Value::MakeArray(std::move(items));
 }
 
 // Percentage change from stock to pooled, as text. Noisy (timing-like)
@@ -77,10 +73,10 @@ std::string Delta(const process::RunsComparison& c, bool noisy) {
 
 }  // namespace
 
-std::string JsonNumber(double v) {
-  if (!std::isfinite(v)) return "null";
-  if (v == std::floor(v) && std::fabs(v) < 9e15) return absl::StrFormat("%.0f", v);
-  return absl::StrFormat("%.6g", v);
+Value JsonNumber(double v) {
+  if (!std::isfinite(v)) return Value();
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return Value::Integer(static_cast<int64_t>(v));
+  return Value::NumberLiteral(absl::StrFormat("%.6g", v));
 }
 
 std::string FormatCell(const Summary& s, Unit unit) {
@@ -245,28 +241,16 @@ std::string FormatTable(const Report& report) {
   return out;
 }
 
-std::string SummaryJson(const Summary& x) {
-  std::string runs;
-  for (size_t j = 0; j < x.runs.size(); ++j)
-    absl::StrAppend(&runs, j ? ", " : "", JsonNumber(x.runs[j]));
-  return absl::StrCat("{\"median\": ", JsonNumber(x.median), ", \"min\": ", JsonNumber(x.min),
-                      ", \"max\": ", JsonNumber(x.max), ", \"runs\": [", runs, "]}");
+Value SummaryJson(const Summary& x) {
+  Value::Array runs;
+  for (double v : x.runs) runs.push_back(JsonNumber(v));
+  return Value::MakeObject({{"median", JsonNumber(x.median)},
+                            {"min", JsonNumber(x.min)},
+                            {"max", JsonNumber(x.max)},
+                            {"runs", Value::MakeArray(std::move(runs))}});
 }
 
-std::string JsonMember(const std::string& key, const std::string& value) {
-  return absl::StrCat(JsonString(key), ": ", value);
-}
-
-std::string JsonLines(const std::string& open, const std::vector<std::string>& members,
-                      const std::string& indent, const char* close) {
-  if (members.empty()) return absl::StrCat(open, close);
-  const std::string outer = indent.substr(0, indent.size() >= 2 ? indent.size() - 2 : 0);
-  return absl::StrCat(open, "\n", indent, absl::StrJoin(members, ",\n" + indent), "\n", outer,
-                      close);
-}
-
-std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
-                        const std::string& indent) {
+Value MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled) {
   // The table's metrics first, then every other metric the runs reported.
   std::vector<std::pair<std::string, MetricDef>> keys;
   std::set<std::string> seen;
@@ -281,106 +265,105 @@ std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<R
       }
     }
   }
-  std::vector<std::string> members;
+  Value::Members members;
   for (const auto& [key, def] : keys) {
     const process::RunsComparison c = CompareMetric(stock, pooled, key);
     // From nothing to something is no percentage: null.
     const double delta = c.before.median == 0 && c.after.median != 0 ? NAN : c.delta_percent;
-    std::string o = absl::StrCat("{\"unit\": ", JsonString(kUnitNames[static_cast<int>(def.unit)]));
-    if (def.label[0] != '\0') absl::StrAppend(&o, ", \"label\": ", JsonString(def.label));
-    absl::StrAppend(&o, ", \"stock\": ", SummaryJson(c.before),
-                    ", \"pooled\": ", SummaryJson(c.after),
-                    ", \"delta_percent\": ", JsonNumber(delta), "}");
-    members.push_back(JsonMember(key, o));
+    Value::Members o = {{"unit", Value::String(kUnitNames[static_cast<int>(def.unit)])}};
+    if (def.label[0] != '\0') o.emplace_back("label", Value::String(def.label));
+    o.emplace_back("stock", SummaryJson(c.before));
+    o.emplace_back("pooled", SummaryJson(c.after));
+    o.emplace_back("delta_percent", JsonNumber(delta));
+    members.emplace_back(key, Value::MakeObject(std::move(o)));
   }
-  return JsonLines("{", members, indent, "}");
+  return Value::MakeObject(std::move(members));
 }
 
 namespace {
 
-std::string PatternJson(const PatternReport& p) {
-  return absl::StrCat("{\"header\": ", JsonString(p.header), ", \"pattern\": ", JsonString(p.key),
-                      ", \"rocksdb_version\": ", JsonString(p.version),
-                      ", \"source\": ", JsonString(p.source),
-                      ", \"compression_managers\": ", JsonStrings(p.compression_managers),
-                      ", \"notes\": ", JsonStrings(p.notes), "}");
+Value PatternJson(const PatternReport& p) {
+  return Value::MakeObject({{"header", Value::String(p.header)},
+                            {"pattern", Value::String(p.key)},
+                            {"rocksdb_version", Value::String(p.version)},
+                            {"source", Value::String(p.source)},
+                            {"compression_managers", Strings(p.compression_managers)},
+                            {"notes", Strings(p.notes)}});
 }
 
-const char* JsonBool(bool b) { return b ? "true" : "false"; }
-
-std::string InputJson(const InputReport& in) {
-  return absl::StrCat(
-      "{\"path\": ", JsonString(in.path), ", \"kind\": ", JsonString(in.kind),
-      ", \"codec\": ", JsonString(in.codec), ", \"level\": ", in.level,
-      ", \"data_blocks\": ", in.data_blocks, ", \"stored_data_bytes\": ", in.stored_data_bytes,
-      ", \"format_version\": ", in.format_version, ", \"checksum\": ", JsonString(in.checksum),
-      ", \"dictionary\": ", JsonBool(in.dictionary),
-      ", \"blocks_mode\": ", JsonString(in.blocks_mode),
-      ", \"compaction_mode\": ", JsonString(in.compaction_mode), "}");
+Value InputJson(const InputReport& in) {
+  return Value::MakeObject({{"path", Value::String(in.path)},
+                            {"kind", Value::String(in.kind)},
+                            {"codec", Value::String(in.codec)},
+                            {"level", Value::Integer(in.level)},
+                            {"data_blocks", Value::Integer(in.data_blocks)},
+                            {"stored_data_bytes", Value::Integer(in.stored_data_bytes)},
+                            {"format_version", Value::Integer(in.format_version)},
+                            {"checksum", Value::String(in.checksum)},
+                            {"dictionary", Value::Bool(in.dictionary)},
+                            {"blocks_mode", Value::String(in.blocks_mode)},
+                            {"compaction_mode", Value::String(in.compaction_mode)}});
 }
 
 // The first stock and pooled runs' cumulative allocation (the chart's lines).
-std::string SeriesJson(const ModeReport& m) {
-  std::string o = absl::StrCat("{\"x\": ", JsonString(m.x_label),
-                               ", \"columns\": [\"x\", \"process_bytes\", \"codec_bytes\"]");
+Value SeriesJson(const ModeReport& m) {
+  Value::Members o = {{"x", Value::String(m.x_label)},
+                      {"columns", Strings({"x", "process_bytes", "codec_bytes"})}};
   for (const auto& [name, runs] : {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
-    std::vector<std::string> points;
-    if (!runs->empty()) {
-      for (const SeriesPoint& p : runs->front().series) {
-        points.push_back(
-            absl::StrCat("[", JsonNumber(p.x), ", ", p.process_bytes, ", ", p.codec_bytes, "]"));
-      }
+    Value::Array points;
+    for (const SeriesPoint& p : runs->empty() ? std::vector<SeriesPoint>() : runs->front().series) {
+      points.push_back(Value::MakeArray(
+          {JsonNumber(p.x), Value::Integer(p.process_bytes), Value::Integer(p.codec_bytes)}));
     }
-    absl::StrAppend(&o, ", ", JsonString(name), ": [", absl::StrJoin(points, ", "), "]");
+    o.emplace_back(name, Value::MakeArray(std::move(points)));
   }
-  return o + "}";
+  return Value::MakeObject(std::move(o));
 }
 
-std::string ModeJson(const ModeReport& m, bool malloc_counter_active) {
-  const std::vector<std::string> members = {
-      JsonMember("mode", JsonString(m.mode)),
-      JsonMember("description", JsonString(m.description)),
-      JsonMember("runs_per_strategy", absl::StrCat(m.stock.size())),
-      JsonMember("identical", JsonBool(m.identical)),
-      JsonMember("compared_blocks", absl::StrCat(m.compared_blocks)),
-      JsonMember("compared_runs", absl::StrCat(m.compared_runs)),
-      JsonMember("difference", JsonString(m.difference)),
-      JsonMember("stock_is", JsonString(m.stock_is)),
-      JsonMember("saving", JsonString(SavingLine(m, malloc_counter_active))),
-      JsonMember("notes", JsonStrings(m.notes)),
-      JsonMember("metrics", MetricsJson(m.stock, m.pooled, "        ")),
-      JsonMember("allocators", AllocatorsJson(m, "        ")),
-      JsonMember("series", SeriesJson(m)),
-  };
-  return JsonLines("{", members, "      ", "}");
+Value ModeJson(const ModeReport& m, bool malloc_counter_active) {
+  return Value::MakeObject({
+      {"mode", Value::String(m.mode)},
+      {"description", Value::String(m.description)},
+      {"runs_per_strategy", Value::Integer(m.stock.size())},
+      {"identical", Value::Bool(m.identical)},
+      {"compared_blocks", Value::Integer(m.compared_blocks)},
+      {"compared_runs", Value::Integer(m.compared_runs)},
+      {"difference", Value::String(m.difference)},
+      {"stock_is", Value::String(m.stock_is)},
+      {"saving", Value::String(SavingLine(m, malloc_counter_active))},
+      {"notes", Strings(m.notes)},
+      {"metrics", MetricsJson(m.stock, m.pooled)},
+      {"allocators", AllocatorsJson(m)},
+      {"series", SeriesJson(m)},
+  });
 }
 
 }  // namespace
 
 std::string FormatJson(const Report& report) {
-  std::vector<std::string> inputs;
+  Value::Array inputs;
   for (const InputReport& in : report.inputs) inputs.push_back(InputJson(in));
-  std::vector<std::string> modes;
+  Value::Array modes;
   for (const ModeReport& m : report.modes) {
     modes.push_back(ModeJson(m, report.malloc_counter_active));
   }
-  const std::vector<std::string> members = {
-      JsonMember("tool", JsonString("sst_replay")),
-      JsonMember("default_workload", JsonBool(report.default_workload)),
-      JsonMember("workload", JsonString(report.workload_description)),
-      JsonMember("repeat", absl::StrCat(report.repeat)),
-      JsonMember("allocator", JsonString(report.allocator_flag)),
-      JsonMember("allocator_notes", JsonStrings(report.allocator_notes)),
-      JsonMember("stock_pattern", PatternJson(report.pattern)),
-      JsonMember("process_malloc_counter",
-                 JsonString(report.malloc_counter_active
-                                ? "malloc/calloc/realloc/memalign/... interposed in the executable"
-                                : "inactive (sanitizer build)")),
-      JsonMember("inputs", JsonLines("[", inputs, "    ", "]")),
-      JsonMember("modes", JsonLines("[", modes, "    ", "]")),
-      JsonMember("exit_code", absl::StrCat(report.exit_code)),
-  };
-  return JsonLines("{", members, "  ", "}") + "\n";
+  const Value doc = Value::MakeObject({
+      {"tool", Value::String("sst_replay")},
+      {"default_workload", Value::Bool(report.default_workload)},
+      {"workload", Value::String(report.workload_description)},
+      {"repeat", Value::Integer(report.repeat)},
+      {"allocator", Value::String(report.allocator_flag)},
+      {"allocator_notes", Strings(report.allocator_notes)},
+      {"stock_pattern", PatternJson(report.pattern)},
+      {"process_malloc_counter",
+       Value::String(report.malloc_counter_active
+                         ? "malloc/calloc/realloc/memalign/... interposed in the executable"
+                         : "inactive (sanitizer build)")},
+      {"inputs", Value::MakeArray(std::move(inputs))},
+      {"modes", Value::MakeArray(std::move(modes))},
+      {"exit_code", Value::Integer(report.exit_code)},
+  });
+  return json::ToIndentedText(doc) + "\n";
 }
 
 }  // namespace rockpool::replay

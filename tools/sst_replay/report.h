@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tools/console/units.h"
+#include "tools/json/json_value.h"
 #include "tools/process/compare_runs.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
@@ -92,18 +93,13 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active);
 std::string FormatTable(const Report& report);
 std::string FormatJson(const Report& report);
 
-// The JSON object of every metric the runs reported (the table's first),
-// stock and pooled summaries each; `indent` starts each member's line.
-std::string MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled,
-                        const std::string& indent);
-std::string SummaryJson(const Summary& s);
-// "key": value
-std::string JsonMember(const std::string& key, const std::string& value);
-// A JSON object or array one member per line: `open`, each member at
-// `indent`, `close` two columns left of it ("[]" or "{}" when empty).
-std::string JsonLines(const std::string& open, const std::vector<std::string>& members,
-                      const std::string& indent, const char* close);
-std::string JsonNumber(double v);
+// JSON pieces the felt section shares. MetricsJson: every metric the runs
+// reported (the table's first), stock's and pooled's summaries each. A
+// number: integers exact, others to 6 significant digits, null if not
+// finite.
+json::Value MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled);
+json::Value SummaryJson(const Summary& s);
+json::Value JsonNumber(double v);
 
 // A table cell: the median and, over several runs, "±" the largest
 // deviation from it in percent.

@@ -31,6 +31,34 @@ TEST(JsonTest, WritesWhatItReads) {
   EXPECT_EQ(RoundTrip("{}"), "{}");
 }
 
+// Short containers stay on one line; a long one has a line per member,
+// and reads back as the same document.
+TEST(JsonTest, IndentedTextWrapsWhatDoesNotFit) {
+  const std::string text = R"({"name": "x", "runs": [1, 2, 3], "nested": {"a": [true, null]}})";
+  absl::StatusOr<Value> doc = Parse(text);
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  EXPECT_EQ(ToIndentedText(*doc), text);
+  EXPECT_EQ(ToIndentedText(*doc, 40),
+            "{\n"
+            "  \"name\": \"x\",\n"
+            "  \"runs\": [1, 2, 3],\n"
+            "  \"nested\": {\"a\": [true, null]}\n"
+            "}");
+  // Narrower: the member's own line counts its name ("nested": ).
+  EXPECT_EQ(ToIndentedText(*doc, 26),
+            "{\n"
+            "  \"name\": \"x\",\n"
+            "  \"runs\": [1, 2, 3],\n"
+            "  \"nested\": {\n"
+            "    \"a\": [true, null]\n"
+            "  }\n"
+            "}");
+  absl::StatusOr<Value> back = Parse(ToIndentedText(*doc, 1));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(ToText(*back), ToText(*doc));
+  EXPECT_EQ(ToIndentedText(Value::MakeArray({}), 1), "[]");
+}
+
 TEST(JsonTest, StringsKeepTheirBytes) {
   // Escapes, a surrogate pair, and raw bytes that are not UTF-8 (a path).
   absl::StatusOr<Value> v = Parse("\"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\xff\"");

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/compression/test_data.h"
+#include "tools/json/json_parse.h"
 #include "tools/sst_replay/block_replay.h"
 #include "tools/sst_replay/felt_report.h"
 #include "tools/sst_replay/inputs.h"
@@ -237,8 +238,11 @@ TEST(ReportTest, TableShowsStockPooledAndDelta) {
   EXPECT_THAT(table, HasSubstr("delta"));
   EXPECT_THAT(table, HasSubstr("-99.90% (1/1.00k)"));
   EXPECT_THAT(table, HasSubstr("outputs: identical (42 compressed blocks"));
-  const std::string json = FormatJson(report);
-  EXPECT_THAT(json, HasSubstr("\"codec_bytes\": {\"unit\": \"bytes\""));
+  absl::StatusOr<json::Value> doc = json::Parse(FormatJson(report));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  const json::Value& mode = doc->Find("modes")->items().at(0);
+  EXPECT_EQ(mode.Find("metrics")->Find("codec_bytes")->Find("unit")->text(), "bytes");
+  EXPECT_EQ(mode.Find("compared_blocks")->text(), "42");
   const std::string svg = RenderSvg(report);
   EXPECT_THAT(svg, HasSubstr("<svg xmlns=\"http://www.w3.org/2000/svg\""));
   EXPECT_THAT(svg, HasSubstr("</svg>"));
@@ -344,9 +348,14 @@ TEST(FeltReportTest, OneColumnGroupPerAllocatorFirstInTheTable) {
   EXPECT_THAT(table, HasSubstr("pooled slower: +6.0% (p=0.029)"));
   EXPECT_THAT(table, HasSubstr("no felt difference (p=1.000)"));  // CPU: none recorded
   EXPECT_THAT(table, HasSubstr("jemalloc = jemalloc 5.3.0 (/j.so)"));
-  const std::string json = FormatJson(report);
-  EXPECT_THAT(json, HasSubstr("\"allocators\": ["));
-  EXPECT_THAT(json, HasSubstr("\"verdict\": \"worse\", \"text\": \"pooled slower: +6.0% wall"));
+  absl::StatusOr<json::Value> doc = json::Parse(FormatJson(report));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  const json::Value::Array& allocators =
+      doc->Find("modes")->items().at(0).Find("allocators")->items();
+  ASSERT_EQ(allocators.size(), 2u);
+  const json::Value* wall = allocators[1].Find("felt")->Find("felt_wall_ns");
+  EXPECT_EQ(wall->Find("verdict")->text(), "worse");
+  EXPECT_THAT(wall->Find("text")->text(), HasSubstr("pooled slower: +6.0% wall"));
 }
 
 }  // namespace
