@@ -8,11 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "tools/json/json_string.h"
+#include "tools/json/json_value.h"
 #include "tools/sst/byte_source.h"
 
 namespace rockpool::cli {
 namespace {
+
+using json::Value;
 
 constexpr absl::string_view kPrefix = "rockpool report: ";
 
@@ -128,52 +130,52 @@ std::string UpTo(const ProcessStats& s, const std::string& figure) {
 
 std::string State(const std::string& state) { return state.empty() ? "-" : state; }
 
-// (Abseil 20220623's string_view is its own type.)
-std::string JsonString(absl::string_view s) { return json::JsonString({s.data(), s.size()}); }
-
-// "name": value, ... of the first `count` figures.
-std::string JsonFigures(const PoolFigures& p, size_t count) {
-  std::string out;
+// The first `count` figures, by name, onto `out`.
+void AddFigures(const PoolFigures& p, size_t count, Value::Members* out) {
   for (size_t i = 0; i < count; ++i) {
-    const PoolFigureField& f = kPoolFigureFields[i];
-    absl::StrAppend(&out, i == 0 ? "" : ", ", "\"", f.name, "\": ", p.*f.member);
+    out->emplace_back(kPoolFigureFields[i].name, Value::Integer(p.*kPoolFigureFields[i].member));
   }
-  return out;
 }
 
-std::string JsonPool(const PoolFigures& p) {
-  return absl::StrCat("{", JsonFigures(p, kPerPoolFigures), "}");
+Value PoolJson(const PoolFigures& p) {
+  Value::Members figures;
+  AddFigures(p, kPerPoolFigures, &figures);
+  return Value::MakeObject(std::move(figures));
 }
 
-std::string JsonProcess(const ProcessStats& s, bool total) {
-  std::string out = "{";
+Value CodecJson(const std::string& state, const std::string& forwarded) {
+  return Value::MakeObject(
+      {{"state", Value::String(state)}, {"forwarded", Value::String(forwarded)}});
+}
+
+Value ProcessJson(const ProcessStats& s, bool total) {
+  Value::Members o;
   if (!total) {
-    absl::StrAppend(&out, "\"file\": ", JsonString(s.file), ", \"pid\": ", s.pid,
-                    ", \"event\": ", JsonString(s.event), ", \"mode\": ", JsonString(s.mode), ", ");
+    o = {{"file", Value::String(s.file)},
+         {"pid", Value::Integer(s.pid)},
+         {"event", Value::String(s.event)},
+         {"mode", Value::String(s.mode)}};
   }
-  absl::StrAppend(&out, JsonFigures(s.total, std::size(kPoolFigureFields)),
-                  ", \"saved_bytes\": ", s.saved_bytes(), ", \"stock_est_upper_bound\": ",
-                  s.stock_estimate_is_upper_bound() ? "true" : "false", ", \"idle\": ", s.idle,
-                  ", \"idle_bytes\": ", s.idle_bytes,
-                  ", \"peak_retained_bytes\": ", s.peak_retained_bytes, ", \"in_use\": ", s.in_use,
-                  ", \"discarded\": ", s.discarded, ", \"pools\": {");
-  const char* separator = "";
-#define ROCKPOOL_JSON_POOL(name, report_key, ...)                               \
-  absl::StrAppend(&out, separator, "\"", report_key, "\": ", JsonPool(s.name)); \
-  separator = ", ";
+  AddFigures(s.total, std::size(kPoolFigureFields), &o);
+  o.emplace_back("saved_bytes", Value::Integer(s.saved_bytes()));
+  o.emplace_back("stock_est_upper_bound", Value::Bool(s.stock_estimate_is_upper_bound()));
+  o.emplace_back("idle", Value::Integer(s.idle));
+  o.emplace_back("idle_bytes", Value::Integer(s.idle_bytes));
+  o.emplace_back("peak_retained_bytes", Value::Integer(s.peak_retained_bytes));
+  o.emplace_back("in_use", Value::Integer(s.in_use));
+  o.emplace_back("discarded", Value::Integer(s.discarded));
+  Value::Members pools;
+#define ROCKPOOL_JSON_POOL(name, report_key, ...) pools.emplace_back(report_key, PoolJson(s.name));
   ROCKPOOL_POOL_TABLE(ROCKPOOL_JSON_POOL)
 #undef ROCKPOOL_JSON_POOL
-  absl::StrAppend(&out, "}");
+  o.emplace_back("pools", Value::MakeObject(std::move(pools)));
   if (!total) {
-    absl::StrAppend(&out, ", \"codecs\": {\"zstd\": {\"state\": ", JsonString(s.zstd_state),
-                    ", \"forwarded\": ", JsonString(s.zstd_forwarded),
-                    "}, \"zlib\": {\"state\": ", JsonString(s.zlib_state),
-                    ", \"forwarded\": ", JsonString(s.zlib_forwarded),
-                    "}, \"lz4\": {\"state\": ", JsonString(s.lz4_state),
-                    ", \"forwarded\": ", JsonString(s.lz4_forwarded), "}}",
-                    ", \"refused\": ", JsonString(s.refused));
+    o.emplace_back("codecs", Value::MakeObject({{"zstd", CodecJson(s.zstd_state, s.zstd_forwarded)},
+                                                {"zlib", CodecJson(s.zlib_state, s.zlib_forwarded)},
+                                                {"lz4", CodecJson(s.lz4_state, s.lz4_forwarded)}}));
+    o.emplace_back("refused", Value::String(s.refused));
   }
-  return out + "}";
+  return Value::MakeObject(std::move(o));
 }
 
 }  // namespace
@@ -330,12 +332,11 @@ std::string FormatTable(const std::vector<ProcessStats>& processes) {
 }
 
 std::string FormatJson(const std::vector<ProcessStats>& processes) {
-  std::string out = "{\"processes\": [";
-  for (size_t i = 0; i < processes.size(); ++i) {
-    absl::StrAppend(&out, i == 0 ? "" : ", ", JsonProcess(processes[i], false));
-  }
-  absl::StrAppend(&out, "], \"total\": ", JsonProcess(Total(processes), true), "}\n");
-  return out;
+  Value::Array list;
+  for (const ProcessStats& p : processes) list.push_back(ProcessJson(p, false));
+  return json::ToIndentedText(Value::MakeObject({{"processes", Value::MakeArray(std::move(list))},
+                                                 {"total", ProcessJson(Total(processes), true)}})) +
+         "\n";
 }
 
 }  // namespace rockpool::cli
