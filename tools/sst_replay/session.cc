@@ -66,9 +66,9 @@ class Session {
     if (absl::Status s = scratch_.Create(settings_.tmpdir, settings_.keep_tmp); !s.ok()) {
       return Fail(2, s.message());
     }
-    absl::StatusOr<std::string> self = SelfExecutable();
-    if (!self.ok()) return Fail(3, self.status().message());
-    self_ = *self;
+    std::error_code ec;
+    self_ = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return Fail(3, absl::StrCat("readlink /proc/self/exe: ", ec.message()));
     report_.repeat = replay_.repeat;
     report_.malloc_counter_active = process::MallocCounterActive();
     if (args_.empty()) {
