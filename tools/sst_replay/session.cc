@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +10,7 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -134,8 +134,7 @@ class Session {
       const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
       if (options == nullptr) continue;
       in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
-      if (std::none_of(sst_options_.begin(), sst_options_.end(),
-                       [&](const sst::OptionsFileInfo& o) { return o.path == options->path; })) {
+      if (absl::c_none_of(sst_options_, [&](const auto& o) { return o.path == options->path; })) {
         sst_options_.push_back(*options);
       }
     }
@@ -215,9 +214,8 @@ class Session {
     }
     const size_t files = plan.job.files.size();
     const size_t blob_files = plan.job.blobs.size();
-    const bool parallel =
-        std::any_of(plan.job.files.begin(), plan.job.files.end(),
-                    [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
+    const bool parallel = absl::c_any_of(
+        plan.job.files, [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
     if (absl::Status s =
             RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m);
         !s.ok()) {
@@ -423,9 +421,8 @@ class Session {
   }
 
   int Finish() {
-    bool identical = true;
-    for (const ModeReport& m : report_.modes) identical = identical && m.identical;
-    report_.exit_code = identical ? 0 : 1;
+    report_.exit_code =
+        absl::c_all_of(report_.modes, [](const ModeReport& m) { return m.identical; }) ? 0 : 1;
     if (settings_.json) {
       std::cout << FormatJson(report_);
     } else {
@@ -473,8 +470,7 @@ class Session {
 }  // namespace
 
 int RunSession(const Settings& settings, std::vector<std::string> inputs) {
-  Session session(settings, std::move(inputs));
-  return session.Run();
+  return Session(settings, std::move(inputs)).Run();
 }
 
 }  // namespace rockpool::replay
