@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "rocksdb_plugin/own_file.h"
 #include "tools/process/measured_child.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/plan.h"
@@ -82,7 +83,7 @@ absl::StatusOr<RunResult> RunChild(const ChildContext& context, const Job& job,
                                    const std::string& base, const std::string& label) {
   const std::string job_path = base + ".job";
   const std::string result_path = base + ".result";
-  if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
+  if (absl::Status s = ReplaceOwnFile(job_path, SerializeJob(job)); !s.ok()) return s;
   ::unlink(result_path.c_str());
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");

@@ -3,7 +3,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "rocksdb_plugin/own_file.h"
 #include "tools/json/json_parse.h"
 #include "tools/json/object_reader.h"
 #include "tools/sst/byte_source.h"
@@ -174,10 +173,6 @@ absl::StatusOr<RunResult> ParseResult(std::string_view text) {
     r.Strings("notes", &out->notes).Integer("error_code", &out->error_code);
     r.String("error", &out->error);
   });
-}
-
-absl::Status WriteTextFile(const std::string& path, std::string_view text) {
-  return ReplaceOwnFile(path, absl::string_view(text.data(), text.size()));
 }
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {

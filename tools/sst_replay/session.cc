@@ -19,6 +19,7 @@
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
 #include "rocksdb/version.h"
+#include "rocksdb_plugin/own_file.h"
 #include "tools/process/allocator_choice.h"
 #include "tools/process/malloc_counts.h"
 #include "tools/sst/codec_decompressor.h"
@@ -433,7 +434,7 @@ class Session {
     }
     std::cout.flush();
     if (!settings_.svg.empty()) {
-      if (absl::Status s = WriteTextFile(settings_.svg, RenderSvg(report_)); !s.ok()) {
+      if (absl::Status s = ReplaceOwnFile(settings_.svg, RenderSvg(report_)); !s.ok()) {
         return Fail(2, absl::StrCat("--svg: ", s.message()));
       }
     }

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "compression/debug_check.h"
 #include "rockpool_version.h"
+#include "rocksdb_plugin/own_file.h"
 #include "tools/process/allocator_check.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/block_replay.h"
@@ -150,7 +151,8 @@ int ChildMain() {
   }
   for (std::string& note : result.notes) note = OneLine(note);
   for (auto& [key, fact] : result.facts) fact = OneLine(fact);
-  if (absl::Status s = WriteTextFile(absl::GetFlag(FLAGS_internal_result), SerializeResult(result));
+  if (absl::Status s =
+          ReplaceOwnFile(absl::GetFlag(FLAGS_internal_result), SerializeResult(result));
       !s.ok()) {
     std::fprintf(stderr, "sst_replay: %s\n", OneLine(s.message()).c_str());
     return 3;
