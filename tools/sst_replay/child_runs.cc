@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "rocksdb_plugin/own_file.h"
 #include "tools/process/measured_child.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/plan.h"
@@ -72,23 +73,23 @@ absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_
   return result;
 }
 
-// Writes `job` to `job_path`, runs the child (with the job's allocator
-// preloaded), reads its result and adds what the parent measured of the
-// whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults and
-// felt_major_faults. A child that was killed, or exited non-zero with no
-// error in its result, gets error_code 3. `units_done` is where this run
-// starts on the bar (each run is one unit).
-absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
-                                   const std::string& job_path, const std::string& result_path,
-                                   console::ProgressBar* bar, double units_done,
-                                   const std::string& label) {
-  if (absl::Status s = WriteTextFile(job_path, SerializeJob(job)); !s.ok()) return s;
+// Writes `job` to `<base>.job`, runs the child (with the job's allocator
+// preloaded), reads its `<base>.result` and adds what the parent measured of
+// the whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults
+// and felt_major_faults. A child that was killed, or exited non-zero with no
+// error in its result, gets error_code 3. The run starts on the bar at
+// *context.units_done (each run is one unit).
+absl::StatusOr<RunResult> RunChild(const ChildContext& context, const Job& job,
+                                   const std::string& base, const std::string& label) {
+  const std::string job_path = base + ".job";
+  const std::string result_path = base + ".result";
+  if (absl::Status s = ReplaceOwnFile(job_path, SerializeJob(job)); !s.ok()) return s;
   ::unlink(result_path.c_str());
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
   constexpr int kChildProgressFd = 3;
   process::ChildOptions child;
-  child.argv = {self_exe, "--internal_child", "--internal_job=" + job_path,
+  child.argv = {context.self, "--internal_child", "--internal_job=" + job_path,
                 "--internal_result=" + result_path,
                 absl::StrCat("--internal_progress_fd=", kChildProgressFd)};
   // Each child configures rockpool itself (stock: measure_stock, pooled: the
@@ -103,7 +104,7 @@ absl::StatusOr<RunResult> RunChild(const std::string& self_exe, const Job& job,
   absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
     ::close(fds[1]);
     fds[1] = -1;
-    FollowProgress(fds[0], bar, units_done, label);
+    FollowProgress(fds[0], context.bar, *context.units_done, label);
   });
   if (fds[1] >= 0) ::close(fds[1]);
   ::close(fds[0]);
@@ -141,43 +142,49 @@ absl::StatusOr<T> AsInternal(absl::StatusOr<T> v) {
   return absl::InternalError(v.status().message());
 }
 
-// What both modes' runs share: the job, run as a child process.
+// What both modes' runs share: the job, run as a child process, each run
+// into a new output (a file or a directory, `suffix` ending its name) that
+// the first run's stays the reference for.
 class ChildRuns : public ModeRuns {
  public:
-  ChildRuns(const ChildContext& context, Job job, std::string mode)
-      : context_(context), job_(std::move(job)), mode_(std::move(mode)) {}
+  ChildRuns(const ChildContext& context, Job job, std::string mode, std::string suffix)
+      : context_(context),
+        job_(std::move(job)),
+        mode_(std::move(mode)),
+        suffix_(std::move(suffix)) {}
+  absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override;
   // The job names the allocator each child checks and the parent preloads.
   void UseAllocator(size_t index, const process::AllocatorChoice& allocator) override {
     allocator_index_ = index;
     job_.allocator = allocator.name;
     job_.allocator_preload = allocator.preload;
   }
+  void DropLatest() override { RemoveQuietly(latest_); }
+  void DropReference() override { RemoveQuietly(reference_); }
 
  protected:
-  absl::StatusOr<RunResult> RunJob(Strategy strategy, int rep, std::string output);
-  // Outputs of later allocators get the allocator's name: the first run's
-  // output stays the reference.
-  std::string OutputPath(Strategy strategy, int rep, std::string_view suffix) const {
-    const std::string under = allocator_index_ > 0 ? absl::StrCat("-", job_.allocator) : "";
-    return context_.scratch->Path(
-        absl::StrCat(mode_, under, "-", StrategyName(strategy), "-", rep, std::string(suffix)));
-  }
-
   const ChildContext context_;
   Job job_;
   const std::string mode_;
+  const std::string suffix_;
   size_t allocator_index_ = 0;
+  std::string reference_;
+  std::string latest_;
 };
 
-absl::StatusOr<RunResult> ChildRuns::RunJob(Strategy strategy, int rep, std::string output) {
+absl::StatusOr<RunResult> ChildRuns::Run(Strategy strategy, int rep) {
+  // Outputs of later allocators get the allocator's name.
+  const std::string under = allocator_index_ > 0 ? absl::StrCat("-", job_.allocator) : "";
+  latest_ = context_.scratch->Path(
+      absl::StrCat(mode_, under, "-", StrategyName(strategy), "-", rep, suffix_));
+  if (reference_.empty()) reference_ = latest_;
   job_.strategy = strategy;
-  job_.output = std::move(output);
+  job_.output = latest_;
   const std::string label =
       absl::StrCat(mode_, " ", StrategyName(strategy), " run ", rep + 1, "/", context_.repeat,
                    job_.allocator_preload.empty() ? "" : absl::StrCat(" under ", job_.allocator));
   const std::string base = context_.scratch->Path(absl::StrCat("run", (*context_.runs)++));
-  absl::StatusOr<RunResult> result = RunChild(context_.self, job_, base + ".job", base + ".result",
-                                              context_.bar, *context_.units_done, label);
+  absl::StatusOr<RunResult> result = RunChild(context_, job_, base, label);
   *context_.units_done += 1;
   if (!result.ok()) return AsInternal(result.status());
   if (result->error_code == 2) return absl::InvalidArgumentError(result->error);
@@ -188,29 +195,19 @@ absl::StatusOr<RunResult> ChildRuns::RunJob(Strategy strategy, int rep, std::str
 class BlocksRuns : public ChildRuns {
  public:
   BlocksRuns(const ChildContext& context, Job job, std::vector<std::string> file_names)
-      : ChildRuns(context, std::move(job), "blocks"), file_names_(std::move(file_names)) {}
-  absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override {
-    latest_ = OutputPath(strategy, rep, ".out");
-    if (reference_.empty()) reference_ = latest_;
-    return RunJob(strategy, rep, latest_);
-  }
+      : ChildRuns(context, std::move(job), "blocks", ".out"), file_names_(std::move(file_names)) {}
   absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override {
     return AsInternal(
         CompareFramedOutputs(reference_, latest_, file_names_, StrategyName(strategy)));
   }
   RunOutput Latest() const override { return {latest_, {}, nullptr}; }
-  void DropLatest() override { RemoveQuietly(latest_); }
-  void DropReference() override { RemoveQuietly(reference_); }
 
  private:
   const std::vector<std::string> file_names_;
-  std::string reference_;
-  std::string latest_;
 };
 
-// One compaction run's scratch DB and its output files.
+// The output files in one compaction run's scratch DB.
 struct CompactionOutput {
-  std::string dir;
   OutputList ssts;
   OutputList blobs;
 };
@@ -218,33 +215,32 @@ struct CompactionOutput {
 class CompactionRuns : public ChildRuns {
  public:
   CompactionRuns(const ChildContext& context, Job job, ModeReport* m)
-      : ChildRuns(context, std::move(job), "compaction"), m_(m) {}
+      : ChildRuns(context, std::move(job), "compaction", ""), m_(m) {}
   absl::StatusOr<RunResult> Run(Strategy strategy, int rep) override;
   absl::StatusOr<Comparison> CompareLatest(Strategy strategy) override;
-  RunOutput Latest() const override { return {"", latest_.ssts, context_.read_options}; }
-  void DropLatest() override { RemoveQuietly(latest_.dir); }
-  void DropReference() override { RemoveQuietly(reference_.dir); }
+  RunOutput Latest() const override { return {"", latest_out_.ssts, context_.read_options}; }
 
  private:
   absl::Status AddOutputMetrics(RunResult* result) const;
 
   ModeReport* const m_;
-  CompactionOutput reference_;
-  CompactionOutput latest_;
+  CompactionOutput reference_out_;
+  CompactionOutput latest_out_;
 };
 
 // What the parent reads back of the output files: sizes, blocks and blobs.
 absl::Status CompactionRuns::AddOutputMetrics(RunResult* result) const {
-  absl::StatusOr<OutputSummary> summary = SummarizeOutputs(latest_.ssts, *context_.read_options);
+  absl::StatusOr<OutputSummary> summary =
+      SummarizeOutputs(latest_out_.ssts, *context_.read_options);
   if (!summary.ok()) return AsInternal(summary.status());
-  absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_.blobs);
+  absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_out_.blobs);
   if (!blobs.ok()) return AsInternal(blobs.status());
   auto& metrics = result->metrics;
   metrics["uncompressed_bytes"] =
       static_cast<int64_t>(summary->uncompressed_bytes + blobs->uncompressed_bytes);
   metrics["stored_bytes"] = static_cast<int64_t>(summary->stored_bytes + blobs->stored_bytes);
   metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
-  if (!latest_.blobs.empty()) {
+  if (!latest_out_.blobs.empty()) {
     metrics["output_blobs"] = static_cast<int64_t>(blobs->blobs);
     metrics["output_blob_uncompressed_bytes"] = static_cast<int64_t>(blobs->uncompressed_bytes);
   }
@@ -252,26 +248,25 @@ absl::Status CompactionRuns::AddOutputMetrics(RunResult* result) const {
 }
 
 absl::StatusOr<RunResult> CompactionRuns::Run(Strategy strategy, int rep) {
-  latest_.dir = OutputPath(strategy, rep, "");
-  absl::StatusOr<RunResult> result = RunJob(strategy, rep, latest_.dir);
+  absl::StatusOr<RunResult> result = ChildRuns::Run(strategy, rep);
   if (!result.ok()) return result;
-  std::tie(latest_.ssts, latest_.blobs) = SplitOutputs(result->outputs);
+  std::tie(latest_out_.ssts, latest_out_.blobs) = SplitOutputs(result->outputs);
   if (absl::Status s = AddOutputMetrics(&*result); !s.ok()) return s;
   for (const std::string& note : result->notes) {
     if (std::find(m_->notes.begin(), m_->notes.end(), note) == m_->notes.end()) {
       m_->notes.push_back(note);
     }
   }
-  if (reference_.dir.empty()) reference_ = latest_;
+  if (reference_ == latest_) reference_out_ = latest_out_;
   return result;
 }
 
 absl::StatusOr<Comparison> CompactionRuns::CompareLatest(Strategy strategy) {
   absl::StatusOr<Comparison> c = AsInternal(CompareCompactionOutputs(
-      reference_.ssts, latest_.ssts, *context_.read_options, StrategyName(strategy)));
+      reference_out_.ssts, latest_out_.ssts, *context_.read_options, StrategyName(strategy)));
   if (!c.ok() || !c->identical) return c;
-  absl::StatusOr<Comparison> blobs =
-      AsInternal(CompareBlobOutputs(reference_.blobs, latest_.blobs, StrategyName(strategy)));
+  absl::StatusOr<Comparison> blobs = AsInternal(
+      CompareBlobOutputs(reference_out_.blobs, latest_out_.blobs, StrategyName(strategy)));
   if (!blobs.ok() || !blobs->identical) return blobs;
   c->blocks += blobs->blocks;
   return c;
@@ -326,14 +321,6 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
   }
   if (!options.keep_outputs && have_reference) runs.DropReference();
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::string> SelfExecutable() {
-  std::string path(4096, '\0');
-  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (n <= 0) return absl::ErrnoToStatus(errno, "readlink /proc/self/exe");
-  path.resize(static_cast<size_t>(n));
-  return path;
 }
 
 }  // namespace rockpool::replay

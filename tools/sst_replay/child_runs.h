@@ -93,9 +93,6 @@ std::unique_ptr<ModeRuns> MakeBlocksRuns(const ChildContext& context, Job job,
 // record by blob record. The children's notes are added to m->notes once.
 std::unique_ptr<ModeRuns> MakeCompactionRuns(const ChildContext& context, Job job, ModeReport* m);
 
-// The executable of this process (readlink /proc/self/exe).
-absl::StatusOr<std::string> SelfExecutable();
-
 }  // namespace rockpool::replay
 
 #endif  // ROCKPOOL_TOOLS_SST_REPLAY_CHILD_RUNS_H_

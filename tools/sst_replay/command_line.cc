@@ -4,24 +4,18 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <string_view>
 #include <utility>
 
 #include "absl/flags/internal/usage.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "compression/compression_type.h"
 #include "tools/sst_replay/stock_patterns.h"
 
 namespace rockpool::replay {
-namespace {
-
-absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
-
-}  // namespace
-
 std::string OneLine(absl::string_view s) {
   std::string out(s);
   std::replace(out.begin(), out.end(), '\n', ' ');
@@ -48,15 +42,10 @@ absl::Status ReadMode(const std::string& mode, ReplaySettings* r) {
 }
 
 absl::Status ReadCodec(const std::string& codec, ReplaySettings* r) {
-  constexpr std::pair<const char*, uint8_t> kCodecs[] = {
-      {"zstd", compression_type::kZSTD},
-      {"zlib", compression_type::kZlib},
-      {"lz4", compression_type::kLZ4},
-      {"lz4hc", compression_type::kLZ4HC},
-  };
   if (codec.empty()) return absl::OkStatus();
-  for (const auto& [name, type] : kCodecs) {
-    if (codec == name) {
+  for (uint8_t type : {compression_type::kZSTD, compression_type::kZlib, compression_type::kLZ4,
+                       compression_type::kLZ4HC}) {
+    if (codec == CompressionTypeName(type)) {
       r->codec = type;
       return absl::OkStatus();
     }
@@ -115,7 +104,7 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
 int ParseFlags(int argc, char** argv, std::vector<std::string>* positional) {
   bool only_positional = false;
   for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
+    const absl::string_view arg = argv[i];
     if (only_positional || arg.size() < 2 || arg[0] != '-') {
       positional->emplace_back(arg);
       continue;
@@ -124,25 +113,25 @@ int ParseFlags(int argc, char** argv, std::vector<std::string>* positional) {
       only_positional = true;
       continue;
     }
-    const std::string_view body = arg.substr(arg[1] == '-' ? 2 : 1);
-    std::string_view name = body;
-    std::optional<std::string_view> value;
-    if (const size_t eq = body.find('='); eq != std::string_view::npos) {
+    const absl::string_view body = arg.substr(arg[1] == '-' ? 2 : 1);
+    absl::string_view name = body;
+    std::optional<absl::string_view> value;
+    if (const size_t eq = body.find('='); eq != absl::string_view::npos) {
       name = body.substr(0, eq);
       value = body.substr(eq + 1);
     }
     // Abseil's usage flags (--help, --helpfull, --helpshort, --help=substring,
     // --version, ...) print exactly as in any Abseil program; all exit 0.
-    const std::string_view usage_name = name == "h" || name == "?" ? "help" : name;
-    if (absl::flags_internal::DeduceUsageFlags(A(usage_name), A(value.value_or("")))) {
+    const absl::string_view usage_name = name == "h" || name == "?" ? "help" : name;
+    if (absl::flags_internal::DeduceUsageFlags(usage_name, value.value_or(""))) {
       absl::flags_internal::HandleUsageFlags(std::cout, absl::ProgramUsageMessage());
       std::cout.flush();
       return 0;
     }
-    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(A(name));
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     std::string text;
-    if (flag == nullptr && name.substr(0, 2) == "no" && !value.has_value()) {
-      flag = absl::FindCommandLineFlag(A(name.substr(2)));
+    if (flag == nullptr && absl::StartsWith(name, "no") && !value.has_value()) {
+      flag = absl::FindCommandLineFlag(name.substr(2));
       if (flag != nullptr && !flag->IsOfType<bool>()) flag = nullptr;
       text = "false";
     } else if (flag != nullptr && value.has_value()) {
@@ -150,13 +139,13 @@ int ParseFlags(int argc, char** argv, std::vector<std::string>* positional) {
     } else if (flag != nullptr && flag->IsOfType<bool>()) {
       text = "true";
     } else if (flag != nullptr) {
-      if (i + 1 >= argc) return UsageError(absl::StrCat("flag --", A(name), " needs a value"));
+      if (i + 1 >= argc) return UsageError(absl::StrCat("flag --", name, " needs a value"));
       text = argv[++i];
     }
-    if (flag == nullptr) return UsageError(absl::StrCat("unknown flag ", A(arg)));
+    if (flag == nullptr) return UsageError(absl::StrCat("unknown flag ", arg));
     std::string error;
     if (!flag->ParseFrom(text, &error)) {
-      return UsageError(absl::StrCat("--", A(name), ": ", error));
+      return UsageError(absl::StrCat("--", name, ": ", error));
     }
   }
   return -1;

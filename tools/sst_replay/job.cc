@@ -1,11 +1,8 @@
 #include "tools/sst_replay/job.h"
 
-#include <type_traits>
 #include <utility>
-#include <variant>
 
 #include "absl/strings/str_cat.h"
-#include "rocksdb_plugin/own_file.h"
 #include "tools/json/json_parse.h"
 #include "tools/json/object_reader.h"
 #include "tools/sst/byte_source.h"
@@ -16,10 +13,19 @@ namespace {
 using json::ObjectReader;
 using json::Value;
 
-Value Strings(const std::vector<std::string>& strings) {
-  Value::Array items;
-  for (const std::string& s : strings) items.push_back(Value::String(s));
-  return Value::MakeArray(std::move(items));
+// The array of `to_json` of each item.
+template <typename T, typename ToJson>
+Value ArrayOf(const std::vector<T>& items, ToJson to_json) {
+  Value::Array out;
+  for (const T& item : items) out.push_back(to_json(item));
+  return Value::MakeArray(std::move(out));
+}
+
+// Reads each object of the member array `key` into a new item of `out`.
+template <typename T, typename Read>
+void ReadArray(ObjectReader& r, absl::string_view key, std::vector<T>* out, Read read) {
+  const size_t n = r.Size(key);
+  for (size_t i = 0; i < n && r.ok(); ++i) read(r.Element(key, i), out->emplace_back());
 }
 
 Value CodecJson(const CodecSettings& c) {
@@ -39,22 +45,18 @@ void ReadCodec(ObjectReader r, CodecSettings* c) {
 }
 
 // An SST (with use_dictionary) or a blob file of blocks mode.
-Value BlocksFileJson(const BlocksFile& f, bool sst) {
+template <bool kSst>
+Value BlocksFileJson(const BlocksFile& f) {
   Value::Members m = {{"path", Value::String(f.path)}, {"codec", CodecJson(f.codec)}};
-  if (sst) m.emplace_back("use_dictionary", Value::Bool(f.use_dictionary));
+  if (kSst) m.emplace_back("use_dictionary", Value::Bool(f.use_dictionary));
   return Value::MakeObject(std::move(m));
 }
 
-void ReadBlocksFiles(ObjectReader& job, absl::string_view key, bool sst,
-                     std::vector<BlocksFile>* out) {
-  const size_t n = job.Size(key);
-  for (size_t i = 0; i < n && job.ok(); ++i) {
-    ObjectReader r = job.Element(key, i);
-    BlocksFile& f = out->emplace_back();
-    r.String("path", &f.path);
-    ReadCodec(r.Object("codec"), &f.codec);
-    if (sst) r.Bool("use_dictionary", &f.use_dictionary);
-  }
+template <bool kSst>
+void ReadBlocksFile(ObjectReader r, BlocksFile& f) {
+  r.String("path", &f.path);
+  ReadCodec(r.Object("codec"), &f.codec);
+  if (kSst) r.Bool("use_dictionary", &f.use_dictionary);
 }
 
 Value GroupJson(const CompactionGroup& g) {
@@ -63,68 +65,14 @@ Value GroupJson(const CompactionGroup& g) {
                             {"format_version", Value::Integer(g.format_version)},
                             {"checksum", Value::Integer(g.checksum)},
                             {"block_size", Value::Integer(g.block_size)},
-                            {"files", Strings(g.files)}});
+                            {"files", ArrayOf(g.files, Value::String)}});
 }
 
-void ReadGroups(ObjectReader& job, std::vector<CompactionGroup>* out) {
-  const size_t n = job.Size("groups");
-  for (size_t i = 0; i < n && job.ok(); ++i) {
-    ObjectReader r = job.Element("groups", i);
-    CompactionGroup& g = out->emplace_back();
-    r.String("name", &g.name);
-    ReadCodec(r.Object("codec"), &g.codec);
-    r.Integer("format_version", &g.format_version).Integer("checksum", &g.checksum);
-    r.Integer("block_size", &g.block_size).Strings("files", &g.files);
-  }
-}
-
-// The Job's one-value members, in one table so that writer and reader list
-// the same fields.
-struct JobField {
-  const char* key;
-  std::variant<std::string Job::*, uint64_t Job::*, bool Job::*> member;
-};
-static_assert(std::is_same_v<RockpoolOptions::MaxIdlePerKey, uint64_t>);
-const JobField kJobFields[] = {
-    {"mode", &Job::mode},
-    {"max_idle_per_key", &Job::max_idle_per_key},
-    {"verify_checksums", &Job::verify_checksums},
-    {"pattern", &Job::pattern},
-    {"block_size", &Job::block_size},
-    {"total_blocks", &Job::total_blocks},
-    {"total_stored_bytes", &Job::total_stored_bytes},
-    {"output", &Job::output},
-    {"allocator", &Job::allocator},
-    {"allocator_preload", &Job::allocator_preload},
-    {"source_db", &Job::source_db},
-};
-
-Value FieldJson(const Job& job, const JobField& field) {
-  return std::visit(
-      [&](auto member) {
-        using Member = decltype(member);
-        if constexpr (std::is_same_v<Member, bool Job::*>) return Value::Bool(job.*member);
-        if constexpr (std::is_same_v<Member, uint64_t Job::*>) return Value::Integer(job.*member);
-        if constexpr (std::is_same_v<Member, std::string Job::*>) {
-          return Value::String(job.*member);
-        }
-      },
-      field.member);
-}
-
-void ReadField(ObjectReader& r, const JobField& field, Job* job) {
-  std::visit(
-      [&](auto member) {
-        using Member = decltype(member);
-        if constexpr (std::is_same_v<Member, bool Job::*>) r.Bool(field.key, &(job->*member));
-        if constexpr (std::is_same_v<Member, uint64_t Job::*>) {
-          r.Integer(field.key, &(job->*member));
-        }
-        if constexpr (std::is_same_v<Member, std::string Job::*>) {
-          r.String(field.key, &(job->*member));
-        }
-      },
-      field.member);
+void ReadGroup(ObjectReader r, CompactionGroup& g) {
+  r.String("name", &g.name);
+  ReadCodec(r.Object("codec"), &g.codec);
+  r.Integer("format_version", &g.format_version).Integer("checksum", &g.checksum);
+  r.Integer("block_size", &g.block_size).Strings("files", &g.files);
 }
 
 // Parses `text` and reads it with `read`; Internal for anything wrong.
@@ -149,16 +97,23 @@ absl::StatusOr<T> ParseFile(absl::string_view what, std::string_view text, Read 
 const char* StrategyName(Strategy s) { return s == Strategy::kStock ? "stock" : "pooled"; }
 
 std::string SerializeJob(const Job& job) {
-  Value::Members m = {{"strategy", Value::String(StrategyName(job.strategy))}};
-  for (const JobField& field : kJobFields) m.emplace_back(field.key, FieldJson(job, field));
-  Value::Array files, blobs, groups;
-  for (const BlocksFile& f : job.files) files.push_back(BlocksFileJson(f, true));
-  for (const BlocksFile& f : job.blobs) blobs.push_back(BlocksFileJson(f, false));
-  for (const CompactionGroup& g : job.groups) groups.push_back(GroupJson(g));
-  m.emplace_back("files", Value::MakeArray(std::move(files)));
-  m.emplace_back("blobs", Value::MakeArray(std::move(blobs)));
-  m.emplace_back("groups", Value::MakeArray(std::move(groups)));
-  return json::ToText(Value::MakeObject(std::move(m)));
+  return json::ToText(Value::MakeObject({
+      {"strategy", Value::String(StrategyName(job.strategy))},
+      {"mode", Value::String(job.mode)},
+      {"max_idle_per_key", Value::Integer(job.max_idle_per_key)},
+      {"verify_checksums", Value::Bool(job.verify_checksums)},
+      {"pattern", Value::String(job.pattern)},
+      {"block_size", Value::Integer(job.block_size)},
+      {"total_blocks", Value::Integer(job.total_blocks)},
+      {"total_stored_bytes", Value::Integer(job.total_stored_bytes)},
+      {"output", Value::String(job.output)},
+      {"allocator", Value::String(job.allocator)},
+      {"allocator_preload", Value::String(job.allocator_preload)},
+      {"source_db", Value::String(job.source_db)},
+      {"files", ArrayOf(job.files, BlocksFileJson<true>)},
+      {"blobs", ArrayOf(job.blobs, BlocksFileJson<false>)},
+      {"groups", ArrayOf(job.groups, GroupJson)},
+  }));
 }
 
 absl::StatusOr<Job> ParseJob(std::string_view text) {
@@ -167,13 +122,18 @@ absl::StatusOr<Job> ParseJob(std::string_view text) {
     r.String("strategy", &strategy);
     if (r.ok() && strategy != "stock" && strategy != "pooled") r.Fail("strategy", strategy);
     job->strategy = strategy == "pooled" ? Strategy::kPooled : Strategy::kStock;
-    for (const JobField& field : kJobFields) ReadField(r, field, job);
+    r.String("mode", &job->mode).Integer("max_idle_per_key", &job->max_idle_per_key);
+    r.Bool("verify_checksums", &job->verify_checksums).String("pattern", &job->pattern);
+    r.Integer("block_size", &job->block_size).Integer("total_blocks", &job->total_blocks);
+    r.Integer("total_stored_bytes", &job->total_stored_bytes).String("output", &job->output);
+    r.String("allocator", &job->allocator).String("allocator_preload", &job->allocator_preload);
+    r.String("source_db", &job->source_db);
     if (r.ok() && job->mode != "blocks" && job->mode != "compaction") {
       r.Fail("mode", absl::StrCat("\"", job->mode, "\" is neither blocks nor compaction"));
     }
-    ReadBlocksFiles(r, "files", true, &job->files);
-    ReadBlocksFiles(r, "blobs", false, &job->blobs);
-    ReadGroups(r, &job->groups);
+    ReadArray(r, "files", &job->files, ReadBlocksFile<true>);
+    ReadArray(r, "blobs", &job->blobs, ReadBlocksFile<false>);
+    ReadArray(r, "groups", &job->groups, ReadGroup);
   });
 }
 
@@ -194,7 +154,7 @@ std::string SerializeResult(const RunResult& r) {
   return json::ToText(Value::MakeObject({{"metrics", Value::MakeObject(std::move(metrics))},
                                          {"series", Value::MakeArray(std::move(series))},
                                          {"outputs", Value::MakeArray(std::move(outputs))},
-                                         {"notes", Strings(r.notes)},
+                                         {"notes", ArrayOf(r.notes, Value::String)},
                                          {"facts", Value::MakeObject(std::move(facts))},
                                          {"error_code", Value::Integer(r.error_code)},
                                          {"error", Value::String(r.error)}}));
@@ -203,26 +163,16 @@ std::string SerializeResult(const RunResult& r) {
 absl::StatusOr<RunResult> ParseResult(std::string_view text) {
   return ParseFile<RunResult>("result", text, [](ObjectReader& r, RunResult* out) {
     r.IntegerMap("metrics", &out->metrics).StringMap("facts", &out->facts);
-    const size_t points = r.Size("series");
-    for (size_t i = 0; i < points && r.ok(); ++i) {
-      SeriesPoint& p = out->series.emplace_back();
-      r.Element("series", i)
-          .Double("x", &p.x)
-          .Integer("process_bytes", &p.process_bytes)
-          .Integer("codec_bytes", &p.codec_bytes);
-    }
-    const size_t outputs = r.Size("outputs");
-    for (size_t i = 0; i < outputs && r.ok(); ++i) {
-      auto& [group, path] = out->outputs.emplace_back();
-      r.Element("outputs", i).String("group", &group).String("path", &path);
-    }
+    ReadArray(r, "series", &out->series, [](ObjectReader p, SeriesPoint& point) {
+      p.Double("x", &point.x).Integer("process_bytes", &point.process_bytes);
+      p.Integer("codec_bytes", &point.codec_bytes);
+    });
+    ReadArray(r, "outputs", &out->outputs, [](ObjectReader o, auto& output) {
+      o.String("group", &output.first).String("path", &output.second);
+    });
     r.Strings("notes", &out->notes).Integer("error_code", &out->error_code);
     r.String("error", &out->error);
   });
-}
-
-absl::Status WriteTextFile(const std::string& path, std::string_view text) {
-  return ReplaceOwnFile(path, absl::string_view(text.data(), text.size()));
 }
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {

@@ -107,11 +107,10 @@ struct RunResult {
 std::string SerializeResult(const RunResult& result);
 absl::StatusOr<RunResult> ParseResult(std::string_view text);
 
-// Whole-file helpers. Written files replace the path's own file, never
-// through a link (rocksdb_plugin/own_file.h; mode 0600); read files must be
-// regular files of at most kMaxTextFileBytes (tools/sst/byte_source.h).
+// The whole file at `path`, which must be a regular file of at most
+// kMaxTextFileBytes (tools/sst/byte_source.h). (The files are written with
+// rocksdb_plugin/own_file.h's ReplaceOwnFile: never through a link, 0600.)
 inline constexpr uint64_t kMaxTextFileBytes = uint64_t{64} << 20;
-absl::Status WriteTextFile(const std::string& path, std::string_view text);
 absl::StatusOr<std::string> ReadTextFile(const std::string& path);
 
 }  // namespace rockpool::replay

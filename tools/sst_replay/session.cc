@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +10,7 @@
 #include <system_error>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -19,6 +19,7 @@
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
 #include "rocksdb/version.h"
+#include "rocksdb_plugin/own_file.h"
 #include "tools/process/allocator_choice.h"
 #include "tools/process/malloc_counts.h"
 #include "tools/sst/codec_decompressor.h"
@@ -66,9 +67,9 @@ class Session {
     if (absl::Status s = scratch_.Create(settings_.tmpdir, settings_.keep_tmp); !s.ok()) {
       return Fail(2, s.message());
     }
-    absl::StatusOr<std::string> self = SelfExecutable();
-    if (!self.ok()) return Fail(3, self.status().message());
-    self_ = *self;
+    std::error_code ec;
+    self_ = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return Fail(3, absl::StrCat("readlink /proc/self/exe: ", ec.message()));
     report_.repeat = replay_.repeat;
     report_.malloc_counter_active = process::MallocCounterActive();
     if (args_.empty()) {
@@ -134,8 +135,7 @@ class Session {
       const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
       if (options == nullptr) continue;
       in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
-      if (std::none_of(sst_options_.begin(), sst_options_.end(),
-                       [&](const sst::OptionsFileInfo& o) { return o.path == options->path; })) {
+      if (absl::c_none_of(sst_options_, [&](const auto& o) { return o.path == options->path; })) {
         sst_options_.push_back(*options);
       }
     }
@@ -215,9 +215,8 @@ class Session {
     }
     const size_t files = plan.job.files.size();
     const size_t blob_files = plan.job.blobs.size();
-    const bool parallel =
-        std::any_of(plan.job.files.begin(), plan.job.files.end(),
-                    [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
+    const bool parallel = absl::c_any_of(
+        plan.job.files, [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
     if (absl::Status s =
             RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m);
         !s.ok()) {
@@ -423,9 +422,8 @@ class Session {
   }
 
   int Finish() {
-    bool identical = true;
-    for (const ModeReport& m : report_.modes) identical = identical && m.identical;
-    report_.exit_code = identical ? 0 : 1;
+    report_.exit_code =
+        absl::c_all_of(report_.modes, [](const ModeReport& m) { return m.identical; }) ? 0 : 1;
     if (settings_.json) {
       std::cout << FormatJson(report_);
     } else {
@@ -436,7 +434,7 @@ class Session {
     }
     std::cout.flush();
     if (!settings_.svg.empty()) {
-      if (absl::Status s = WriteTextFile(settings_.svg, RenderSvg(report_)); !s.ok()) {
+      if (absl::Status s = ReplaceOwnFile(settings_.svg, RenderSvg(report_)); !s.ok()) {
         return Fail(2, absl::StrCat("--svg: ", s.message()));
       }
     }
@@ -473,8 +471,7 @@ class Session {
 }  // namespace
 
 int RunSession(const Settings& settings, std::vector<std::string> inputs) {
-  Session session(settings, std::move(inputs));
-  return session.Run();
+  return Session(settings, std::move(inputs)).Run();
 }
 
 }  // namespace rockpool::replay

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "compression/debug_check.h"
 #include "rockpool_version.h"
+#include "rocksdb_plugin/own_file.h"
 #include "tools/process/allocator_check.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/block_replay.h"
@@ -119,40 +120,40 @@ FlagValues CurrentFlags() {
   return f;
 }
 
+// The job file's run, into `result`.
+absl::Status RunJobFile(RunResult* result) {
+  absl::StatusOr<std::string> text = ReadTextFile(absl::GetFlag(FLAGS_internal_job));
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Job> job = ParseJob(*text);
+  if (!job.ok()) return job.status();
+  // First: the run must be under the allocator asked for.
+  process::ActiveAllocator active = process::DetectActiveAllocator();
+  absl::Status status = process::CheckActiveAllocator(kAllocatorFlag.flag, job->allocator,
+                                                      job->allocator_preload, &active);
+  AddAllocatorFacts(active, result);
+  ProgressSink progress(absl::GetFlag(FLAGS_internal_progress_fd));
+  if (status.ok()) {
+    status = job->mode == "blocks" ? RunBlocksReplay(*job, result, &progress)
+                                   : RunCompactionReplay(*job, result, &progress);
+  }
+  result->metrics["felt_peak_rss_bytes"] = process::ImagePeakRssBytes();
+  return status;
+}
+
 // One measured strategy run (--internal_child): the job file in, the result
 // file out.
 int ChildMain() {
   RunResult result;
-  const std::string result_path = absl::GetFlag(FLAGS_internal_result);
-  absl::Status status;
-  absl::StatusOr<std::string> text = ReadTextFile(absl::GetFlag(FLAGS_internal_job));
-  if (!text.ok()) {
-    status = text.status();
-  } else {
-    absl::StatusOr<Job> job = ParseJob(*text);
-    if (!job.ok()) {
-      status = job.status();
-    } else {
-      // First: the run must be under the allocator asked for.
-      process::ActiveAllocator active = process::DetectActiveAllocator();
-      status = process::CheckActiveAllocator(kAllocatorFlag.flag, job->allocator,
-                                             job->allocator_preload, &active);
-      AddAllocatorFacts(active, &result);
-      ProgressSink progress(absl::GetFlag(FLAGS_internal_progress_fd));
-      if (status.ok()) {
-        status = job->mode == "blocks" ? RunBlocksReplay(*job, &result, &progress)
-                                       : RunCompactionReplay(*job, &result, &progress);
-      }
-      result.metrics["felt_peak_rss_bytes"] = process::ImagePeakRssBytes();
-    }
-  }
+  const absl::Status status = RunJobFile(&result);
   if (!status.ok()) {
     result.error_code = ExitCodeFor(status);
     result.error = OneLine(status.message());
   }
   for (std::string& note : result.notes) note = OneLine(note);
   for (auto& [key, fact] : result.facts) fact = OneLine(fact);
-  if (absl::Status s = WriteTextFile(result_path, SerializeResult(result)); !s.ok()) {
+  if (absl::Status s =
+          ReplaceOwnFile(absl::GetFlag(FLAGS_internal_result), SerializeResult(result));
+      !s.ok()) {
     std::fprintf(stderr, "sst_replay: %s\n", OneLine(s.message()).c_str());
     return 3;
   }
