@@ -231,16 +231,14 @@ absl::Status WriteFamilies(rocksdb::DB* db,
 absl::Status FlushAndCount(rocksdb::DB* db,
                            const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
                            WorkloadStats* stats) {
-  for (size_t i = 1; i < handles.size(); ++i) {
-    absl::Status s = Failed(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
-    if (!s.ok()) return s;
-  }
-  std::vector<rocksdb::LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  stats->sst_files = files.size();
+  absl::Status s = Failed(db->Flush(rocksdb::FlushOptions(), handles), "Flush");
+  if (!s.ok()) return s;
   std::vector<rocksdb::ColumnFamilyMetaData> metas;
   db->GetAllColumnFamilyMetaData(&metas);
-  for (const rocksdb::ColumnFamilyMetaData& m : metas) stats->blob_files += m.blob_files.size();
+  for (const rocksdb::ColumnFamilyMetaData& m : metas) {
+    stats->sst_files += m.file_count;
+    stats->blob_files += m.blob_files.size();
+  }
   return absl::OkStatus();
 }
 
