@@ -20,18 +20,13 @@ using console::FormatCount;
 
 namespace fs = std::filesystem;
 
-bool Poolable(uint8_t type) {
-  return type == compression_type::kZlib || type == compression_type::kZSTD ||
-         type == compression_type::kLZ4 || type == compression_type::kLZ4HC;
-}
-
 // Snappy files are said once per mode, in one note (SnappyNote), not one
 // per file: they are common (RocksDB's default codec) and nothing in them
 // is for rockpool to measure.
 void AddSkip(const std::string& path, const std::string& reason, InputVerdicts* verdicts) {
   verdicts->input_status.push_back(reason);
   ++verdicts->skipped;
-  if (reason == SnappySkipReason()) {
+  if (reason == kSnappySkipReason) {
     ++verdicts->snappy_files;
   } else {
     verdicts->notes.push_back(absl::StrCat(path, ": ", reason));
@@ -51,14 +46,15 @@ void AddSnappyNote(InputVerdicts* verdicts) {
 // are, with *target the codec to replay them with.
 std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const char* what,
                             const char* uncompressed_reason, uint8_t* target) {
-  if (type == compression_type::kSnappy) return SnappySkipReason();
+  if (type == compression_type::kSnappy) return kSnappySkipReason;
   if (!RockpoolDecodes(type)) {
     return absl::StrCat("skipped: ", CodecName(type), " ", what,
                         " (rockpool pools zstd, zlib and LZ4 contexts; this reader "
                         "decompresses those only)");
   }
   *target = settings.codec.value_or(type);
-  if (!Poolable(*target)) return uncompressed_reason;
+  // rockpool pools the contexts of every codec it decodes but none.
+  if (*target == compression_type::kNone || !RockpoolDecodes(*target)) return uncompressed_reason;
   return "";
 }
 
@@ -145,7 +141,6 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
     ++plan.per_codec[CodecName(t->codec->type)];
     plan.file_names.push_back(in.path);
   }
-  std::vector<std::string> blob_names;
   for (const BlobInput& in : blobs) {
     const std::optional<Target> t = Accept(in.path, BlobTargetFor(in, settings), "replayed", &plan);
     if (!t.has_value()) continue;
@@ -154,9 +149,8 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
     plan.job.total_stored_bytes += in.stored_value_bytes;
     plan.blob_records += in.records;
     ++plan.blob_per_codec[CodecName(t->codec->type)];
-    blob_names.push_back(in.path);
+    plan.file_names.push_back(in.path);
   }
-  plan.file_names.insert(plan.file_names.end(), blob_names.begin(), blob_names.end());
   AddSnappyNote(&plan);
   return plan;
 }
@@ -173,10 +167,6 @@ std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPla
     notes.push_back(Lz4StockNote(pattern));
   }
   return notes;
-}
-
-std::string SnappySkipReason() {
-  return "skipped: snappy (no context to pool: snappy's API takes none)";
 }
 
 std::string LoneBlobSkipReason() {
@@ -250,9 +240,9 @@ namespace {
 
 // "4 zlib, 7 zstd"
 std::string PerCodecText(const std::map<std::string, int>& per_codec) {
-  std::vector<std::string> parts;
-  for (const auto& [name, n] : per_codec) parts.push_back(absl::StrCat(n, " ", name));
-  return absl::StrJoin(parts, ", ");
+  return absl::StrJoin(per_codec, ", ", [](std::string* out, const auto& codec_files) {
+    absl::StrAppend(out, codec_files.second, " ", codec_files.first);
+  });
 }
 
 // "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
