@@ -20,7 +20,7 @@ using console::FormatCount;
 
 namespace fs = std::filesystem;
 
-// Snappy files are said once per mode, in one note (SnappyNote), not one
+// Snappy files are said once per mode, in one note (AddSnappyNote), not one
 // per file: they are common (RocksDB's default codec) and nothing in them
 // is for rockpool to measure.
 void AddSkip(const std::string& path, const std::string& reason, InputVerdicts* verdicts) {
@@ -42,40 +42,40 @@ void AddSnappyNote(InputVerdicts* verdicts) {
       "allocates its working memory inside each call, out of reach of any pool)"));
 }
 
-// Why blocks (or blobs) of compression `type` are not replayed; "" if they
-// are, with *target the codec to replay them with.
-std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const char* what,
-                            const char* uncompressed_reason, uint8_t* target) {
-  if (type == compression_type::kSnappy) return kSnappySkipReason;
-  if (!RockpoolDecodes(type)) {
-    return absl::StrCat("skipped: ", CodecName(type), " ", what,
-                        " (rockpool pools zstd, zlib and LZ4 contexts; this reader "
-                        "decompresses those only)");
-  }
-  *target = settings.codec.value_or(type);
-  // rockpool pools the contexts of every codec it decodes but none.
-  if (*target == compression_type::kNone || !RockpoolDecodes(*target)) return uncompressed_reason;
-  return "";
-}
-
-// What one blob file is recompressed with, or why it is skipped. RocksDB
-// 7.8.3 compresses blobs with default CompressionOptions
-// (BlobFileBuilder::CompressBlobIfNeeded), so only the type comes from the
-// file; --codec and --level override as for SSTs.
-Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
+// What an input recorded with `recorded` (and a dictionary if
+// `dictionary`), holding `units` data blocks or blobs, is recompressed with,
+// or why it is skipped. A blob file records only its type: RocksDB 7.8.3
+// compresses blobs with default CompressionOptions
+// (BlobFileBuilder::CompressBlobIfNeeded); --codec and --level override as
+// for SSTs.
+Target TargetOf(const CodecSettings& recorded, bool dictionary, uint64_t units, bool blobs,
+                const ReplaySettings& settings) {
   Target t;
-  uint8_t target = in.compression;
-  t.skip_reason = CodecSkipReason(in.compression, settings, "blobs",
-                                  "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or "
-                                  "lz4hc to replay them compressed)",
-                                  &target);
-  if (!t.skip_reason.empty()) return t;
-  if (in.records == 0) {
-    t.skip_reason = "skipped: no blobs";
-    return t;
+  const uint8_t type = recorded.type;
+  const uint8_t target = settings.codec.value_or(type);
+  if (type == compression_type::kSnappy) {
+    t.skip_reason = kSnappySkipReason;
+  } else if (!RockpoolDecodes(type)) {
+    t.skip_reason = absl::StrCat("skipped: ", CodecName(type), blobs ? " blobs" : " blocks",
+                                 " (rockpool pools zstd, zlib and LZ4 contexts; this reader "
+                                 "decompresses those only)");
+  } else if (target == compression_type::kNone || !RockpoolDecodes(target)) {
+    // rockpool pools the contexts of every codec it decodes but none.
+    t.skip_reason = blobs ? "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or lz4hc "
+                            "to replay them compressed)"
+                          : "skipped: uncompressed (pass --codec=zstd, zlib, lz4 or lz4hc to "
+                            "replay it compressed)";
+  } else if (units == 0) {
+    t.skip_reason = blobs ? "skipped: no blobs" : "skipped: no data blocks";
   }
-  CodecSettings c;  // RocksDB's default CompressionOptions
-  c.type = target;
+  if (!t.skip_reason.empty()) return t;
+  CodecSettings c = recorded;
+  if (target != type) {
+    c = CodecSettings();
+    c.type = target;
+    c.parallel_threads = recorded.parallel_threads;  // the DB's setting, not the codec's
+  }
+  t.use_dictionary = dictionary && target == type;
   if (settings.level.has_value()) c.level = *settings.level;
   t.codec = c;
   return t;
@@ -95,29 +95,7 @@ std::optional<Target> Accept(const std::string& path, Target t, const char* acce
 }  // namespace
 
 Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
-  Target t;
-  const uint8_t type = in.codec.type;
-  uint8_t target = type;
-  t.skip_reason = CodecSkipReason(
-      type, settings, "blocks",
-      "skipped: uncompressed (pass --codec=zstd, zlib, lz4 or lz4hc to replay it compressed)",
-      &target);
-  if (!t.skip_reason.empty()) return t;
-  if (in.data_blocks == 0) {
-    t.skip_reason = "skipped: no data blocks";
-    return t;
-  }
-  CodecSettings c;
-  if (target == type) {
-    c = in.codec;
-    t.use_dictionary = in.has_dictionary;
-  } else {
-    c.type = target;
-    c.parallel_threads = in.codec.parallel_threads;  // the DB's setting, not the codec's
-  }
-  if (settings.level.has_value()) c.level = *settings.level;
-  t.codec = c;
-  return t;
+  return TargetOf(in.codec, in.has_dictionary, in.data_blocks, /*blobs=*/false, settings);
 }
 
 Strategy StrategyAt(int rep, int k) {
@@ -142,7 +120,11 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
     plan.file_names.push_back(in.path);
   }
   for (const BlobInput& in : blobs) {
-    const std::optional<Target> t = Accept(in.path, BlobTargetFor(in, settings), "replayed", &plan);
+    CodecSettings recorded;  // RocksDB's default CompressionOptions
+    recorded.type = in.compression;
+    const std::optional<Target> t =
+        Accept(in.path, TargetOf(recorded, /*dictionary=*/false, in.records, /*blobs=*/true, settings), "replayed",
+               &plan);
     if (!t.has_value()) continue;
     plan.job.blobs.push_back(BlocksFile{in.path, *t->codec, false});
     plan.job.total_blocks += in.records;
