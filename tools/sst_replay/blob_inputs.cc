@@ -82,14 +82,7 @@ absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
   return MappedFile(addr, size);
 }
 
-MappedFile::MappedFile(MappedFile&& other) noexcept : addr_(other.addr_), size_(other.size_) {
-  other.addr_ = nullptr;
-  other.size_ = 0;
-}
-
-MappedFile::~MappedFile() {
-  if (addr_ != nullptr) ::munmap(addr_, size_);
-}
+void MappedFile::Unmap::operator()(void* addr) const { ::munmap(addr, size); }
 
 absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
   absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
