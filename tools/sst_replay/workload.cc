@@ -12,7 +12,6 @@
 #include "absl/strings/str_format.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
-#include "rocksdb/table.h"
 #include "rocksdb/version.h"
 #include "tools/console/units.h"
 #include "tools/sst/rocksdb_calls.h"
@@ -158,13 +157,13 @@ absl::Status Failed(const rocksdb::Status& s, const std::string& what) {
   return FromRocks(s, absl::StrCat("default workload: ", what));
 }
 
+// 4 MiB memtables, no automatic compactions, RocksDB's default table
+// options (workload.h).
 rocksdb::ColumnFamilyOptions FamilyOptions(rocksdb::CompressionType compression) {
   rocksdb::ColumnFamilyOptions cf;
   cf.compression = compression;
   cf.write_buffer_size = 4 << 20;
   cf.disable_auto_compactions = true;
-  rocksdb::BlockBasedTableOptions table;  // 4 KiB blocks, format_version 5, XXH3
-  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return cf;
 }
 
