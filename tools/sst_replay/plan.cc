@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <system_error>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -122,9 +123,9 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
   for (const BlobInput& in : blobs) {
     CodecSettings recorded;  // RocksDB's default CompressionOptions
     recorded.type = in.compression;
-    const std::optional<Target> t =
-        Accept(in.path, TargetOf(recorded, /*dictionary=*/false, in.records, /*blobs=*/true, settings), "replayed",
-               &plan);
+    const std::optional<Target> t = Accept(
+        in.path, TargetOf(recorded, /*dictionary=*/false, in.records, /*blobs=*/true, settings),
+        "replayed", &plan);
     if (!t.has_value()) continue;
     plan.job.blobs.push_back(BlocksFile{in.path, *t->codec, false});
     plan.job.total_blocks += in.records;
@@ -204,10 +205,8 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
     // Oldest first, as RocksDB numbers its files: the scratch DB then sees
     // overwrites in the order the source DB did.
     std::sort(g.inputs.begin(), g.inputs.end(), [&](size_t a, size_t b) {
-      if (inputs[a].file_number != inputs[b].file_number) {
-        return inputs[a].file_number < inputs[b].file_number;
-      }
-      return inputs[a].path < inputs[b].path;
+      return std::tie(inputs[a].file_number, inputs[a].path) <
+             std::tie(inputs[b].file_number, inputs[b].path);
     });
     const InputFile& oldest = inputs[g.inputs.front()];
     g.group.format_version = std::clamp<uint32_t>(oldest.format_version, 2, 5);
