@@ -87,8 +87,7 @@ void MappedFile::Unmap::operator()(void* addr) const { ::munmap(addr, size); }
 absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
   absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
   if (!mapped.ok()) return mapped.status();
-  const std::string_view data = mapped->data();
-  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(data, path);
+  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(mapped->data(), path);
   if (!parsed.ok()) return parsed.status();
   BlobInput in;
   in.path = path;
