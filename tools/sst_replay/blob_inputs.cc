@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <system_error>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -30,10 +31,26 @@ bool StartsWithBlobMagic(const std::string& path) {
   return read && magic == sst::kBlobMagic;
 }
 
-// A RocksDB DB directory: has a CURRENT file.
-bool IsDbDirectory(const std::string& dir) {
+// The regular files of DB directory `source` a copy takes: all but LOCK,
+// which belongs to whoever has the source open, and the LOG files
+// (RocksDB's text logs, not state; the copy writes its own).
+absl::StatusOr<std::vector<fs::directory_entry>> FilesToCopy(const std::string& source) {
+  std::vector<fs::directory_entry> out;
   std::error_code ec;
-  return fs::is_directory(dir, ec) && fs::is_regular_file(fs::path(dir) / "CURRENT", ec);
+  for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code ec2;
+    if (!it->is_regular_file(ec2) || name == "LOCK" || name == "LOG" ||
+        absl::StartsWith(name, "LOG.old")) {
+      continue;
+    }
+    out.push_back(*it);
+  }
+  if (ec) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source, ": offset 0: cannot list directory: ", ec.message()));
+  }
+  return out;
 }
 
 }  // namespace
@@ -51,40 +68,26 @@ bool IsBlobPath(const std::string& path) {
 absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat(path, ": offset 0: cannot open"));
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
+  auto failed = [&](const char* what) {
     const int err = errno;
     ::close(fd);
-    return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: cannot stat"));
-  }
+    return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: ", what));
+  };
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return failed("cannot stat");
   const size_t size = static_cast<size_t>(st.st_size);
-  void* addr = nullptr;
-  if (size > 0) {
-    addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (addr == MAP_FAILED) {
-      const int err = errno;
-      ::close(fd);
-      return absl::ErrnoToStatus(err, absl::StrCat(path, ": offset 0: cannot map"));
-    }
-  }
+  void* addr = size > 0 ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : nullptr;
+  if (addr == MAP_FAILED) return failed("cannot map");
   ::close(fd);  // the mapping stays valid
   return MappedFile(addr, size);
 }
 
-MappedFile::MappedFile(MappedFile&& other) noexcept : addr_(other.addr_), size_(other.size_) {
-  other.addr_ = nullptr;
-  other.size_ = 0;
-}
-
-MappedFile::~MappedFile() {
-  if (addr_ != nullptr) ::munmap(addr_, size_);
-}
+void MappedFile::Unmap::operator()(void* addr) const { ::munmap(addr, size); }
 
 absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
   absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
   if (!mapped.ok()) return mapped.status();
-  const std::string_view data = mapped->data();
-  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(data, path);
+  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(mapped->data(), path);
   if (!parsed.ok()) return parsed.status();
   BlobInput in;
   in.path = path;
@@ -116,8 +119,9 @@ absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs
 std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args) {
   std::vector<std::string> out;
   for (const std::string& arg : args) {
-    if (!IsDbDirectory(arg)) continue;
     std::error_code ec;
+    // A RocksDB DB directory has a CURRENT file.
+    if (!fs::is_regular_file(fs::path(arg) / "CURRENT", ec)) continue;
     for (fs::directory_iterator it(arg, ec), end; !ec && it != end; it.increment(ec)) {
       if (it->path().extension() == ".blob") {
         out.push_back(arg);
@@ -128,29 +132,14 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
   return out;
 }
 
-namespace {
-
-// What a copy of a DB directory leaves out: LOCK belongs to whoever has the
-// source open; LOGs are RocksDB's text logs, not state, and the copy writes
-// its own.
-bool LeftOutOfCopy(const std::string& name) {
-  return name == "LOCK" || name == "LOG" || absl::StartsWith(name, "LOG.old");
-}
-
-}  // namespace
-
 absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source) {
-  std::error_code ec;
+  absl::StatusOr<std::vector<fs::directory_entry>> files = FilesToCopy(source);
+  if (!files.ok()) return files.status();
   uint64_t bytes = 0;
-  for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code ec2;
-    if (!it->is_regular_file(ec2) || LeftOutOfCopy(it->path().filename().string())) continue;
-    const uintmax_t size = it->file_size(ec2);
-    if (!ec2) bytes += size;
-  }
-  if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ": offset 0: cannot list directory: ", ec.message()));
+  for (const fs::directory_entry& f : *files) {
+    std::error_code ec;
+    const uintmax_t size = f.file_size(ec);
+    if (!ec) bytes += size;
   }
   return bytes;
 }
@@ -160,23 +149,18 @@ absl::Status CopyDbDirectory(const std::string& source, const std::string& targe
   if (fs::exists(target, ec)) {
     return absl::InternalError(absl::StrCat(target, ": offset 0: scratch copy already exists"));
   }
+  absl::StatusOr<std::vector<fs::directory_entry>> files = FilesToCopy(source);
+  if (!files.ok()) return files.status();
   fs::create_directories(target, ec);
   if (ec) {
     return absl::InternalError(absl::StrCat(target, ": offset 0: cannot create: ", ec.message()));
   }
-  for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    std::error_code ec2;
-    if (!it->is_regular_file(ec2) || LeftOutOfCopy(name)) continue;
-    fs::copy_file(it->path(), fs::path(target) / name, ec2);
-    if (ec2) {
+  for (const fs::directory_entry& f : *files) {
+    fs::copy_file(f.path(), fs::path(target) / f.path().filename(), ec);
+    if (ec) {
       return absl::InvalidArgumentError(
-          absl::StrCat(it->path().string(), ": offset 0: cannot copy: ", ec2.message()));
+          absl::StrCat(f.path().string(), ": offset 0: cannot copy: ", ec.message()));
     }
-  }
-  if (ec) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source, ": offset 0: cannot list directory: ", ec.message()));
   }
   return absl::OkStatus();
 }

@@ -8,6 +8,7 @@
 #define ROCKPOOL_TOOLS_SST_REPLAY_BLOB_INPUTS_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,16 +48,17 @@ absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs
 class MappedFile {
  public:
   static absl::StatusOr<MappedFile> Open(const std::string& path);
-  MappedFile(MappedFile&& other) noexcept;
-  MappedFile& operator=(MappedFile&&) = delete;
-  MappedFile(const MappedFile&) = delete;
-  ~MappedFile();
-  std::string_view data() const { return {static_cast<const char*>(addr_), size_}; }
+  std::string_view data() const {
+    return {static_cast<const char*>(map_.get()), map_.get_deleter().size};
+  }
 
  private:
-  MappedFile(void* addr, size_t size) : addr_(addr), size_(size) {}
-  void* addr_ = nullptr;
-  size_t size_ = 0;
+  struct Unmap {
+    size_t size = 0;
+    void operator()(void* addr) const;
+  };
+  MappedFile(void* addr, size_t size) : map_(addr, Unmap{size}) {}
+  std::unique_ptr<void, Unmap> map_;  // null for an empty file
 };
 
 // The number in a RocksDB file name (000123.sst, 000123.blob); 0 if none.

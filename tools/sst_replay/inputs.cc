@@ -1,10 +1,6 @@
 #include "tools/sst_replay/inputs.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <set>
 #include <system_error>
@@ -101,18 +97,18 @@ absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::st
     return absl::OkStatus();
   };
   for (const std::string& arg : args) {
-    struct stat st;
-    if (::stat(arg.c_str(), &st) != 0) return PathError(arg, errno, "cannot open");
-    if (S_ISREG(st.st_mode)) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(arg, ec);
+    if (ec) return PathError(arg, ec.value(), "cannot open");
+    if (fs::is_regular_file(st)) {
       if (absl::Status s = add(arg); !s.ok()) return s;
       continue;
     }
-    if (!S_ISDIR(st.st_mode)) {
+    if (!fs::is_directory(st)) {
       return absl::InvalidArgumentError(
           absl::StrCat(arg, ": offset 0: not a regular file or directory"));
     }
     std::vector<std::string> found;
-    std::error_code ec;
     for (fs::directory_iterator it(arg, ec), end; !ec && it != end; it.increment(ec)) {
       // SSTs and integrated BlobDB's blob files (blob_inputs.h).
       const fs::path ext = it->path().extension();
@@ -152,17 +148,15 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
       props.Get(sst::property_names::kCompressionOptions).value_or("");
   in.compression_manager = RecordedCompressionManager(options_text);
   absl::StatusOr<std::vector<sst::BlockHandle>> handles = f.DataBlockHandles();
-  if (!handles.ok() && absl::IsUnimplemented(handles.status()) && type != 0xff &&
-      !RockpoolDecodes(type)) {
-    // A codec rockpool does not decode (snappy, bzip2, ...) compresses the
-    // index too: the file is reported and skipped, not an error.
-    in.codec = ParseCompressionOptions(options_text, type);
-    return in;
+  if (handles.ok()) {
+    in.data_blocks = handles->size();
+    for (const sst::BlockHandle& h : *handles) in.stored_data_bytes += h.size;
+  } else if (!absl::IsUnimplemented(handles.status()) || type == 0xff || RockpoolDecodes(type)) {
+    return handles.status();
   }
-  if (!handles.ok()) return handles.status();
-  in.data_blocks = handles->size();
-  for (const sst::BlockHandle& h : *handles) in.stored_data_bytes += h.size;
-  if (type == 0xff && !handles->empty()) {
+  // Else a codec rockpool does not decode (snappy, bzip2, ...) compresses
+  // the index too: the file is reported and skipped, not an error.
+  if (type == 0xff && handles.ok() && !handles->empty()) {
     // No (known) property: trust the first data block's trailer.
     absl::StatusOr<sst::RawBlock> raw = f.ReadRawBlock(handles->front(), options.verify_checksums);
     if (!raw.ok()) return raw.status();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <system_error>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -20,18 +21,13 @@ using console::FormatCount;
 
 namespace fs = std::filesystem;
 
-bool Poolable(uint8_t type) {
-  return type == compression_type::kZlib || type == compression_type::kZSTD ||
-         type == compression_type::kLZ4 || type == compression_type::kLZ4HC;
-}
-
-// Snappy files are said once per mode, in one note (SnappyNote), not one
+// Snappy files are said once per mode, in one note (AddSnappyNote), not one
 // per file: they are common (RocksDB's default codec) and nothing in them
 // is for rockpool to measure.
 void AddSkip(const std::string& path, const std::string& reason, InputVerdicts* verdicts) {
   verdicts->input_status.push_back(reason);
   ++verdicts->skipped;
-  if (reason == SnappySkipReason()) {
+  if (reason == kSnappySkipReason) {
     ++verdicts->snappy_files;
   } else {
     verdicts->notes.push_back(absl::StrCat(path, ": ", reason));
@@ -47,39 +43,40 @@ void AddSnappyNote(InputVerdicts* verdicts) {
       "allocates its working memory inside each call, out of reach of any pool)"));
 }
 
-// Why blocks (or blobs) of compression `type` are not replayed; "" if they
-// are, with *target the codec to replay them with.
-std::string CodecSkipReason(uint8_t type, const ReplaySettings& settings, const char* what,
-                            const char* uncompressed_reason, uint8_t* target) {
-  if (type == compression_type::kSnappy) return SnappySkipReason();
-  if (!RockpoolDecodes(type)) {
-    return absl::StrCat("skipped: ", CodecName(type), " ", what,
-                        " (rockpool pools zstd, zlib and LZ4 contexts; this reader "
-                        "decompresses those only)");
-  }
-  *target = settings.codec.value_or(type);
-  if (!Poolable(*target)) return uncompressed_reason;
-  return "";
-}
-
-// What one blob file is recompressed with, or why it is skipped. RocksDB
-// 7.8.3 compresses blobs with default CompressionOptions
-// (BlobFileBuilder::CompressBlobIfNeeded), so only the type comes from the
-// file; --codec and --level override as for SSTs.
-Target BlobTargetFor(const BlobInput& in, const ReplaySettings& settings) {
+// What an input recorded with `recorded` (and a dictionary if
+// `dictionary`), holding `units` data blocks or blobs, is recompressed with,
+// or why it is skipped. A blob file records only its type: RocksDB 7.8.3
+// compresses blobs with default CompressionOptions
+// (BlobFileBuilder::CompressBlobIfNeeded); --codec and --level override as
+// for SSTs.
+Target TargetOf(const CodecSettings& recorded, bool dictionary, uint64_t units, bool blobs,
+                const ReplaySettings& settings) {
   Target t;
-  uint8_t target = in.compression;
-  t.skip_reason = CodecSkipReason(in.compression, settings, "blobs",
-                                  "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or "
-                                  "lz4hc to replay them compressed)",
-                                  &target);
-  if (!t.skip_reason.empty()) return t;
-  if (in.records == 0) {
-    t.skip_reason = "skipped: no blobs";
-    return t;
+  const uint8_t type = recorded.type;
+  const uint8_t target = settings.codec.value_or(type);
+  if (type == compression_type::kSnappy) {
+    t.skip_reason = kSnappySkipReason;
+  } else if (!RockpoolDecodes(type)) {
+    t.skip_reason = absl::StrCat("skipped: ", CodecName(type), blobs ? " blobs" : " blocks",
+                                 " (rockpool pools zstd, zlib and LZ4 contexts; this reader "
+                                 "decompresses those only)");
+  } else if (target == compression_type::kNone || !RockpoolDecodes(target)) {
+    // rockpool pools the contexts of every codec it decodes but none.
+    t.skip_reason = blobs ? "skipped: uncompressed blobs (pass --codec=zstd, zlib, lz4 or lz4hc "
+                            "to replay them compressed)"
+                          : "skipped: uncompressed (pass --codec=zstd, zlib, lz4 or lz4hc to "
+                            "replay it compressed)";
+  } else if (units == 0) {
+    t.skip_reason = blobs ? "skipped: no blobs" : "skipped: no data blocks";
   }
-  CodecSettings c;  // RocksDB's default CompressionOptions
-  c.type = target;
+  if (!t.skip_reason.empty()) return t;
+  CodecSettings c = recorded;
+  if (target != type) {
+    c = CodecSettings();
+    c.type = target;
+    c.parallel_threads = recorded.parallel_threads;  // the DB's setting, not the codec's
+  }
+  t.use_dictionary = dictionary && target == type;
   if (settings.level.has_value()) c.level = *settings.level;
   t.codec = c;
   return t;
@@ -99,29 +96,7 @@ std::optional<Target> Accept(const std::string& path, Target t, const char* acce
 }  // namespace
 
 Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
-  Target t;
-  const uint8_t type = in.codec.type;
-  uint8_t target = type;
-  t.skip_reason = CodecSkipReason(
-      type, settings, "blocks",
-      "skipped: uncompressed (pass --codec=zstd, zlib, lz4 or lz4hc to replay it compressed)",
-      &target);
-  if (!t.skip_reason.empty()) return t;
-  if (in.data_blocks == 0) {
-    t.skip_reason = "skipped: no data blocks";
-    return t;
-  }
-  CodecSettings c;
-  if (target == type) {
-    c = in.codec;
-    t.use_dictionary = in.has_dictionary;
-  } else {
-    c.type = target;
-    c.parallel_threads = in.codec.parallel_threads;  // the DB's setting, not the codec's
-  }
-  if (settings.level.has_value()) c.level = *settings.level;
-  t.codec = c;
-  return t;
+  return TargetOf(in.codec, in.has_dictionary, in.data_blocks, /*blobs=*/false, settings);
 }
 
 Strategy StrategyAt(int rep, int k) {
@@ -145,18 +120,20 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
     ++plan.per_codec[CodecName(t->codec->type)];
     plan.file_names.push_back(in.path);
   }
-  std::vector<std::string> blob_names;
   for (const BlobInput& in : blobs) {
-    const std::optional<Target> t = Accept(in.path, BlobTargetFor(in, settings), "replayed", &plan);
+    CodecSettings recorded;  // RocksDB's default CompressionOptions
+    recorded.type = in.compression;
+    const std::optional<Target> t = Accept(
+        in.path, TargetOf(recorded, /*dictionary=*/false, in.records, /*blobs=*/true, settings),
+        "replayed", &plan);
     if (!t.has_value()) continue;
     plan.job.blobs.push_back(BlocksFile{in.path, *t->codec, false});
     plan.job.total_blocks += in.records;
     plan.job.total_stored_bytes += in.stored_value_bytes;
     plan.blob_records += in.records;
     ++plan.blob_per_codec[CodecName(t->codec->type)];
-    blob_names.push_back(in.path);
+    plan.file_names.push_back(in.path);
   }
-  plan.file_names.insert(plan.file_names.end(), blob_names.begin(), blob_names.end());
   AddSnappyNote(&plan);
   return plan;
 }
@@ -173,10 +150,6 @@ std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPla
     notes.push_back(Lz4StockNote(pattern));
   }
   return notes;
-}
-
-std::string SnappySkipReason() {
-  return "skipped: snappy (no context to pool: snappy's API takes none)";
 }
 
 std::string LoneBlobSkipReason() {
@@ -232,10 +205,8 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
     // Oldest first, as RocksDB numbers its files: the scratch DB then sees
     // overwrites in the order the source DB did.
     std::sort(g.inputs.begin(), g.inputs.end(), [&](size_t a, size_t b) {
-      if (inputs[a].file_number != inputs[b].file_number) {
-        return inputs[a].file_number < inputs[b].file_number;
-      }
-      return inputs[a].path < inputs[b].path;
+      return std::tie(inputs[a].file_number, inputs[a].path) <
+             std::tie(inputs[b].file_number, inputs[b].path);
     });
     const InputFile& oldest = inputs[g.inputs.front()];
     g.group.format_version = std::clamp<uint32_t>(oldest.format_version, 2, 5);
@@ -250,9 +221,9 @@ namespace {
 
 // "4 zlib, 7 zstd"
 std::string PerCodecText(const std::map<std::string, int>& per_codec) {
-  std::vector<std::string> parts;
-  for (const auto& [name, n] : per_codec) parts.push_back(absl::StrCat(n, " ", name));
-  return absl::StrJoin(parts, ", ");
+  return absl::StrJoin(per_codec, ", ", [](std::string* out, const auto& codec_files) {
+    absl::StrAppend(out, codec_files.second, " ", codec_files.first);
+  });
 }
 
 // "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.

@@ -85,7 +85,8 @@ DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
                       const std::vector<std::string>& blob_dbs);
 
 // Why a snappy file (or blob file) is not replayed: snappy keeps no context.
-std::string SnappySkipReason();
+inline constexpr char kSnappySkipReason[] =
+    "skipped: snappy (no context to pool: snappy's API takes none)";
 
 // Why compaction mode skips a blob file given without its DB.
 std::string LoneBlobSkipReason();

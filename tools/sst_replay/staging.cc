@@ -20,8 +20,6 @@ constexpr uint8_t kTypeDeletion = 0x0;
 constexpr uint8_t kTypeValue = 0x1;
 constexpr uint8_t kTypeSingleDeletion = 0x7;
 
-rocksdb::Slice S(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
-
 }  // namespace
 
 rocksdb::ColumnFamilyOptions CompactionFamilyOptions(const CompactionGroup& g) {
@@ -62,10 +60,12 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
 
   rocksdb::Options options(rocksdb::DBOptions(), CompactionFamilyOptions(group));
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+  auto failed = [&](const rocksdb::Status& s) {
+    return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+  };
   StagedFile staged;
   bool open = false;
-  std::string last_user_key;
-  bool have_last = false;
+  std::optional<std::string> last_user_key;
   for (const sst::BlockHandle& h : *handles) {
     absl::StatusOr<std::string> block = file.ReadBlockContents(h, sst::BlockKind::kData);
     if (!block.ok()) return block.status();
@@ -77,23 +77,20 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
         return sst::CorruptionError(input, h.offset, "data block key shorter than 8 bytes");
       }
       // Entries of one user key come newest first: keep the first.
-      if (have_last && key->user_key == last_user_key) continue;
-      last_user_key.assign(key->user_key.data(), key->user_key.size());
-      have_last = true;
+      if (last_user_key == key->user_key) continue;
+      last_user_key = std::string(key->user_key);
       if (key->type != kTypeValue && key->type != kTypeDeletion &&
           key->type != kTypeSingleDeletion) {
         ++staged.skipped_entries;
         continue;
       }
       if (!open) {
-        rocksdb::Status s = writer.Open(output);
-        if (!s.ok())
-          return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+        if (rocksdb::Status s = writer.Open(output); !s.ok()) return failed(s);
         open = true;
       }
-      rocksdb::Status s = key->type == kTypeValue ? writer.Put(S(key->user_key), S(it->value()))
-                                                  : writer.Delete(S(key->user_key));
-      if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+      rocksdb::Status s = key->type == kTypeValue ? writer.Put(key->user_key, it->value())
+                                                  : writer.Delete(key->user_key);
+      if (!s.ok()) return failed(s);
     }
     if (!it->status().ok()) return sst::WithContext(it->status(), input, h.offset);
   }
@@ -101,8 +98,7 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
     staged.empty = true;
     return staged;
   }
-  rocksdb::Status s = writer.Finish();
-  if (!s.ok()) return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+  if (rocksdb::Status s = writer.Finish(); !s.ok()) return failed(s);
   return staged;
 }
 

@@ -12,7 +12,6 @@
 #include "absl/strings/str_format.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
-#include "rocksdb/table.h"
 #include "rocksdb/version.h"
 #include "tools/console/units.h"
 #include "tools/sst/rocksdb_calls.h"
@@ -158,13 +157,13 @@ absl::Status Failed(const rocksdb::Status& s, const std::string& what) {
   return FromRocks(s, absl::StrCat("default workload: ", what));
 }
 
+// 4 MiB memtables, no automatic compactions, RocksDB's default table
+// options (workload.h).
 rocksdb::ColumnFamilyOptions FamilyOptions(rocksdb::CompressionType compression) {
   rocksdb::ColumnFamilyOptions cf;
   cf.compression = compression;
   cf.write_buffer_size = 4 << 20;
   cf.disable_auto_compactions = true;
-  rocksdb::BlockBasedTableOptions table;  // 4 KiB blocks, format_version 5, XXH3
-  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return cf;
 }
 
@@ -231,16 +230,14 @@ absl::Status WriteFamilies(rocksdb::DB* db,
 absl::Status FlushAndCount(rocksdb::DB* db,
                            const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
                            WorkloadStats* stats) {
-  for (size_t i = 1; i < handles.size(); ++i) {
-    absl::Status s = Failed(db->Flush(rocksdb::FlushOptions(), handles[i]), "Flush");
-    if (!s.ok()) return s;
-  }
-  std::vector<rocksdb::LiveFileMetaData> files;
-  db->GetLiveFilesMetaData(&files);
-  stats->sst_files = files.size();
+  absl::Status s = Failed(db->Flush(rocksdb::FlushOptions(), handles), "Flush");
+  if (!s.ok()) return s;
   std::vector<rocksdb::ColumnFamilyMetaData> metas;
   db->GetAllColumnFamilyMetaData(&metas);
-  for (const rocksdb::ColumnFamilyMetaData& m : metas) stats->blob_files += m.blob_files.size();
+  for (const rocksdb::ColumnFamilyMetaData& m : metas) {
+    stats->sst_files += m.file_count;
+    stats->blob_files += m.blob_files.size();
+  }
   return absl::OkStatus();
 }
 

@@ -119,8 +119,8 @@ TEST(PlanTest, Lz4AndLz4HcAreReplayedWithTheirOptionsSnappyIsOneNote) {
                                         Blob("2.blob", compression_type::kSnappy, 5)};
   const BlocksPlan plan = PlanBlocks(ssts, blobs, s);
   EXPECT_EQ(plan.input_status,
-            (std::vector<std::string>{"replayed", SnappySkipReason(), "replayed",
-                                      SnappySkipReason(), "replayed", SnappySkipReason()}));
+            (std::vector<std::string>{"replayed", kSnappySkipReason, "replayed", kSnappySkipReason,
+                                      "replayed", kSnappySkipReason}));
   ASSERT_EQ(plan.job.files.size(), 2u);
   EXPECT_EQ(plan.job.files[0].codec.type, compression_type::kLZ4HC);
   EXPECT_EQ(plan.job.files[0].codec.level, 12);
