@@ -74,19 +74,8 @@ class Replayer {
     AddWindowMetrics(start_, end, result_);
     AddPoolMetrics(pools_before, pools_after, result_);
     result_->series = series_.points();
-    auto& m = result_->metrics;
-    m["files"] = static_cast<int64_t>(job_.files.size());
-    m["source_blocks"] = static_cast<int64_t>(source_blocks_);
-    m["blocks"] = static_cast<int64_t>(blocks_);
-    m["uncompressed_bytes"] = static_cast<int64_t>(uncompressed_);
-    m["compressed_bytes"] = static_cast<int64_t>(compressed_total_);
-    m["stored_bytes"] = static_cast<int64_t>(stored_);
-    m["blocks_stored_raw"] = static_cast<int64_t>(stored_raw_);
-    m["index_blocks"] = static_cast<int64_t>(index_blocks_);
-    m["blob_files"] = static_cast<int64_t>(job_.blobs.size());
-    m["blobs"] = static_cast<int64_t>(blobs_);
-    m["blob_uncompressed_bytes"] = static_cast<int64_t>(blob_uncompressed_);
-    m["blob_compressed_bytes"] = static_cast<int64_t>(blob_compressed_);
+    result_->metrics["files"] = static_cast<int64_t>(job_.files.size());
+    result_->metrics["blob_files"] = static_cast<int64_t>(job_.blobs.size());
     return absl::OkStatus();
   }
 
@@ -208,12 +197,7 @@ class Replayer {
         if (builder_->empty()) block_start_offset = h.offset;
         while (it->Next()) {
           if (builder_->IsFull(it->key(), it->value())) {
-            if (absl::Status s =
-                    CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
-                !s.ok()) {
-              return s;
-            }
-            builder_->Reset();
+            if (absl::Status s = CutBlock(index, codec, block_start_offset); !s.ok()) return s;
             block_start_offset = h.offset;
           }
           builder_->Add(it->key(), it->value());
@@ -223,14 +207,16 @@ class Replayer {
       stored_done_ += h.size;
       ReportProgress();
     }
-    if (builder_ != nullptr && !builder_->empty()) {
-      if (absl::Status s = CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
-          !s.ok()) {
-        return s;
-      }
-      builder_->Reset();
-    }
-    return absl::OkStatus();
+    return builder_ == nullptr ? absl::OkStatus() : CutBlock(index, codec, block_start_offset);
+  }
+
+  // The re-blocked data so far, if any, as one data block that began at
+  // `source_offset`.
+  absl::Status CutBlock(uint32_t index, FileCodec& codec, uint64_t source_offset) {
+    if (builder_->empty()) return absl::OkStatus();
+    const absl::Status s = CompressDataBlock(index, codec, builder_->Finish(), source_offset);
+    builder_->Reset();
+    return s;
   }
 
   // One data block: compressed, written to the output, counted.
@@ -412,17 +398,19 @@ class Replayer {
   std::string round_trip_;
   process::ProcessSnapshot start_;
   Series series_;
-  uint64_t source_blocks_ = 0;
-  uint64_t blocks_ = 0;
-  uint64_t uncompressed_ = 0;
-  uint64_t compressed_total_ = 0;
-  uint64_t stored_ = 0;
-  uint64_t stored_raw_ = 0;
-  uint64_t index_blocks_ = 0;
-  uint64_t stored_done_ = 0;
-  uint64_t blobs_ = 0;
-  uint64_t blob_uncompressed_ = 0;
-  uint64_t blob_compressed_ = 0;
+  uint64_t stored_done_ = 0;  // progress
+  // The counts, kept in the result's metrics under their names: the entries
+  // exist before the window, so counting never allocates.
+  int64_t& source_blocks_ = result_->metrics["source_blocks"];
+  int64_t& blocks_ = result_->metrics["blocks"];
+  int64_t& uncompressed_ = result_->metrics["uncompressed_bytes"];
+  int64_t& compressed_total_ = result_->metrics["compressed_bytes"];
+  int64_t& stored_ = result_->metrics["stored_bytes"];
+  int64_t& stored_raw_ = result_->metrics["blocks_stored_raw"];
+  int64_t& index_blocks_ = result_->metrics["index_blocks"];
+  int64_t& blobs_ = result_->metrics["blobs"];
+  int64_t& blob_uncompressed_ = result_->metrics["blob_uncompressed_bytes"];
+  int64_t& blob_compressed_ = result_->metrics["blob_compressed_bytes"];
 };
 
 }  // namespace
