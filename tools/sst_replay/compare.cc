@@ -1,9 +1,7 @@
 #include "tools/sst_replay/compare.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
+#include <cstdio>
 
 #include <algorithm>
 #include <fstream>
@@ -122,46 +120,30 @@ absl::Status FramedReader::Torn() {
   return absl::InternalError(absl::StrCat(path_, ": torn replay output"));
 }
 
-FramedWriter::~FramedWriter() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 absl::Status FramedWriter::Open(const std::string& path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
-  buffer_.reserve(kWriteBuffer + 64);
+  file_.reset(std::fopen(path.c_str(), "wbe"));
+  if (file_ == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
+  buffer_.resize(kWriteBuffer);
+  header_.reserve(kFramedHeaderBytes);
+  std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
   return absl::OkStatus();
 }
 
 absl::Status FramedWriter::Append(uint32_t file_index, uint64_t offset, std::string_view bytes) {
-  if (buffer_.size() + kFramedHeaderBytes + bytes.size() > kWriteBuffer) {
-    if (absl::Status s = Flush(); !s.ok()) return s;
+  header_.clear();
+  rockpool::PutFixed32(&header_, file_index);
+  rockpool::PutFixed64(&header_, offset);
+  rockpool::PutFixed32(&header_, static_cast<uint32_t>(bytes.size()));
+  if (std::fwrite(header_.data(), 1, header_.size(), file_.get()) != header_.size() ||
+      std::fwrite(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size()) {
+    return absl::ErrnoToStatus(errno, "writing the replay output");
   }
-  rockpool::PutFixed32(&buffer_, file_index);
-  rockpool::PutFixed64(&buffer_, offset);
-  rockpool::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
-  if (bytes.size() > kWriteBuffer) {  // too big to buffer: header, then the bytes
-    if (absl::Status s = Flush(); !s.ok()) return s;
-    return WriteAll(bytes);
-  }
-  buffer_.append(bytes.data(), bytes.size());
   return absl::OkStatus();
 }
 
 absl::Status FramedWriter::Flush() {
-  absl::Status s = WriteAll(buffer_);
-  buffer_.clear();
-  return s;
-}
-
-absl::Status FramedWriter::WriteAll(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t w = ::write(fd_, bytes.data(), bytes.size());
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return absl::ErrnoToStatus(errno, "writing the replay output");
-    bytes.remove_prefix(static_cast<size_t>(w));
-  }
-  return absl::OkStatus();
+  if (std::fflush(file_.get()) == 0) return absl::OkStatus();
+  return absl::ErrnoToStatus(errno, "writing the replay output");
 }
 
 absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
