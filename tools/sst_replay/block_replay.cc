@@ -233,14 +233,20 @@ class Replayer {
     }
     if (!s.ok()) return Internal(s, absl::StrCat(codec.bf->path, ": offset ", source_offset));
     keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
+    ++blocks_;
+    if (!keep) ++stored_raw_;
+    return Emit(index, source_offset, block.size(), keep ? compressed_.size() : block.size());
+  }
+
+  // compressed_, made of `raw_size` bytes and stored as `stored_size`:
+  // written to the output and counted (blocks and blobs alike).
+  absl::Status Emit(uint32_t index, uint64_t source_offset, size_t raw_size, size_t stored_size) {
     if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
       return Internal(w, "output");
     }
-    ++blocks_;
-    uncompressed_ += block.size();
+    uncompressed_ += raw_size;
     compressed_total_ += compressed_.size();
-    stored_ += keep ? compressed_.size() : block.size();
-    if (!keep) ++stored_raw_;
+    stored_ += stored_size;
     if (series_.Due()) Sample();
     return absl::OkStatus();
   }
@@ -335,8 +341,8 @@ class Replayer {
       const Lz4ReadStream read_stream(stored_type);  // BlobFileReader's, for LZ4 blobs
       if (absl::Status s = codecs_.Decompress(stored_type, r.value, nullptr, &blob_value_);
           !s.ok()) {
-        return sst::CorruptionError(
-            path, r.offset, absl::StrCat("blob does not decompress: ", std::string(s.message())));
+        return sst::CorruptionError(path, r.offset,
+                                    absl::StrCat("blob does not decompress: ", s.message()));
       }
       value = blob_value_;
     }
@@ -351,16 +357,10 @@ class Replayer {
       return absl::InternalError(
           absl::StrCat(path, ": offset ", r.offset, ": blob round trip differs from the value"));
     }
-    if (absl::Status w = writer_.Append(index, r.offset, compressed_); !w.ok()) {
-      return Internal(w, "output");
-    }
+    if (absl::Status s = Emit(index, r.offset, value.size(), compressed_.size()); !s.ok()) return s;
     ++blobs_;
     blob_uncompressed_ += value.size();
     blob_compressed_ += compressed_.size();
-    uncompressed_ += value.size();
-    compressed_total_ += compressed_.size();
-    stored_ += compressed_.size();
-    if (series_.Due()) Sample();
     stored_done_ += r.value.size();
     ReportProgress();
     return absl::OkStatus();
