@@ -338,7 +338,7 @@ class Replayer {
                           const BlockCompression& how, const sst::BlobRecord& r) {
     std::string_view value = r.value;
     if (stored_type != rockpool::compression_type::kNone) {
-      const Lz4ReadStream read_stream(stored_type);  // BlobFileReader's, for LZ4 blobs
+      const Lz4ReadStream read_stream = OpenLz4ReadStream(stored_type);  // BlobFileReader's
       if (absl::Status s = codecs_.Decompress(stored_type, r.value, nullptr, &blob_value_);
           !s.ok()) {
         return sst::CorruptionError(path, r.offset,
