@@ -74,19 +74,8 @@ class Replayer {
     AddWindowMetrics(start_, end, result_);
     AddPoolMetrics(pools_before, pools_after, result_);
     result_->series = series_.points();
-    auto& m = result_->metrics;
-    m["files"] = static_cast<int64_t>(job_.files.size());
-    m["source_blocks"] = static_cast<int64_t>(source_blocks_);
-    m["blocks"] = static_cast<int64_t>(blocks_);
-    m["uncompressed_bytes"] = static_cast<int64_t>(uncompressed_);
-    m["compressed_bytes"] = static_cast<int64_t>(compressed_total_);
-    m["stored_bytes"] = static_cast<int64_t>(stored_);
-    m["blocks_stored_raw"] = static_cast<int64_t>(stored_raw_);
-    m["index_blocks"] = static_cast<int64_t>(index_blocks_);
-    m["blob_files"] = static_cast<int64_t>(job_.blobs.size());
-    m["blobs"] = static_cast<int64_t>(blobs_);
-    m["blob_uncompressed_bytes"] = static_cast<int64_t>(blob_uncompressed_);
-    m["blob_compressed_bytes"] = static_cast<int64_t>(blob_compressed_);
+    result_->metrics["files"] = static_cast<int64_t>(job_.files.size());
+    result_->metrics["blob_files"] = static_cast<int64_t>(job_.blobs.size());
     return absl::OkStatus();
   }
 
@@ -208,12 +197,7 @@ class Replayer {
         if (builder_->empty()) block_start_offset = h.offset;
         while (it->Next()) {
           if (builder_->IsFull(it->key(), it->value())) {
-            if (absl::Status s =
-                    CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
-                !s.ok()) {
-              return s;
-            }
-            builder_->Reset();
+            if (absl::Status s = CutBlock(index, codec, block_start_offset); !s.ok()) return s;
             block_start_offset = h.offset;
           }
           builder_->Add(it->key(), it->value());
@@ -223,14 +207,16 @@ class Replayer {
       stored_done_ += h.size;
       ReportProgress();
     }
-    if (builder_ != nullptr && !builder_->empty()) {
-      if (absl::Status s = CompressDataBlock(index, codec, builder_->Finish(), block_start_offset);
-          !s.ok()) {
-        return s;
-      }
-      builder_->Reset();
-    }
-    return absl::OkStatus();
+    return builder_ == nullptr ? absl::OkStatus() : CutBlock(index, codec, block_start_offset);
+  }
+
+  // The re-blocked data so far, if any, as one data block that began at
+  // `source_offset`.
+  absl::Status CutBlock(uint32_t index, FileCodec& codec, uint64_t source_offset) {
+    if (builder_->empty()) return absl::OkStatus();
+    const absl::Status s = CompressDataBlock(index, codec, builder_->Finish(), source_offset);
+    builder_->Reset();
+    return s;
   }
 
   // One data block: compressed, written to the output, counted.
@@ -247,14 +233,20 @@ class Replayer {
     }
     if (!s.ok()) return Internal(s, absl::StrCat(codec.bf->path, ": offset ", source_offset));
     keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
+    ++blocks_;
+    if (!keep) ++stored_raw_;
+    return Emit(index, source_offset, block.size(), keep ? compressed_.size() : block.size());
+  }
+
+  // compressed_, made of `raw_size` bytes and stored as `stored_size`:
+  // written to the output and counted (blocks and blobs alike).
+  absl::Status Emit(uint32_t index, uint64_t source_offset, size_t raw_size, size_t stored_size) {
     if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
       return Internal(w, "output");
     }
-    ++blocks_;
-    uncompressed_ += block.size();
+    uncompressed_ += raw_size;
     compressed_total_ += compressed_.size();
-    stored_ += keep ? compressed_.size() : block.size();
-    if (!keep) ++stored_raw_;
+    stored_ += stored_size;
     if (series_.Due()) Sample();
     return absl::OkStatus();
   }
@@ -346,11 +338,11 @@ class Replayer {
                           const BlockCompression& how, const sst::BlobRecord& r) {
     std::string_view value = r.value;
     if (stored_type != rockpool::compression_type::kNone) {
-      const Lz4ReadStream read_stream(stored_type);  // BlobFileReader's, for LZ4 blobs
+      const Lz4ReadStream read_stream = OpenLz4ReadStream(stored_type);  // BlobFileReader's
       if (absl::Status s = codecs_.Decompress(stored_type, r.value, nullptr, &blob_value_);
           !s.ok()) {
-        return sst::CorruptionError(
-            path, r.offset, absl::StrCat("blob does not decompress: ", std::string(s.message())));
+        return sst::CorruptionError(path, r.offset,
+                                    absl::StrCat("blob does not decompress: ", s.message()));
       }
       value = blob_value_;
     }
@@ -365,16 +357,10 @@ class Replayer {
       return absl::InternalError(
           absl::StrCat(path, ": offset ", r.offset, ": blob round trip differs from the value"));
     }
-    if (absl::Status w = writer_.Append(index, r.offset, compressed_); !w.ok()) {
-      return Internal(w, "output");
-    }
+    if (absl::Status s = Emit(index, r.offset, value.size(), compressed_.size()); !s.ok()) return s;
     ++blobs_;
     blob_uncompressed_ += value.size();
     blob_compressed_ += compressed_.size();
-    uncompressed_ += value.size();
-    compressed_total_ += compressed_.size();
-    stored_ += compressed_.size();
-    if (series_.Due()) Sample();
     stored_done_ += r.value.size();
     ReportProgress();
     return absl::OkStatus();
@@ -412,17 +398,19 @@ class Replayer {
   std::string round_trip_;
   process::ProcessSnapshot start_;
   Series series_;
-  uint64_t source_blocks_ = 0;
-  uint64_t blocks_ = 0;
-  uint64_t uncompressed_ = 0;
-  uint64_t compressed_total_ = 0;
-  uint64_t stored_ = 0;
-  uint64_t stored_raw_ = 0;
-  uint64_t index_blocks_ = 0;
-  uint64_t stored_done_ = 0;
-  uint64_t blobs_ = 0;
-  uint64_t blob_uncompressed_ = 0;
-  uint64_t blob_compressed_ = 0;
+  uint64_t stored_done_ = 0;  // progress
+  // The counts, kept in the result's metrics under their names: the entries
+  // exist before the window, so counting never allocates.
+  int64_t& source_blocks_ = result_->metrics["source_blocks"];
+  int64_t& blocks_ = result_->metrics["blocks"];
+  int64_t& uncompressed_ = result_->metrics["uncompressed_bytes"];
+  int64_t& compressed_total_ = result_->metrics["compressed_bytes"];
+  int64_t& stored_ = result_->metrics["stored_bytes"];
+  int64_t& stored_raw_ = result_->metrics["blocks_stored_raw"];
+  int64_t& index_blocks_ = result_->metrics["index_blocks"];
+  int64_t& blobs_ = result_->metrics["blobs"];
+  int64_t& blob_uncompressed_ = result_->metrics["blob_uncompressed_bytes"];
+  int64_t& blob_compressed_ = result_->metrics["blob_compressed_bytes"];
 };
 
 }  // namespace

@@ -14,8 +14,9 @@
 
 namespace rockpool::replay {
 
-// Fills result->metrics and result->series. Reader errors (bad input) keep
-// their codes; codec failures are Internal.
+// Fills result->metrics (its counts add to any already there: pass a fresh
+// result) and result->series. Reader errors (bad input) keep their codes;
+// codec failures are Internal.
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress);
 
 // RocksDB's GoodCompressionRatio: a compressed block is kept only if it

@@ -101,8 +101,6 @@ CompressionPoolsStats CompactionFaces::Stats() const {
   return s;
 }
 
-uint64_t CompactionFaces::DiscardedContexts() const { return legacy::DiscardedContexts(); }
-
 PoolStats CompactionFaces::NativeStats() const {
   return native_pools_ != nullptr ? native_pools_->stats().Total() : PoolStats();
 }

@@ -39,8 +39,6 @@ class CompactionFaces {
   void ApplyTo(rocksdb::ColumnFamilyOptions* cf) const;
   // Every context of this process's rockpool pools so far (both faces).
   CompressionPoolsStats Stats() const;
-  // Contexts discarded instead of pooled (legacy face).
-  uint64_t DiscardedContexts() const;
   // The native manager's pools alone (zero when there is none).
   PoolStats NativeStats() const;
   // One line for the run's notes: which faces served the codec calls.

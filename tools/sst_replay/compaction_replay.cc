@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
+#include "rocksdb_plugin/legacy/runtime.h"
 #include "tools/process/usage.h"
 #include "tools/sst/rocksdb_calls.h"
 #include "tools/sst_replay/blob_inputs.h"
@@ -103,9 +105,7 @@ struct ScratchDb {
   ~ScratchDb() {
     if (db == nullptr) return;
     for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
-    handles.clear();
     db->Close();
-    db.reset();
   }
 };
 
@@ -167,17 +167,13 @@ absl::Status IngestGroups(const Job& job, const ScratchDb& scratch) {
   return absl::OkStatus();
 }
 
-// What is compacted: each group's family, or every family of the copy.
+// What is compacted: each group's family (after the empty default one), or
+// every family of the copy.
 Targets CompactionTargets(const Job& job, const ScratchDb& scratch,
                           const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
   Targets targets;
-  if (job.source_db.empty()) {
-    for (size_t i = 0; i < job.groups.size(); ++i)
-      targets.emplace_back(scratch.handles[i + 1], job.groups[i].name);
-  } else {
-    for (size_t i = 0; i < scratch.handles.size(); ++i) {
-      targets.emplace_back(scratch.handles[i], families[i].name);
-    }
+  for (size_t i = job.source_db.empty() ? 1 : 0; i < scratch.handles.size(); ++i) {
+    targets.emplace_back(scratch.handles[i], families[i].name);
   }
   return targets;
 }
@@ -195,9 +191,9 @@ absl::Status CompactAll(rocksdb::DB* db, const Targets& targets) {
   return status;
 }
 
-std::string JoinPath(std::string dir, const std::string& name) {
-  if (!dir.empty() && dir.back() == '/') dir.pop_back();
-  return dir + (name.empty() || name[0] == '/' ? name : "/" + name);
+// RocksDB's file names may start with '/' (LiveFileMetaData::name).
+std::string JoinPath(absl::string_view dir, absl::string_view name) {
+  return absl::StrCat(absl::StripSuffix(dir, "/"), "/", absl::StripPrefix(name, "/"));
 }
 
 // The SST files the compaction wrote, per target family in key order, for
@@ -297,7 +293,7 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   // The measured window: the full compactions.
   Sampler sampler(progress, job.total_stored_bytes, faces);
   const CompressionPoolsStats pools_before = faces.Stats();
-  const uint64_t discarded_before = faces.DiscardedContexts();
+  const uint64_t discarded_before = legacy::DiscardedContexts();
   const PoolStats native_before = faces.NativeStats();
   const process::ProcessSnapshot start = process::OpenWindow();
   sampler.Start(start, pools_before.Total().library.bytes_allocated);
@@ -311,7 +307,7 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   AddWindowMetrics(start, end, result);
   AddPoolMetrics(pools_before, pools_after, result);
   result->metrics["discarded_contexts"] =
-      static_cast<int64_t>(faces.DiscardedContexts() - discarded_before);
+      static_cast<int64_t>(legacy::DiscardedContexts() - discarded_before);
   const PoolStats native_after = faces.NativeStats();
   result->metrics["native_leases"] = static_cast<int64_t>(
       native_after.created + native_after.reused - native_before.created - native_before.reused);

@@ -1,9 +1,7 @@
 #include "tools/sst_replay/compare.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
+#include <cstdio>
 
 #include <algorithm>
 #include <fstream>
@@ -20,8 +18,11 @@ namespace {
 // The data blocks of a list of SSTs, in order.
 class DataBlockStream {
  public:
+  // Checksums unverified: a damaged block is a difference (compare.h).
   DataBlockStream(const OutputList& files, const sst::SstReadOptions& options)
-      : files_(files), options_(options) {}
+      : files_(files), options_(options) {
+    options_.verify_checksums = false;
+  }
 
   struct Block {
     std::string group;
@@ -34,8 +35,8 @@ class DataBlockStream {
       if (file_ != nullptr && next_ < handles_.size()) {
         absl::StatusOr<sst::RawBlock> raw = file_->ReadRawBlock(handles_[next_++], false);
         if (!raw.ok()) return raw.status();
-        Block b{files_[index_ - 1].first, files_[index_ - 1].second, *std::move(raw)};
-        return std::optional<Block>(std::move(b));
+        return std::optional<Block>(
+            Block{files_[index_ - 1].first, files_[index_ - 1].second, *std::move(raw)});
       }
       if (index_ == files_.size()) return std::optional<Block>();
       absl::StatusOr<std::unique_ptr<sst::SstFile>> f =
@@ -58,11 +59,6 @@ class DataBlockStream {
   std::vector<sst::BlockHandle> handles_;
   size_t next_ = 0;
 };
-
-sst::SstReadOptions NoVerify(sst::SstReadOptions o) {
-  o.verify_checksums = false;
-  return o;
-}
 
 // Reads two streams of records in step until both end. `differs(x, y)`
 // says how a pair differs (empty: equal); `ended(extra, other_longer,
@@ -88,13 +84,13 @@ absl::StatusOr<Comparison> CompareInStep(Stream& reference, Stream& other, Diffe
   }
 }
 
+constexpr size_t kWriteBuffer = size_t{1} << 20;
+
 }  // namespace
 
 size_t FirstDifference(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
+  return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first -
+                             a.begin());
 }
 
 uint32_t RecordedSize(uint8_t type, std::string_view stored) {
@@ -124,51 +120,30 @@ absl::Status FramedReader::Torn() {
   return absl::InternalError(absl::StrCat(path_, ": torn replay output"));
 }
 
-namespace {
-
-constexpr size_t kWriteBuffer = size_t{1} << 20;
-
-}  // namespace
-FramedWriter::~FramedWriter() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 absl::Status FramedWriter::Open(const std::string& path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
-  buffer_.reserve(kWriteBuffer + 64);
+  file_.reset(std::fopen(path.c_str(), "wbe"));
+  if (file_ == nullptr) return absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", path));
+  buffer_.resize(kWriteBuffer);
+  header_.reserve(kFramedHeaderBytes);
+  std::setvbuf(file_.get(), buffer_.data(), _IOFBF, buffer_.size());
   return absl::OkStatus();
 }
 
 absl::Status FramedWriter::Append(uint32_t file_index, uint64_t offset, std::string_view bytes) {
-  if (buffer_.size() + kFramedHeaderBytes + bytes.size() > kWriteBuffer) {
-    if (absl::Status s = Flush(); !s.ok()) return s;
+  header_.clear();
+  rockpool::PutFixed32(&header_, file_index);
+  rockpool::PutFixed64(&header_, offset);
+  rockpool::PutFixed32(&header_, static_cast<uint32_t>(bytes.size()));
+  if (std::fwrite(header_.data(), 1, header_.size(), file_.get()) != header_.size() ||
+      std::fwrite(bytes.data(), 1, bytes.size(), file_.get()) != bytes.size()) {
+    return absl::ErrnoToStatus(errno, "writing the replay output");
   }
-  rockpool::PutFixed32(&buffer_, file_index);
-  rockpool::PutFixed64(&buffer_, offset);
-  rockpool::PutFixed32(&buffer_, static_cast<uint32_t>(bytes.size()));
-  if (bytes.size() > kWriteBuffer) {  // too big to buffer: header, then the bytes
-    if (absl::Status s = Flush(); !s.ok()) return s;
-    return WriteAll(bytes);
-  }
-  buffer_.append(bytes.data(), bytes.size());
   return absl::OkStatus();
 }
 
 absl::Status FramedWriter::Flush() {
-  absl::Status s = WriteAll(buffer_);
-  buffer_.clear();
-  return s;
-}
-
-absl::Status FramedWriter::WriteAll(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t w = ::write(fd_, bytes.data(), bytes.size());
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) return absl::ErrnoToStatus(errno, "writing the replay output");
-    bytes.remove_prefix(static_cast<size_t>(w));
-  }
-  return absl::OkStatus();
+  if (std::fflush(file_.get()) == 0) return absl::OkStatus();
+  return absl::ErrnoToStatus(errno, "writing the replay output");
 }
 
 absl::StatusOr<Comparison> CompareFramedOutputs(const std::string& reference,
@@ -204,7 +179,7 @@ absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
                                                const sst::SstReadOptions& read_options) {
   OutputSummary s;
   s.files = outputs.size();
-  DataBlockStream stream(outputs, NoVerify(read_options));
+  DataBlockStream stream(outputs, read_options);
   while (true) {
     absl::StatusOr<std::optional<DataBlockStream::Block>> b = stream.Next();
     if (!b.ok()) return b.status();
@@ -221,9 +196,8 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
                                                     const sst::SstReadOptions& read_options,
                                                     const std::string& other_label) {
   using Block = DataBlockStream::Block;
-  const sst::SstReadOptions options = NoVerify(read_options);
-  DataBlockStream a(reference, options);
-  DataBlockStream b(other, options);
+  DataBlockStream a(reference, read_options);
+  DataBlockStream b(other, read_options);
   auto differs = [&](const Block& s, const Block& p) -> std::string {
     const std::string_view sp = s.raw.payload();
     const std::string_view pp = p.raw.payload();

@@ -13,7 +13,9 @@
 #define ROCKPOOL_TOOLS_SST_REPLAY_COMPARE_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,24 +30,18 @@ namespace rockpool::replay {
 // A framed record's header: fixed32 file index, fixed64 offset, fixed32 size.
 inline constexpr size_t kFramedHeaderBytes = 16;
 
-// Buffered, the buffer reserved up front, so steady-state appends do not
-// allocate inside the measured window.
+// Buffered by stdio in a buffer made by Open, so appends do not allocate
+// inside the measured window.
 class FramedWriter {
  public:
-  FramedWriter() = default;
-  ~FramedWriter();
-  FramedWriter(const FramedWriter&) = delete;
-  FramedWriter& operator=(const FramedWriter&) = delete;
-
   absl::Status Open(const std::string& path);
   absl::Status Append(uint32_t file_index, uint64_t offset, std::string_view bytes);
   absl::Status Flush();
 
  private:
-  absl::Status WriteAll(std::string_view bytes);
-
-  int fd_ = -1;
-  std::string buffer_;
+  std::string buffer_;  // stdio's: declared first, so it outlives file_
+  std::string header_;  // one record's, reserved
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_{nullptr, &std::fclose};
 };
 
 struct FramedRecord {

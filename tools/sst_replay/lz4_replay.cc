@@ -56,7 +56,7 @@ void Lz4FileReplay::Finish() {
 sst::BlockDecompressor WithLz4ReadStreams(sst::BlockDecompressor inner) {
   return [inner = std::move(inner)](uint8_t type, std::string_view payload,
                                     std::string_view dictionary, std::string* out) {
-    const Lz4ReadStream stream(type);
+    const Lz4ReadStream stream = OpenLz4ReadStream(type);
     return inner(type, payload, dictionary, out);
   };
 }

@@ -9,6 +9,7 @@
 #include <lz4.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -58,19 +59,10 @@ class Lz4FileReplay {
 // block or blob read; nothing for other types. The block itself is decoded
 // by rockpool's codec (LZ4_decompress_safe_usingDict), which is what
 // LZ4_setStreamDecode + LZ4_decompress_safe_continue do for one block.
-class Lz4ReadStream {
- public:
-  explicit Lz4ReadStream(uint8_t type)
-      : stream_(IsLz4Type(type) ? LZ4_createStreamDecode() : nullptr) {}
-  ~Lz4ReadStream() {
-    if (stream_ != nullptr) LZ4_freeStreamDecode(stream_);
-  }
-  Lz4ReadStream(const Lz4ReadStream&) = delete;
-  Lz4ReadStream& operator=(const Lz4ReadStream&) = delete;
-
- private:
-  LZ4_streamDecode_t* const stream_;
-};
+using Lz4ReadStream = std::unique_ptr<LZ4_streamDecode_t, int (*)(LZ4_streamDecode_t*)>;
+inline Lz4ReadStream OpenLz4ReadStream(uint8_t type) {
+  return Lz4ReadStream(IsLz4Type(type) ? LZ4_createStreamDecode() : nullptr, &LZ4_freeStreamDecode);
+}
 
 // `inner` with RocksDB's decode stream around every LZ4 block it decodes.
 sst::BlockDecompressor WithLz4ReadStreams(sst::BlockDecompressor inner);
