@@ -1,4 +1,5 @@
-// absl::Mutex with ThreadSanitizer annotations.
+// absl::Mutex with ThreadSanitizer annotations: a lock, and a wait on a
+// condition variable under it.
 //
 // Debian's libabsl is not built with TSan, so TSan cannot see absl::Mutex
 // acquire/release and reports races on every field it guards. Under TSan
@@ -10,6 +11,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 
 #if defined(ROCKPOOL_TSAN)
 #include <sanitizer/tsan_interface.h>
@@ -37,6 +39,21 @@ class ABSL_SCOPED_LOCKABLE AnnotatedMutexLock {
  private:
   absl::Mutex* const mu_;
 };
+
+// cv->WaitWithTimeout(mu, timeout) for a holder of an AnnotatedMutexLock on
+// `mu`: the wait releases and retakes `mu` inside the library TSan cannot
+// see, so TSan is told the same. Returns true if the wait timed out.
+inline bool AnnotatedWaitWithTimeout(absl::CondVar* cv, absl::Mutex* mu, absl::Duration timeout)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+#if defined(ROCKPOOL_TSAN)
+  __tsan_release(mu);
+#endif
+  const bool timed_out = cv->WaitWithTimeout(mu, timeout);
+#if defined(ROCKPOOL_TSAN)
+  __tsan_acquire(mu);
+#endif
+  return timed_out;
+}
 
 }  // namespace rockpool
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "absl/time/time.h"
+#include "compression/annotated_mutex.h"
 
 namespace rockpool::console {
 
@@ -15,7 +16,7 @@ ProgressBar::ProgressBar(bool enabled, std::FILE* out)
 ProgressBar::~ProgressBar() {
   if (!enabled_) return;
   {
-    absl::MutexLock lock(&mu_);
+    AnnotatedMutexLock lock(&mu_);
     stop_ = true;
     EraseLocked();
   }
@@ -24,13 +25,13 @@ ProgressBar::~ProgressBar() {
 }
 
 void ProgressBar::SetTotal(double units) {
-  absl::MutexLock lock(&mu_);
+  AnnotatedMutexLock lock(&mu_);
   total_ = units;
 }
 
 void ProgressBar::Update(double done, std::string_view label) {
   if (!enabled_) return;
-  absl::MutexLock lock(&mu_);
+  AnnotatedMutexLock lock(&mu_);
   done_ = done;
   label_.assign(label.data(), label.size());
   visible_ = true;
@@ -38,15 +39,15 @@ void ProgressBar::Update(double done, std::string_view label) {
 
 void ProgressBar::Clear() {
   if (!enabled_) return;
-  absl::MutexLock lock(&mu_);
+  AnnotatedMutexLock lock(&mu_);
   visible_ = false;
   EraseLocked();
 }
 
 void ProgressBar::Loop() {
-  absl::MutexLock lock(&mu_);
+  AnnotatedMutexLock lock(&mu_);
   while (!stop_) {
-    cv_.WaitWithTimeout(&mu_, absl::Milliseconds(200));
+    AnnotatedWaitWithTimeout(&cv_, &mu_, absl::Milliseconds(200));
     if (stop_) break;
     if (visible_ && std::chrono::steady_clock::now() - start_ >= std::chrono::seconds(1)) {
       DrawLocked();
