@@ -212,8 +212,8 @@ std::string FormatTable(const Report& report) {
   if (report.default_workload) {
     absl::StrAppend(&out, "input: embedded default workload (", report.workload_description, ")\n");
   }
-  if (!report.pattern.header.empty()) {
-    absl::StrAppend(&out, report.pattern.header, "\n");
+  if (report.pattern.pattern != nullptr) {
+    absl::StrAppend(&out, PatternHeader(report.pattern), "\n");
     for (const std::string& n : report.pattern.notes) absl::StrAppend(&out, "note: ", n, "\n");
   }
   for (const std::string& n : report.allocator_notes) absl::StrAppend(&out, "note: ", n, "\n");
@@ -282,9 +282,10 @@ Value MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResu
 
 namespace {
 
-Value PatternJson(const PatternReport& p) {
-  return Value::MakeObject({{"header", Value::String(p.header)},
-                            {"pattern", Value::String(p.key)},
+Value PatternJson(const PatternChoice& p) {
+  const bool chosen = p.pattern != nullptr;
+  return Value::MakeObject({{"header", Value::String(chosen ? PatternHeader(p) : "")},
+                            {"pattern", Value::String(chosen ? p.pattern->key : "")},
                             {"rocksdb_version", Value::String(p.version)},
                             {"source", Value::String(p.source)},
                             {"compression_managers", Strings(p.compression_managers)},

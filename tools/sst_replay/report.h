@@ -12,6 +12,7 @@
 #include "tools/process/compare_runs.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
+#include "tools/sst_replay/rocksdb_version.h"
 
 namespace rockpool::replay {
 
@@ -61,19 +62,11 @@ struct ModeReport {
   std::string stock_is;
 };
 
-// Which RocksDB's call pattern stock is (rocksdb_version.h), empty when
-// blocks mode did not run.
-struct PatternReport {
-  std::string header;  // "stock = RocksDB 11.8.1's call pattern (...), from ..."
-  std::string key;     // "11"
-  std::string version;
-  std::string source;
-  std::vector<std::string> compression_managers;
-  std::vector<std::string> notes;
-};
-
 struct Report {
-  PatternReport pattern;
+  // Blocks mode's stock pattern (no pattern when blocks mode did not run),
+  // its notes with those on the inputs' parallel compression and recorded
+  // compression manager.
+  PatternChoice pattern;
   bool default_workload = false;
   std::string workload_description;
   int repeat = 1;

@@ -116,10 +116,10 @@ class Session {
   std::string CompactionModesNote() const {
     const std::string built = rocksdb::GetRocksVersionAsString();
     std::string pattern;
-    if (pattern_.pattern != nullptr) {
+    if (report_.pattern.pattern != nullptr) {
       absl::StatusOr<const StockPattern*> own = PatternForVersion(built);
-      if (!own.ok() || *own != pattern_.pattern) {
-        pattern = absl::StrCat(" (not RocksDB ", pattern_.version,
+      if (!own.ok() || *own != report_.pattern.pattern) {
+        pattern = absl::StrCat(" (not RocksDB ", report_.pattern.version,
                                ", whose pattern blocks mode replays)");
       }
     }
@@ -152,18 +152,11 @@ class Session {
     absl::StatusOr<PatternChoice> c =
         ChoosePattern(settings_.rocksdb_version, files, &options_files_);
     if (!c.ok()) return Fail(2, c.status().message());
-    pattern_ = *std::move(c);
-    PatternReport& r = report_.pattern;
-    r.header = PatternHeader(pattern_);
-    r.key = pattern_.pattern->key;
-    r.version = pattern_.version;
-    r.source = pattern_.source;
-    r.compression_managers = pattern_.compression_managers;
-    r.notes = pattern_.notes;
-    for (std::string& n : ParallelCompressionNotes(*pattern_.pattern, sst_options_)) {
+    PatternChoice& r = report_.pattern = *std::move(c);
+    for (std::string& n : ParallelCompressionNotes(*r.pattern, sst_options_)) {
       r.notes.push_back(std::move(n));
     }
-    if (std::string n = CompressionManagerNote(pattern_); !n.empty()) r.notes.push_back(n);
+    if (std::string n = CompressionManagerNote(r); !n.empty()) r.notes.push_back(n);
     return 0;
   }
 
@@ -200,10 +193,11 @@ class Session {
 
   int RunBlocks() {
     BlocksPlan plan = PlanBlocks(inputs_, blob_inputs_, replay_);
-    if (pattern_.pattern != nullptr) plan.job.pattern = pattern_.pattern->key;
+    if (report_.pattern.pattern != nullptr) plan.job.pattern = report_.pattern.pattern->key;
     ModeReport m;
     m.mode = "blocks";
-    if (pattern_.pattern != nullptr) m.stock_is = absl::StrCat("RocksDB ", pattern_.version);
+    if (report_.pattern.pattern != nullptr)
+      m.stock_is = absl::StrCat("RocksDB ", report_.pattern.version);
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
     for (size_t i = 0; i < plan.input_status.size(); ++i) {
@@ -222,7 +216,8 @@ class Session {
         !s.ok()) {
       return Fail(s);
     }
-    for (std::string& n : StockNotes(*pattern_.pattern, plan, parallel)) m.notes.push_back(n);
+    for (std::string& n : StockNotes(*report_.pattern.pattern, plan, parallel))
+      m.notes.push_back(n);
     m.description = BlocksDescription(plan, files, blob_files, m.stock.front(), replay_);
     report_.modes.push_back(std::move(m));
     return 0;
@@ -461,7 +456,6 @@ class Session {
   std::vector<sst::OptionsFileInfo> sst_options_;  // those beside the SST inputs, in input order
   std::vector<BlobInput> blob_inputs_;
   Report report_;
-  PatternChoice pattern_;
   std::vector<ModeReport> notes_only_;
   std::vector<process::AllocatorChoice> allocators_;  // --allocator, in run order
   int runs_ = 0;
