@@ -1,9 +1,8 @@
 #include "tools/sst_replay/compare.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-
-#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <optional>
