@@ -46,7 +46,9 @@ bool IsContainer(const Value& v) {
 }
 
 // `v` on one line; `comma` and `colon` separate items and names from values.
-void Append(const Value& v, const char* comma, const char* colon, std::string* out) {
+// Stops early once `out` is longer than `limit` (the caller only asks
+// whether it fits).
+void Append(const Value& v, const char* comma, const char* colon, size_t limit, std::string* out) {
   switch (v.kind()) {
     case Value::Kind::kNull:
       *out += "null";
@@ -65,10 +67,10 @@ void Append(const Value& v, const char* comma, const char* colon, std::string* o
       const bool object = v.kind() == Value::Kind::kObject;
       *out += object ? '{' : '[';
       const size_t n = object ? v.members().size() : v.items().size();
-      for (size_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < n && out->size() <= limit; ++i) {
         if (i > 0) *out += comma;
         if (object) absl::StrAppend(out, JsonString(v.members()[i].first), colon);
-        Append(object ? v.members()[i].second : v.items()[i], comma, colon, out);
+        Append(object ? v.members()[i].second : v.items()[i], comma, colon, limit, out);
       }
       *out += object ? '}' : ']';
       return;
@@ -78,9 +80,12 @@ void Append(const Value& v, const char* comma, const char* colon, std::string* o
 
 // `v` starting at column `column` of a line indented by `indent`.
 void AppendIndented(const Value& v, size_t indent, size_t column, size_t width, std::string* out) {
+  // Built only as far as the line has room: a long container is not
+  // written out whole at every level above its members.
   std::string line;
-  Append(v, ", ", ": ", &line);
-  if (!IsContainer(v) || line.size() == 2 || column + line.size() <= width) {
+  Append(v, ", ", ": ", width > column ? width - column : 0, &line);
+  const bool empty = v.items().empty() && v.members().empty();
+  if (!IsContainer(v) || empty || column + line.size() <= width) {
     *out += line;
     return;
   }
@@ -104,7 +109,7 @@ void AppendIndented(const Value& v, size_t indent, size_t column, size_t width, 
 
 std::string ToText(const Value& v) {
   std::string out;
-  Append(v, ",", ":", &out);
+  Append(v, ",", ":", std::string::npos, &out);
   return out;
 }
 

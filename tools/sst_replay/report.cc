@@ -308,11 +308,12 @@ Value InputJson(const InputReport& in) {
 
 // The first stock and pooled runs' cumulative allocation (the chart's lines).
 Value SeriesJson(const ModeReport& m) {
+  static const std::vector<SeriesPoint> kNoPoints;
   Value::Members o = {{"x", Value::String(m.x_label)},
                       {"columns", Strings({"x", "process_bytes", "codec_bytes"})}};
   for (const auto& [name, runs] : {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
     Value::Array points;
-    for (const SeriesPoint& p : runs->empty() ? std::vector<SeriesPoint>() : runs->front().series) {
+    for (const SeriesPoint& p : runs->empty() ? kNoPoints : runs->front().series) {
       points.push_back(Value::MakeArray(
           {JsonNumber(p.x), Value::Integer(p.process_bytes), Value::Integer(p.codec_bytes)}));
     }

@@ -57,6 +57,8 @@ TEST(JsonTest, IndentedTextWrapsWhatDoesNotFit) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(ToText(*back), ToText(*doc));
   EXPECT_EQ(ToIndentedText(Value::MakeArray({}), 1), "[]");
+  // Wider than the line from its first item: still a line per item.
+  EXPECT_EQ(ToIndentedText(Value::MakeArray({Value::Integer(12345)}), 0), "[\n  12345\n]");
 }
 
 TEST(JsonTest, StringsKeepTheirBytes) {
