@@ -1,6 +1,5 @@
 #include "tools/sst_replay/block_replay.h"
 
-#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,7 +43,13 @@ class Replayer {
       pools_.zstd_decompress().SetOptions(dctx);
     }
     read_options_.verify_checksums = job.verify_checksums;
-    read_options_.decompressor = WithLz4ReadStreams(sst::MakeBlockCodecsDecompressor(&codecs_));
+    // RocksDB's decode stream around every LZ4 block it reads.
+    read_options_.decompressor = [inner = sst::MakeBlockCodecsDecompressor(&codecs_)](
+                                     uint8_t type, std::string_view payload,
+                                     std::string_view dictionary, std::string* out) {
+      const Lz4ReadStream stream = OpenLz4ReadStream(type);
+      return inner(type, payload, dictionary, out);
+    };
   }
 
   absl::Status Run() {
@@ -196,8 +201,7 @@ class Replayer {
         }
         if (!it->status().ok()) return sst::WithContext(it->status(), codec.bf.path, h.offset);
       }
-      stored_done_ += h.size;
-      ReportProgress();
+      ReportProgress(h.size);
     }
     return builder_ == nullptr ? absl::OkStatus() : CutBlock(index, codec, block_start_offset);
   }
@@ -333,12 +337,13 @@ class Replayer {
     ++blobs_;
     blob_uncompressed_ += value.size();
     blob_compressed_ += compressed_.size();
-    stored_done_ += r.value.size();
-    ReportProgress();
+    ReportProgress(r.value.size());
     return absl::OkStatus();
   }
 
-  void ReportProgress() {
+  // `stored_bytes` more of the inputs replayed.
+  void ReportProgress(uint64_t stored_bytes) {
+    stored_done_ += stored_bytes;
     if (job_.total_stored_bytes > 0) {
       progress_->Report(static_cast<double>(stored_done_) /
                         static_cast<double>(job_.total_stored_bytes));
@@ -390,8 +395,7 @@ class Replayer {
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
   // On the heap: five pools, the codecs and buffers are more than a child's
   // main thread needs on its stack (slots: compression/pool/thread_front.h).
-  auto replayer = std::make_unique<Replayer>(job, result, progress);
-  return replayer->Run();
+  return std::make_unique<Replayer>(job, result, progress)->Run();
 }
 
 }  // namespace rockpool::replay

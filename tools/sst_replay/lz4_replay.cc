@@ -1,7 +1,5 @@
 #include "tools/sst_replay/lz4_replay.h"
 
-#include <utility>
-
 #include "compression/compression_type.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/status/status_macros.h"
@@ -51,14 +49,6 @@ void Lz4FileReplay::Finish() {
   data_lz4_.reset();
   data_hc_.reset();
   index_hc_.reset();
-}
-
-sst::BlockDecompressor WithLz4ReadStreams(sst::BlockDecompressor inner) {
-  return [inner = std::move(inner)](uint8_t type, std::string_view payload,
-                                    std::string_view dictionary, std::string* out) {
-    const Lz4ReadStream stream = OpenLz4ReadStream(type);
-    return inner(type, payload, dictionary, out);
-  };
 }
 
 }  // namespace rockpool::replay
