@@ -13,9 +13,7 @@
 #include "absl/strings/strip.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
-#include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "tools/process/usage.h"
 #include "tools/sst/rocksdb_calls.h"
@@ -30,15 +28,6 @@ using sst::FromRocks;
 using sst::OpenDb;
 
 namespace {
-
-// A copied DB's family options for the measured compaction: with blob
-// files, garbage collection with age cutoff 1.0 rewrites every blob.
-void BlobRewriteOptions(rocksdb::ColumnFamilyOptions* cf) {
-  cf->disable_auto_compactions = true;
-  if (!cf->enable_blob_files) return;
-  cf->enable_blob_garbage_collection = true;
-  cf->blob_garbage_collection_age_cutoff = 1.0;
-}
 
 // The scratch DB a compaction runs in: closed (handles first) on every way
 // out.
@@ -82,7 +71,11 @@ absl::Status ScratchDbOptions(const Job& job, const CompactionFaces& faces,
       return absl::InvalidArgumentError(s.message());
     }
     for (rocksdb::ColumnFamilyDescriptor& f : *families) {
-      BlobRewriteOptions(&f.options);
+      f.options.disable_auto_compactions = true;
+      if (f.options.enable_blob_files) {  // garbage collection that rewrites every blob
+        f.options.enable_blob_garbage_collection = true;
+        f.options.blob_garbage_collection_age_cutoff = 1.0;
+      }
       faces.ApplyTo(&f.options);
     }
     db_options->create_if_missing = false;
@@ -109,17 +102,6 @@ absl::Status IngestGroups(const Job& job, const ScratchDb& scratch) {
   return absl::OkStatus();
 }
 
-// What is compacted: each group's family (after the empty default one), or
-// every family of the copy.
-Targets CompactionTargets(const Job& job, const ScratchDb& scratch,
-                          const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
-  Targets targets;
-  for (size_t i = job.source_db.empty() ? 1 : 0; i < scratch.handles.size(); ++i) {
-    targets.emplace_back(scratch.handles[i], families[i].name);
-  }
-  return targets;
-}
-
 // A full compaction of every target, in order; stops at the first failure.
 absl::Status CompactAll(rocksdb::DB* db, const Targets& targets) {
   rocksdb::CompactRangeOptions cro;
@@ -137,9 +119,10 @@ std::string JoinPath(absl::string_view dir, absl::string_view name) {
   return absl::StrCat(absl::StripSuffix(dir, "/"), "/", absl::StripPrefix(name, "/"));
 }
 
-// The SST files the compaction wrote, per target family in key order, for
-// the parent to compare.
-void AddOutputFiles(rocksdb::DB* db, const Targets& targets, RunResult* result) {
+// The SST files the compaction wrote, per target family in key order, then
+// its blob files (all of them: GC relocated every blob), for the parent to
+// compare.
+void AddOutputs(rocksdb::DB* db, const Targets& targets, RunResult* result) {
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
@@ -154,15 +137,9 @@ void AddOutputFiles(rocksdb::DB* db, const Targets& targets, RunResult* result) 
       }
     }
   }
-  result->metrics["output_files"] = static_cast<int64_t>(result->outputs.size() - outputs_before);
-}
-
-// The blob files the compaction wrote (all of them: GC relocated every
-// blob), for the parent to compare too.
-void AddOutputBlobFiles(rocksdb::DB* db, RunResult* result) {
+  const size_t sst_files = result->outputs.size() - outputs_before;
   std::vector<rocksdb::ColumnFamilyMetaData> metas;
   db->GetAllColumnFamilyMetaData(&metas);
-  const size_t outputs_before = result->outputs.size();
   for (rocksdb::ColumnFamilyMetaData& m : metas) {
     std::sort(m.blob_files.begin(), m.blob_files.end(),
               [](const auto& a, const auto& b) { return a.blob_file_number < b.blob_file_number; });
@@ -171,8 +148,9 @@ void AddOutputBlobFiles(rocksdb::DB* db, RunResult* result) {
                                    JoinPath(b.blob_file_path, b.blob_file_name));
     }
   }
+  result->metrics["output_files"] = static_cast<int64_t>(sst_files);
   result->metrics["output_blob_files"] =
-      static_cast<int64_t>(result->outputs.size() - outputs_before);
+      static_cast<int64_t>(result->outputs.size() - outputs_before - sst_files);
 }
 
 bool IsLz4(rocksdb::CompressionType t) {
@@ -226,7 +204,12 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
     return absl::InternalError(s.message());
   }
   ROCKPOOL_RETURN_IF_ERROR(IngestGroups(job, scratch));
-  const Targets targets = CompactionTargets(job, scratch, families);
+  // What is compacted: each group's family (after the empty default one),
+  // or every family of the copy.
+  Targets targets;
+  for (size_t i = job.source_db.empty() ? 1 : 0; i < scratch.handles.size(); ++i) {
+    targets.emplace_back(scratch.handles[i], families[i].name);
+  }
 
   // The measured window: the full compactions. Meanwhile a thread samples
   // cumulative allocation every 10 ms (the series thins itself, so a long
@@ -281,8 +264,7 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   if (job.strategy == Strategy::kPooled && UsesLz4(families) && !Lz4Served(*result)) {
     result->notes.push_back(kLz4NotServedNote);
   }
-  AddOutputFiles(scratch.db.get(), targets, result);
-  AddOutputBlobFiles(scratch.db.get(), result);
+  AddOutputs(scratch.db.get(), targets, result);
   return absl::OkStatus();
 }
 
