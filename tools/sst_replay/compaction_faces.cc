@@ -44,7 +44,7 @@ std::string CompactionFaces::Describe(RockpoolOptions::MaxIdlePerKey max_idle_pe
 }
 
 absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
-    Strategy strategy, RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
+    Strategy strategy, [[maybe_unused]] RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
   std::unique_ptr<CompactionFaces> faces(new CompactionFaces());
   const std::string options = strategy == Strategy::kStock ? std::string("measure_stock=true")
                                                            : PoolOptionsText(max_idle_per_key);
@@ -80,18 +80,14 @@ absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
         static_cast<native::RockpoolCompressionManager*>(cf.compression_manager.get())->pools();
     faces->manager_ = std::move(cf.compression_manager);
   }
-#else
-  (void)max_idle_per_key;
 #endif
   return faces;
 }
 
-void CompactionFaces::ApplyTo(rocksdb::ColumnFamilyOptions* cf) const {
+void CompactionFaces::ApplyTo([[maybe_unused]] rocksdb::ColumnFamilyOptions* cf) const {
 #if ROCKPOOL_ROCKSDB_NATIVE_API
   // Stock is the built-in manager even where the DB's own OPTIONS name one.
   cf->compression_manager = manager_;
-#else
-  (void)cf;
 #endif
 }
 
