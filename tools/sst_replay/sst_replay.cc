@@ -145,10 +145,8 @@ absl::Status RunJobFile(RunResult* result) {
 int ChildMain() {
   RunResult result;
   const absl::Status status = RunJobFile(&result);
-  if (!status.ok()) {
-    result.error_code = ExitCodeFor(status);
-    result.error = OneLine(status.message());
-  }
+  result.error_code = ExitCodeFor(status);
+  result.error = OneLine(status.message());
   for (std::string& note : result.notes) note = OneLine(note);
   for (auto& [key, fact] : result.facts) fact = OneLine(fact);
   if (absl::Status s =

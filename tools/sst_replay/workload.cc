@@ -1,7 +1,6 @@
 #include "tools/sst_replay/workload.h"
 
 #include <array>
-#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -179,45 +178,41 @@ rocksdb::ColumnFamilyOptions BlobFamilyOptions() {
   return cf;
 }
 
-// Puts the records `next(i)` makes (i from 1: key and value) into `family`
-// until `budget` bytes of keys and values are written.
-template <typename Next>
-absl::Status PutUntil(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family, uint64_t budget,
-                      WorkloadStats* stats, Next next) {
-  rocksdb::WriteOptions write;
-  write.disableWAL = true;
-  uint64_t bytes = 0;
-  for (uint64_t i = 1; bytes < budget; ++i) {
-    const auto [key, value] = next(i);
-    ROCKPOOL_RETURN_IF_ERROR(Failed(db->Put(write, family, key, value), "Put"));
-    bytes += key.size() + value.size();
-    ++stats->records;
-  }
-  stats->raw_bytes += bytes;
-  return absl::OkStatus();
-}
-
 // 3/8 events, 3/8 orders, 1/4 histories (blobs), from one seeded generator.
 absl::Status WriteFamilies(rocksdb::DB* db,
                            const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
                            uint64_t megabytes, WorkloadStats* stats) {
+  rocksdb::WriteOptions write;
+  write.disableWAL = true;
+  // Puts the records `next(i)` makes (i from 1: key and value) into `family`
+  // until `budget` bytes of keys and values are written.
+  auto put_until = [&](rocksdb::ColumnFamilyHandle* family, uint64_t budget, auto next) {
+    for (uint64_t i = 1, bytes = 0; bytes < budget; ++i) {
+      const auto [key, value] = next(i);
+      ROCKPOOL_RETURN_IF_ERROR(Failed(db->Put(write, family, key, value), "Put"));
+      bytes += key.size() + value.size();
+      stats->raw_bytes += key.size() + value.size();
+      ++stats->records;
+    }
+    return absl::OkStatus();
+  };
   const uint64_t total = megabytes * (uint64_t{1} << 20);
   const uint64_t per_family = total * 3 / 8;
   Rng rng(20240311);
   // events: keyed by user then time; users are active in bursts.
   int64_t ts = 1700000000000;
-  ROCKPOOL_RETURN_IF_ERROR(PutUntil(db, handles[1], per_family, stats, [&](uint64_t) {
+  ROCKPOOL_RETURN_IF_ERROR(put_until(handles[1], per_family, [&](uint64_t) {
     ts += 1 + static_cast<int64_t>(rng() % 40);
     const uint32_t user = static_cast<uint32_t>(Skewed(rng, 200000));
     return std::pair(absl::StrFormat("evt/u%07d/%013d", user, ts), EventValue(rng, user, ts));
   }));
   // orders: random order ids (a multiplicative permutation of a counter).
-  ROCKPOOL_RETURN_IF_ERROR(PutUntil(db, handles[2], per_family, stats, [&](uint64_t i) {
+  ROCKPOOL_RETURN_IF_ERROR(put_until(handles[2], per_family, [&](uint64_t i) {
     const uint64_t order_id = (i * 2654435761u) % 4294967291u;
     return std::pair(absl::StrFormat("order/%010d", order_id), OrderValue(rng, order_id));
   }));
   // histories: one document per customer, in random customer order.
-  return PutUntil(db, handles[3], total / 4, stats, [&](uint64_t i) {
+  return put_until(handles[3], total / 4, [&](uint64_t i) {
     const uint64_t customer = (i * 2654435761u) % 1000003u;
     return std::pair(absl::StrFormat("history/c%07d", customer), HistoryValue(rng, customer));
   });
