@@ -90,15 +90,14 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
 }
 
 int ParseFlags(int argc, char** argv, std::vector<std::string>* positional) {
-  bool only_positional = false;
   for (int i = 1; i < argc; ++i) {
     const absl::string_view arg = argv[i];
-    if (only_positional || arg.size() < 2 || arg[0] != '-') {
-      positional->emplace_back(arg);
-      continue;
+    if (arg == "--") {  // the rest are inputs
+      positional->insert(positional->end(), argv + i + 1, argv + argc);
+      break;
     }
-    if (arg == "--") {
-      only_positional = true;
+    if (arg.size() < 2 || arg[0] != '-') {
+      positional->emplace_back(arg);
       continue;
     }
     absl::string_view name = arg.substr(arg[1] == '-' ? 2 : 1);
