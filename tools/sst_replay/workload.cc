@@ -167,13 +167,12 @@ rocksdb::ColumnFamilyOptions FamilyOptions(rocksdb::CompressionType compression)
   return cf;
 }
 
-// Integrated BlobDB: values of kMinBlobSize bytes or more go to blob files,
-// each blob compressed on its own (RocksDB 7.8.3: a context per blob).
-constexpr uint64_t kMinBlobSize = 1024;
+// Integrated BlobDB: values of 1 KiB or more go to blob files, each blob
+// compressed on its own (RocksDB 7.8.3: a context per blob).
 rocksdb::ColumnFamilyOptions BlobFamilyOptions() {
   rocksdb::ColumnFamilyOptions cf = FamilyOptions(rocksdb::kZSTD);
   cf.enable_blob_files = true;
-  cf.min_blob_size = kMinBlobSize;
+  cf.min_blob_size = 1024;
   cf.blob_compression_type = rocksdb::kZSTD;
   return cf;
 }
