@@ -32,8 +32,7 @@ class Replayer {
         result_(result),
         progress_(progress),
         pools_(PoolOptionsFor(job)),
-        codecs_(&pools_),
-        series_(kSeriesPoints) {
+        codecs_(&pools_) {
     if (job.strategy == Strategy::kStock) {
       // RocksDB 7.8.3 decompresses zstd with a per-core cached DCtx that
       // lives as long as the process: one context, reused.
@@ -374,7 +373,7 @@ class Replayer {
   std::string blob_value_;
   std::string round_trip_;
   process::ProcessSnapshot start_;
-  Series series_;
+  Series series_{kSeriesPoints};
   uint64_t stored_done_ = 0;  // progress
   // The counts, kept in the result's metrics under their names: the entries
   // exist before the window, so counting never allocates.
