@@ -6,14 +6,11 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb_plugin/legacy/listener.h"
 #include "rocksdb_plugin/legacy/runtime.h"
-#include "tools/sst/rocksdb_calls.h"
 #if ROCKPOOL_ROCKSDB_NATIVE_API
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
 #endif
 
 namespace rockpool::replay {
-
-using sst::FromRocks;
 
 namespace {
 
@@ -48,10 +45,8 @@ absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
   std::unique_ptr<CompactionFaces> faces(new CompactionFaces());
   const std::string options = strategy == Strategy::kStock ? std::string("measure_stock=true")
                                                            : PoolOptionsText(max_idle_per_key);
-  if (absl::Status s =
-          FromRocks(legacy::NewRockpoolListener(options, &faces->listener_), "rockpool listener");
-      !s.ok()) {
-    return absl::InternalError(s.message());
+  if (rocksdb::Status s = legacy::NewRockpoolListener(options, &faces->listener_); !s.ok()) {
+    return absl::InternalError(absl::StrCat("rockpool listener: ", s.ToString()));
   }
   const legacy::Interposition interposition = legacy::CheckInterposition();
   if (!interposition.zstd || !interposition.zlib || !interposition.zlib_layout) {
@@ -66,11 +61,10 @@ absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
     rocksdb::ColumnFamilyOptions cf;
     const std::string text =
         absl::StrCat("compression_manager={id=rockpool;", PoolOptionsText(max_idle_per_key), "}");
-    if (absl::Status s = FromRocks(rocksdb::GetColumnFamilyOptionsFromString(
-                                       config, rocksdb::ColumnFamilyOptions(), text, &cf),
-                                   text);
+    if (rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(
+            config, rocksdb::ColumnFamilyOptions(), text, &cf);
         !s.ok()) {
-      return absl::InternalError(s.message());
+      return absl::InternalError(absl::StrCat(text, ": ", s.ToString()));
     }
     if (cf.compression_manager == nullptr || std::string_view(cf.compression_manager->Name()) !=
                                                  native::RockpoolCompressionManager::kClassName()) {

@@ -64,11 +64,10 @@ absl::Status ScratchDbOptions(const Job& job, const CompactionFaces& faces,
     ROCKPOOL_RETURN_IF_ERROR(CopyDbDirectory(job.source_db, job.output));
     rocksdb::ConfigOptions config;
     config.ignore_unknown_options = true;
-    if (absl::Status s =
-            FromRocks(rocksdb::LoadLatestOptions(config, job.output, db_options, families),
-                      absl::StrCat("loading the options of ", job.source_db));
+    if (rocksdb::Status s = rocksdb::LoadLatestOptions(config, job.output, db_options, families);
         !s.ok()) {
-      return absl::InvalidArgumentError(s.message());
+      return absl::InvalidArgumentError(
+          absl::StrCat("loading the options of ", job.source_db, ": ", s.ToString()));
     }
     for (rocksdb::ColumnFamilyDescriptor& f : *families) {
       f.options.disable_auto_compactions = true;
@@ -197,11 +196,10 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
   ROCKPOOL_RETURN_IF_ERROR(ScratchDbOptions(job, faces, &db_options, &families));
   ScratchDb scratch;
-  if (absl::Status s =
-          FromRocks(OpenDb(db_options, job.output, families, &scratch.handles, &scratch.db),
-                    absl::StrCat("opening the scratch DB ", job.output));
+  if (rocksdb::Status s = OpenDb(db_options, job.output, families, &scratch.handles, &scratch.db);
       !s.ok()) {
-    return absl::InternalError(s.message());
+    return absl::InternalError(
+        absl::StrCat("opening the scratch DB ", job.output, ": ", s.ToString()));
   }
   ROCKPOOL_RETURN_IF_ERROR(IngestGroups(job, scratch));
   // What is compacted: each group's family (after the empty default one),
