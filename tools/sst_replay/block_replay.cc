@@ -1,6 +1,5 @@
 #include "tools/sst_replay/block_replay.h"
 
-#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/lz4_replay.h"
 #include "tools/sst_replay/stock_patterns.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
@@ -32,8 +32,7 @@ class Replayer {
         result_(result),
         progress_(progress),
         pools_(PoolOptionsFor(job)),
-        codecs_(&pools_),
-        series_(kSeriesPoints) {
+        codecs_(&pools_) {
     if (job.strategy == Strategy::kStock) {
       // RocksDB 7.8.3 decompresses zstd with a per-core cached DCtx that
       // lives as long as the process: one context, reused.
@@ -43,7 +42,13 @@ class Replayer {
       pools_.zstd_decompress().SetOptions(dctx);
     }
     read_options_.verify_checksums = job.verify_checksums;
-    read_options_.decompressor = WithLz4ReadStreams(sst::MakeBlockCodecsDecompressor(&codecs_));
+    // RocksDB's decode stream around every LZ4 block it reads.
+    read_options_.decompressor = [inner = sst::MakeBlockCodecsDecompressor(&codecs_)](
+                                     uint8_t type, std::string_view payload,
+                                     std::string_view dictionary, std::string* out) {
+      const Lz4ReadStream stream = OpenLz4ReadStream(type);
+      return inner(type, payload, dictionary, out);
+    };
   }
 
   absl::Status Run() {
@@ -59,11 +64,11 @@ class Replayer {
     start_ = process::OpenWindow();
     Sample();
     for (size_t i = 0; i < job_.files.size(); ++i) {
-      if (absl::Status s = ReplayFile(static_cast<uint32_t>(i), job_.files[i]); !s.ok()) return s;
+      ROCKPOOL_RETURN_IF_ERROR(ReplayFile(static_cast<uint32_t>(i), job_.files[i]));
     }
     for (size_t i = 0; i < job_.blobs.size(); ++i) {
-      const uint32_t index = static_cast<uint32_t>(job_.files.size() + i);
-      if (absl::Status s = ReplayBlobFile(index, job_.blobs[i]); !s.ok()) return s;
+      ROCKPOOL_RETURN_IF_ERROR(
+          ReplayBlobFile(static_cast<uint32_t>(job_.files.size() + i), job_.blobs[i]));
     }
     Sample();
     const process::ProcessSnapshot end = process::TakeSnapshot();
@@ -90,9 +95,18 @@ class Replayer {
   // How one SST file is compressed: its codec and dictionary, and the table
   // builder's contexts while the file is built (LZ4's: lz4_).
   struct FileCodec {
-    const BlocksFile* bf = nullptr;
-    bool zstd = false;
-    bool lz4 = false;  // LZ4 or LZ4HC
+    explicit FileCodec(const BlocksFile& file)
+        : bf(file),
+          zstd(file.codec.type == rockpool::compression_type::kZSTD),
+          lz4(IsLz4Type(file.codec.type)) {
+      data.type = file.codec.type;
+      data.level = file.codec.level;
+      data.window_bits = file.codec.window_bits;
+      data.strategy = file.codec.strategy;
+    }
+    const BlocksFile& bf;
+    const bool zstd;
+    const bool lz4;  // LZ4 or LZ4HC
     std::shared_ptr<const ZstdDictionary> zstd_dict;
     BlockCompression data;  // the file's options and dictionary, no context held
     // The table builder's zstd contexts: one per file, shared by data and
@@ -106,71 +120,56 @@ class Replayer {
 
   // One SST file, as RocksDB's table builder would write it.
   absl::Status ReplayFile(uint32_t index, const BlocksFile& bf) {
-    absl::StatusOr<std::unique_ptr<sst::SstFile>> opened =
-        sst::SstFile::Open(bf.path, read_options_);
-    if (!opened.ok()) return opened.status();
-    const sst::SstFile& file = **opened;
-    absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
-    if (!handles.ok()) return handles.status();
-    FileCodec codec;
-    if (absl::Status s = ChooseCodec(file, bf, &codec); !s.ok()) return s;
+    ROCKPOOL_ASSIGN_OR_RETURN(const std::unique_ptr<sst::SstFile> file,
+                              sst::SstFile::Open(bf.path, read_options_));
+    ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<sst::BlockHandle> handles,
+                              file->DataBlockHandles());
+    FileCodec codec(bf);
+    const std::string_view dict = file->compression_dictionary();
+    if (bf.use_dictionary && !dict.empty() && codec.zstd) {
+      // RocksDB digests the dictionary once per file it builds.
+      absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
+          ZstdDictionary::Create(dict, bf.codec.level);
+      if (!d.ok()) return Internal(d.status(), "zstd dictionary");
+      codec.zstd_dict = *std::move(d);
+      codec.data.zstd_dictionary = codec.zstd_dict.get();
+    } else if (bf.use_dictionary) {
+      codec.data.raw_dictionary = dict;
+    }
     // Index blocks (partitions, then the top level) are compressed too if
     // the file stores any of them compressed (enable_index_compression).
+    ROCKPOOL_ASSIGN_OR_RETURN(std::vector<sst::BlockHandle> index_handles,
+                              file->IndexPartitionHandles());
+    index_handles.push_back(file->index_handle());
     std::vector<sst::RawBlock> index_blocks;
     bool index_compressed = false;
-    if (absl::Status s = ReadIndexBlocks(file, &index_blocks, &index_compressed); !s.ok()) {
-      return s;
+    for (const sst::BlockHandle& h : index_handles) {
+      ROCKPOOL_ASSIGN_OR_RETURN(sst::RawBlock raw, file->ReadRawBlock(h, job_.verify_checksums));
+      index_compressed |= raw.compression_type != rockpool::compression_type::kNone;
+      index_blocks.push_back(std::move(raw));
     }
-    if (absl::Status s = AcquireFileContexts(index_compressed, &codec); !s.ok()) return s;
-    if (absl::Status s = ReplayDataBlocks(index, file, *handles, codec); !s.ok()) return s;
-    if (index_compressed) {
-      if (absl::Status s = CompressIndexBlocks(file, index_blocks, codec); !s.ok()) return s;
-    }
+    ROCKPOOL_RETURN_IF_ERROR(AcquireFileContexts(index_compressed, &codec));
+    ROCKPOOL_RETURN_IF_ERROR(ReplayDataBlocks(index, *file, handles, codec));
+    if (index_compressed) ROCKPOOL_RETURN_IF_ERROR(CompressIndexBlocks(*file, index_blocks, codec));
     codec.index_cctx.reset();
     codec.cctxs.clear();  // the table builder is done: its contexts go
     lz4_->Finish();
     return absl::OkStatus();
   }
 
-  // The file's codec options and its dictionary, digested (zstd) or kept.
-  absl::Status ChooseCodec(const sst::SstFile& file, const BlocksFile& bf, FileCodec* codec) {
-    codec->bf = &bf;
-    codec->zstd = bf.codec.type == rockpool::compression_type::kZSTD;
-    codec->lz4 = IsLz4Type(bf.codec.type);
-    codec->data.type = bf.codec.type;
-    codec->data.level = bf.codec.level;
-    codec->data.window_bits = bf.codec.window_bits;
-    codec->data.strategy = bf.codec.strategy;
-    const std::string_view dict = file.compression_dictionary();
-    if (bf.use_dictionary && !dict.empty()) {
-      if (codec->zstd) {
-        // RocksDB digests the dictionary once per file it builds.
-        absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
-            ZstdDictionary::Create(dict, bf.codec.level);
-        if (!d.ok()) return Internal(d.status(), "zstd dictionary");
-        codec->zstd_dict = *std::move(d);
-        codec->data.zstd_dictionary = codec->zstd_dict.get();
-      } else {
-        codec->data.raw_dictionary = dict;
-      }
-    }
-    return absl::OkStatus();
-  }
-
   // The file's zstd or LZ4 contexts (zlib has none: a deflate stream per block).
   absl::Status AcquireFileContexts(bool index_compressed, FileCodec* codec) {
     if (codec->lz4) {
-      return lz4_->StartSst(codec->bf->codec, !codec->data.raw_dictionary.empty(),
-                            index_compressed);
+      return lz4_->StartSst(codec->bf.codec, !codec->data.raw_dictionary.empty(), index_compressed);
     }
     if (codec->zstd) {
-      codec->cctxs.resize(ZstdDataContextsPerSstFile(*pattern_, codec->bf->codec.parallel_threads,
+      codec->cctxs.resize(ZstdDataContextsPerSstFile(*pattern_, codec->bf.codec.parallel_threads,
                                                      codec->zstd_dict != nullptr));
       for (ZstdCompressPool::Lease& cctx : codec->cctxs) {
-        if (absl::Status s = AcquireCCtx(&cctx); !s.ok()) return s;
+        ROCKPOOL_RETURN_IF_ERROR(AcquireCCtx(&cctx));
       }
       if (pattern_->separate_index_context && index_compressed) {
-        if (absl::Status s = AcquireCCtx(&codec->index_cctx); !s.ok()) return s;
+        ROCKPOOL_RETURN_IF_ERROR(AcquireCCtx(&codec->index_cctx));
       }
     }
     return absl::OkStatus();
@@ -179,33 +178,29 @@ class Replayer {
   // The data blocks as stored, or re-blocked to job_.block_size.
   absl::Status ReplayDataBlocks(uint32_t index, const sst::SstFile& file,
                                 const std::vector<sst::BlockHandle>& handles, FileCodec& codec) {
-    const BlocksFile& bf = *codec.bf;
     uint64_t block_start_offset = 0;
     for (const sst::BlockHandle& h : handles) {
-      absl::StatusOr<sst::RawBlock> raw = file.ReadRawBlock(h, job_.verify_checksums);
-      if (!raw.ok()) return raw.status();
-      absl::StatusOr<std::string> contents = file.Decompress(*raw, sst::BlockKind::kData);
-      if (!contents.ok()) return contents.status();
+      ROCKPOOL_ASSIGN_OR_RETURN(const sst::RawBlock raw,
+                                file.ReadRawBlock(h, job_.verify_checksums));
+      ROCKPOOL_ASSIGN_OR_RETURN(const std::string contents,
+                                file.Decompress(raw, sst::BlockKind::kData));
       ++source_blocks_;
       if (builder_ == nullptr) {
-        if (absl::Status s = CompressDataBlock(index, codec, *contents, h.offset); !s.ok()) {
-          return s;
-        }
+        ROCKPOOL_RETURN_IF_ERROR(CompressDataBlock(index, codec, contents, h.offset));
       } else {
-        absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(*contents);
-        if (!it.ok()) return sst::WithContext(it.status(), bf.path, h.offset);
+        absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(contents);
+        if (!it.ok()) return sst::WithContext(it.status(), codec.bf.path, h.offset);
         if (builder_->empty()) block_start_offset = h.offset;
         while (it->Next()) {
           if (builder_->IsFull(it->key(), it->value())) {
-            if (absl::Status s = CutBlock(index, codec, block_start_offset); !s.ok()) return s;
+            ROCKPOOL_RETURN_IF_ERROR(CutBlock(index, codec, block_start_offset));
             block_start_offset = h.offset;
           }
           builder_->Add(it->key(), it->value());
         }
-        if (!it->status().ok()) return sst::WithContext(it->status(), bf.path, h.offset);
+        if (!it->status().ok()) return sst::WithContext(it->status(), codec.bf.path, h.offset);
       }
-      stored_done_ += h.size;
-      ReportProgress();
+      ReportProgress(h.size);
     }
     return builder_ == nullptr ? absl::OkStatus() : CutBlock(index, codec, block_start_offset);
   }
@@ -225,14 +220,13 @@ class Replayer {
     BlockCompression how = codec.data;
     if (codec.zstd) how.zstd_cctx = codec.cctxs[codec.blocks++ % codec.cctxs.size()]->get();
     if (codec.lz4) lz4_->HoldForData(&how);
-    absl::Status s = codecs_.Compress(block, how, &compressed_);
-    bool keep = s.ok();
-    if (absl::IsFailedPrecondition(s)) {  // over deflateBound: RocksDB stores it raw
-      compressed_.clear();
-      s = absl::OkStatus();
+    const absl::Status s = codecs_.Compress(block, how, &compressed_);
+    if (absl::IsFailedPrecondition(s)) {
+      compressed_.clear();  // over deflateBound: RocksDB stores it raw
+    } else if (!s.ok()) {
+      return Internal(s, absl::StrCat(codec.bf.path, ": offset ", source_offset));
     }
-    if (!s.ok()) return Internal(s, absl::StrCat(codec.bf->path, ": offset ", source_offset));
-    keep = keep && GoodCompressionRatio(compressed_.size(), block.size());
+    const bool keep = s.ok() && GoodCompressionRatio(compressed_.size(), block.size());
     ++blocks_;
     if (!keep) ++stored_raw_;
     return Emit(index, source_offset, block.size(), keep ? compressed_.size() : block.size());
@@ -265,11 +259,11 @@ class Replayer {
     }
     if (codec.lz4) lz4_->HoldForIndex(&how);
     for (const sst::RawBlock& raw : index_blocks) {
-      absl::StatusOr<std::string> contents = file.Decompress(raw, sst::BlockKind::kIndex);
-      if (!contents.ok()) return contents.status();
-      const absl::Status s = codecs_.Compress(*contents, how, &compressed_);
+      ROCKPOOL_ASSIGN_OR_RETURN(const std::string contents,
+                                file.Decompress(raw, sst::BlockKind::kIndex));
+      const absl::Status s = codecs_.Compress(contents, how, &compressed_);
       if (!s.ok() && !absl::IsFailedPrecondition(s)) {
-        return Internal(s, absl::StrCat(codec.bf->path, ": index block at ", raw.handle.offset));
+        return Internal(s, absl::StrCat(codec.bf.path, ": index block at ", raw.handle.offset));
       }
       ++index_blocks_;
     }
@@ -280,21 +274,6 @@ class Replayer {
     return LeaseInto(pools_.zstd_compress(), ZstdKey{}, "zstd context", out);
   }
 
-  // The file's index blocks as stored, and whether any is compressed.
-  absl::Status ReadIndexBlocks(const sst::SstFile& file, std::vector<sst::RawBlock>* out,
-                               bool* compressed) {
-    absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.IndexPartitionHandles();
-    if (!handles.ok()) return handles.status();
-    handles->push_back(file.index_handle());
-    for (const sst::BlockHandle& h : *handles) {
-      absl::StatusOr<sst::RawBlock> raw = file.ReadRawBlock(h, job_.verify_checksums);
-      if (!raw.ok()) return raw.status();
-      *compressed = *compressed || raw->compression_type != rockpool::compression_type::kNone;
-      out->push_back(*std::move(raw));
-    }
-    return absl::OkStatus();
-  }
-
   // One blob file, record by record, as the pattern's BlobFileBuilder
   // writes it (up to 10.x CompressBlobIfNeeded: a CompressionContext per
   // blob, i.e. a new ZSTD_CCtx or deflateInit2 each time; 11.x: one zstd
@@ -303,10 +282,8 @@ class Replayer {
   // (zstd: the per-core DCtx; zlib: inflateInit2 per blob). Each compressed
   // blob is decompressed again and must equal the value.
   absl::Status ReplayBlobFile(uint32_t index, const BlocksFile& bf) {
-    absl::StatusOr<MappedFile> mapped = MappedFile::Open(bf.path);
-    if (!mapped.ok()) return mapped.status();
-    absl::StatusOr<sst::BlobFile> file = sst::ParseBlobFile(mapped->data(), bf.path);
-    if (!file.ok()) return file.status();
+    ROCKPOOL_ASSIGN_OR_RETURN(const MappedFile mapped, MappedFile::Open(bf.path));
+    ROCKPOOL_ASSIGN_OR_RETURN(const sst::BlobFile file, sst::ParseBlobFile(mapped.data(), bf.path));
     BlockCompression how;  // default CompressionOptions but the level
     how.type = bf.codec.type;
     how.level = bf.codec.level;
@@ -315,17 +292,15 @@ class Replayer {
     // codec leases one per blob).
     ZstdCompressPool::Lease file_cctx;
     if (how.type == rockpool::compression_type::kZSTD && !pattern_->zstd_context_per_blob) {
-      if (absl::Status s = AcquireCCtx(&file_cctx); !s.ok()) return s;
+      ROCKPOOL_RETURN_IF_ERROR(AcquireCCtx(&file_cctx));
       how.zstd_cctx = file_cctx->get();
     }
     if (IsLz4Type(how.type)) {
       if (absl::Status s = lz4_->StartBlobFile(bf.codec); !s.ok()) return Internal(s, bf.path);
       lz4_->HoldForData(&how);
     }
-    for (const sst::BlobRecord& r : file->records) {
-      if (absl::Status s = ReplayBlob(index, bf.path, file->header.compression, how, r); !s.ok()) {
-        return s;
-      }
+    for (const sst::BlobRecord& r : file.records) {
+      ROCKPOOL_RETURN_IF_ERROR(ReplayBlob(index, bf.path, file.header.compression, how, r));
     }
     lz4_->Finish();
     return absl::OkStatus();
@@ -357,16 +332,17 @@ class Replayer {
       return absl::InternalError(
           absl::StrCat(path, ": offset ", r.offset, ": blob round trip differs from the value"));
     }
-    if (absl::Status s = Emit(index, r.offset, value.size(), compressed_.size()); !s.ok()) return s;
+    ROCKPOOL_RETURN_IF_ERROR(Emit(index, r.offset, value.size(), compressed_.size()));
     ++blobs_;
     blob_uncompressed_ += value.size();
     blob_compressed_ += compressed_.size();
-    stored_done_ += r.value.size();
-    ReportProgress();
+    ReportProgress(r.value.size());
     return absl::OkStatus();
   }
 
-  void ReportProgress() {
+  // `stored_bytes` more of the inputs replayed.
+  void ReportProgress(uint64_t stored_bytes) {
+    stored_done_ += stored_bytes;
     if (job_.total_stored_bytes > 0) {
       progress_->Report(static_cast<double>(stored_done_) /
                         static_cast<double>(job_.total_stored_bytes));
@@ -397,7 +373,7 @@ class Replayer {
   std::string blob_value_;
   std::string round_trip_;
   process::ProcessSnapshot start_;
-  Series series_;
+  Series series_{kSeriesPoints};
   uint64_t stored_done_ = 0;  // progress
   // The counts, kept in the result's metrics under their names: the entries
   // exist before the window, so counting never allocates.
@@ -418,8 +394,7 @@ class Replayer {
 absl::Status RunBlocksReplay(const Job& job, RunResult* result, ProgressSink* progress) {
   // On the heap: five pools, the codecs and buffers are more than a child's
   // main thread needs on its stack (slots: compression/pool/thread_front.h).
-  auto replayer = std::make_unique<Replayer>(job, result, progress);
-  return replayer->Run();
+  return std::make_unique<Replayer>(job, result, progress)->Run();
 }
 
 }  // namespace rockpool::replay

@@ -6,14 +6,11 @@
 #include "rocksdb/convenience.h"
 #include "rocksdb_plugin/legacy/listener.h"
 #include "rocksdb_plugin/legacy/runtime.h"
-#include "tools/sst/rocksdb_calls.h"
 #if ROCKPOOL_ROCKSDB_NATIVE_API
 #include "rocksdb_plugin/native/rockpool_compression_manager.h"
 #endif
 
 namespace rockpool::replay {
-
-using sst::FromRocks;
 
 namespace {
 
@@ -44,14 +41,12 @@ std::string CompactionFaces::Describe(RockpoolOptions::MaxIdlePerKey max_idle_pe
 }
 
 absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
-    Strategy strategy, RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
+    Strategy strategy, [[maybe_unused]] RockpoolOptions::MaxIdlePerKey max_idle_per_key) {
   std::unique_ptr<CompactionFaces> faces(new CompactionFaces());
   const std::string options = strategy == Strategy::kStock ? std::string("measure_stock=true")
                                                            : PoolOptionsText(max_idle_per_key);
-  if (absl::Status s =
-          FromRocks(legacy::NewRockpoolListener(options, &faces->listener_), "rockpool listener");
-      !s.ok()) {
-    return absl::InternalError(s.message());
+  if (rocksdb::Status s = legacy::NewRockpoolListener(options, &faces->listener_); !s.ok()) {
+    return absl::InternalError(absl::StrCat("rockpool listener: ", s.ToString()));
   }
   const legacy::Interposition interposition = legacy::CheckInterposition();
   if (!interposition.zstd || !interposition.zlib || !interposition.zlib_layout) {
@@ -66,11 +61,10 @@ absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
     rocksdb::ColumnFamilyOptions cf;
     const std::string text =
         absl::StrCat("compression_manager={id=rockpool;", PoolOptionsText(max_idle_per_key), "}");
-    if (absl::Status s = FromRocks(rocksdb::GetColumnFamilyOptionsFromString(
-                                       config, rocksdb::ColumnFamilyOptions(), text, &cf),
-                                   text);
+    if (rocksdb::Status s = rocksdb::GetColumnFamilyOptionsFromString(
+            config, rocksdb::ColumnFamilyOptions(), text, &cf);
         !s.ok()) {
-      return absl::InternalError(s.message());
+      return absl::InternalError(absl::StrCat(text, ": ", s.ToString()));
     }
     if (cf.compression_manager == nullptr || std::string_view(cf.compression_manager->Name()) !=
                                                  native::RockpoolCompressionManager::kClassName()) {
@@ -80,18 +74,14 @@ absl::StatusOr<std::unique_ptr<CompactionFaces>> CompactionFaces::Create(
         static_cast<native::RockpoolCompressionManager*>(cf.compression_manager.get())->pools();
     faces->manager_ = std::move(cf.compression_manager);
   }
-#else
-  (void)max_idle_per_key;
 #endif
   return faces;
 }
 
-void CompactionFaces::ApplyTo(rocksdb::ColumnFamilyOptions* cf) const {
+void CompactionFaces::ApplyTo([[maybe_unused]] rocksdb::ColumnFamilyOptions* cf) const {
 #if ROCKPOOL_ROCKSDB_NATIVE_API
   // Stock is the built-in manager even where the DB's own OPTIONS name one.
   cf->compression_manager = manager_;
-#else
-  (void)cf;
 #endif
 }
 

@@ -4,22 +4,23 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
-#include "rocksdb/table.h"
 #include "rocksdb/utilities/options_util.h"
-#include "rocksdb/version.h"
 #include "rocksdb_plugin/legacy/runtime.h"
 #include "tools/process/usage.h"
 #include "tools/sst/rocksdb_calls.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/compaction_faces.h"
 #include "tools/sst_replay/staging.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 
@@ -27,75 +28,6 @@ using sst::FromRocks;
 using sst::OpenDb;
 
 namespace {
-
-// Samples cumulative allocation every 10 ms while the compaction runs, on
-// its own thread (the series thins itself, so a long compaction is sampled
-// less often), and reports the output written as progress.
-class Sampler {
- public:
-  Sampler(ProgressSink* progress, uint64_t expected_output_bytes, const CompactionFaces& faces)
-      : progress_(progress), expected_(expected_output_bytes), faces_(faces) {}
-  ~Sampler() { Stop(); }
-
-  void Start(const process::ProcessSnapshot& start, uint64_t codec_bytes_start) {
-    start_ = start;
-    codec_start_ = codec_bytes_start;
-    written_start_ = process::BytesWritten();
-    Record();
-    thread_ = std::thread([this] { Loop(); });
-  }
-
-  void Stop() {
-    if (!thread_.joinable()) return;
-    stop_.store(true);
-    thread_.join();
-    Record();
-  }
-
-  const std::vector<SeriesPoint>& points() const { return series_.points(); }
-
- private:
-  void Loop() {
-    while (!stop_.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (series_.Due()) Record();
-      const int64_t written = process::BytesWritten();
-      if (expected_ > 0 && written >= 0 && written_start_ >= 0) {
-        progress_->Report(std::min(
-            0.99, static_cast<double>(written - written_start_) / static_cast<double>(expected_)));
-      }
-    }
-  }
-
-  void Record() {
-    const process::ProcessSnapshot now = process::TakeSnapshot();
-    SeriesPoint p;
-    p.x = static_cast<double>(now.wall_ns - start_.wall_ns) / 1e9;
-    p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start_.malloc.bytes);
-    p.codec_bytes =
-        static_cast<int64_t>(faces_.Stats().Total().library.bytes_allocated - codec_start_);
-    series_.Add(p);
-  }
-
-  ProgressSink* const progress_;
-  const uint64_t expected_;
-  const CompactionFaces& faces_;
-  process::ProcessSnapshot start_;
-  uint64_t codec_start_ = 0;
-  int64_t written_start_ = -1;
-  Series series_{kSeriesPoints};
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-// A copied DB's family options for the measured compaction: with blob
-// files, garbage collection with age cutoff 1.0 rewrites every blob.
-void BlobRewriteOptions(rocksdb::ColumnFamilyOptions* cf) {
-  cf->disable_auto_compactions = true;
-  if (!cf->enable_blob_files) return;
-  cf->enable_blob_garbage_collection = true;
-  cf->blob_garbage_collection_age_cutoff = 1.0;
-}
 
 // The scratch DB a compaction runs in: closed (handles first) on every way
 // out.
@@ -129,17 +61,20 @@ absl::Status ScratchDbOptions(const Job& job, const CompactionFaces& faces,
   } else {
     // The DB with blob files, copied whole (outside the measured window)
     // and opened with its own options.
-    if (absl::Status s = CopyDbDirectory(job.source_db, job.output); !s.ok()) return s;
+    ROCKPOOL_RETURN_IF_ERROR(CopyDbDirectory(job.source_db, job.output));
     rocksdb::ConfigOptions config;
     config.ignore_unknown_options = true;
-    if (absl::Status s =
-            FromRocks(rocksdb::LoadLatestOptions(config, job.output, db_options, families),
-                      absl::StrCat("loading the options of ", job.source_db));
+    if (rocksdb::Status s = rocksdb::LoadLatestOptions(config, job.output, db_options, families);
         !s.ok()) {
-      return absl::InvalidArgumentError(s.message());
+      return absl::InvalidArgumentError(
+          absl::StrCat("loading the options of ", job.source_db, ": ", s.ToString()));
     }
     for (rocksdb::ColumnFamilyDescriptor& f : *families) {
-      BlobRewriteOptions(&f.options);
+      f.options.disable_auto_compactions = true;
+      if (f.options.enable_blob_files) {  // garbage collection that rewrites every blob
+        f.options.enable_blob_garbage_collection = true;
+        f.options.blob_garbage_collection_age_cutoff = 1.0;
+      }
       faces.ApplyTo(&f.options);
     }
     db_options->create_if_missing = false;
@@ -155,40 +90,27 @@ absl::Status ScratchDbOptions(const Job& job, const CompactionFaces& faces,
 // Copies of the inputs, one group per family: the originals are never
 // moved or written.
 absl::Status IngestGroups(const Job& job, const ScratchDb& scratch) {
+  rocksdb::IngestExternalFileOptions ingest;
+  ingest.move_files = false;
   for (size_t i = 0; i < job.groups.size(); ++i) {
     const CompactionGroup& g = job.groups[i];
-    rocksdb::IngestExternalFileOptions ingest;
-    ingest.move_files = false;
-    absl::Status s =
+    ROCKPOOL_RETURN_IF_ERROR(
         FromRocks(scratch.db->IngestExternalFile(scratch.handles[i + 1], g.files, ingest),
-                  absl::StrCat("ingesting into column family ", g.name));
-    if (!s.ok()) return s;
+                  absl::StrCat("ingesting into column family ", g.name)));
   }
   return absl::OkStatus();
 }
 
-// What is compacted: each group's family (after the empty default one), or
-// every family of the copy.
-Targets CompactionTargets(const Job& job, const ScratchDb& scratch,
-                          const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
-  Targets targets;
-  for (size_t i = job.source_db.empty() ? 1 : 0; i < scratch.handles.size(); ++i) {
-    targets.emplace_back(scratch.handles[i], families[i].name);
-  }
-  return targets;
-}
-
 // A full compaction of every target, in order; stops at the first failure.
 absl::Status CompactAll(rocksdb::DB* db, const Targets& targets) {
-  absl::Status status;
-  for (size_t i = 0; i < targets.size() && status.ok(); ++i) {
-    rocksdb::CompactRangeOptions cro;
-    cro.exclusive_manual_compaction = true;
-    cro.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
-    status = FromRocks(db->CompactRange(cro, targets[i].first, nullptr, nullptr),
-                       absl::StrCat("compacting column family ", targets[i].second));
+  rocksdb::CompactRangeOptions cro;
+  cro.exclusive_manual_compaction = true;
+  cro.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
+  for (const auto& [handle, name] : targets) {
+    ROCKPOOL_RETURN_IF_ERROR(FromRocks(db->CompactRange(cro, handle, nullptr, nullptr),
+                                       absl::StrCat("compacting column family ", name)));
   }
-  return status;
+  return absl::OkStatus();
 }
 
 // RocksDB's file names may start with '/' (LiveFileMetaData::name).
@@ -196,45 +118,38 @@ std::string JoinPath(absl::string_view dir, absl::string_view name) {
   return absl::StrCat(absl::StripSuffix(dir, "/"), "/", absl::StripPrefix(name, "/"));
 }
 
-// The SST files the compaction wrote, per target family in key order, for
-// the parent to compare.
-void AddOutputFiles(rocksdb::DB* db, const Targets& targets, RunResult* result) {
+// The SST files the compaction wrote, per target family in key order, then
+// its blob files (all of them: GC relocated every blob), for the parent to
+// compare.
+void AddOutputs(rocksdb::DB* db, const Targets& targets, RunResult* result) {
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
-    if (a.column_family_name != b.column_family_name) {
-      return a.column_family_name < b.column_family_name;
-    }
-    if (a.level != b.level) return a.level < b.level;
-    return a.smallestkey < b.smallestkey;
+    return std::tie(a.column_family_name, a.level, a.smallestkey) <
+           std::tie(b.column_family_name, b.level, b.smallestkey);
   });
-  int64_t output_files = 0;
+  const size_t outputs_before = result->outputs.size();
   for (const auto& [handle, name] : targets) {
     for (const rocksdb::LiveFileMetaData& f : files) {
-      if (f.column_family_name != name) continue;
-      result->outputs.emplace_back(name, JoinPath(f.db_path, f.name));
-      ++output_files;
+      if (f.column_family_name == name) {
+        result->outputs.emplace_back(name, JoinPath(f.db_path, f.name));
+      }
     }
   }
-  result->metrics["output_files"] = output_files;
-}
-
-// The blob files the compaction wrote (all of them: GC relocated every
-// blob), for the parent to compare too.
-void AddOutputBlobFiles(rocksdb::DB* db, RunResult* result) {
+  const size_t sst_files = result->outputs.size() - outputs_before;
   std::vector<rocksdb::ColumnFamilyMetaData> metas;
   db->GetAllColumnFamilyMetaData(&metas);
-  int64_t blob_files = 0;
   for (rocksdb::ColumnFamilyMetaData& m : metas) {
     std::sort(m.blob_files.begin(), m.blob_files.end(),
               [](const auto& a, const auto& b) { return a.blob_file_number < b.blob_file_number; });
     for (const rocksdb::BlobMetaData& b : m.blob_files) {
       result->outputs.emplace_back(absl::StrCat("blob:", m.name),
                                    JoinPath(b.blob_file_path, b.blob_file_name));
-      ++blob_files;
     }
   }
-  result->metrics["output_blob_files"] = blob_files;
+  result->metrics["output_files"] = static_cast<int64_t>(sst_files);
+  result->metrics["output_blob_files"] =
+      static_cast<int64_t>(result->outputs.size() - outputs_before - sst_files);
 }
 
 bool IsLz4(rocksdb::CompressionType t) {
@@ -258,50 +173,81 @@ bool UsesLz4(const std::vector<rocksdb::ColumnFamilyDescriptor>& families) {
 // that interposes liblz4 (and, on >= 10.4, the native face). Said from what
 // a pooled run's LZ4 pools saw, not from the build: the note goes away by
 // itself once the face serves them, and stays wherever it does not.
-std::string Lz4ServedNote(const CompressionPoolsStats& before, const CompressionPoolsStats& after) {
-  const uint64_t leases = after.lz4.created + after.lz4.reused + after.lz4hc.created +
-                          after.lz4hc.reused - before.lz4.created - before.lz4.reused -
-                          before.lz4hc.created - before.lz4hc.reused;
-  if (leases > 0) return "";
-  return "LZ4: no LZ4 stream reached rockpool's pools (the legacy face does not serve liblz4 "
-         "here: see \"RocksDB's codec calls\"), so RocksDB's LZ4_createStream[HC] calls run as "
-         "stock in both strategies: counted in process bytes, not in codec lib bytes";
+bool Lz4Served(const RunResult& result) {
+  return result.metrics.at("pool_lz4_created") + result.metrics.at("pool_lz4_reused") +
+             result.metrics.at("pool_lz4hc_created") + result.metrics.at("pool_lz4hc_reused") >
+         0;
 }
+
+constexpr char kLz4NotServedNote[] =
+    "LZ4: no LZ4 stream reached rockpool's pools (the legacy face does not serve liblz4 "
+    "here: see \"RocksDB's codec calls\"), so RocksDB's LZ4_createStream[HC] calls run as "
+    "stock in both strategies: counted in process bytes, not in codec lib bytes";
 
 }  // namespace
 
 absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink* progress) {
   // Switch rockpool on for this process, as a RocksDB user would.
-  absl::StatusOr<std::unique_ptr<CompactionFaces>> made =
-      CompactionFaces::Create(job.strategy, job.max_idle_per_key);
-  if (!made.ok()) return made.status();
-  const CompactionFaces& faces = **made;
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::unique_ptr<CompactionFaces> made,
+                            CompactionFaces::Create(job.strategy, job.max_idle_per_key));
+  const CompactionFaces& faces = *made;
 
   rocksdb::DBOptions db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> families;
-  if (absl::Status s = ScratchDbOptions(job, faces, &db_options, &families); !s.ok()) return s;
+  ROCKPOOL_RETURN_IF_ERROR(ScratchDbOptions(job, faces, &db_options, &families));
   ScratchDb scratch;
-  if (absl::Status s =
-          FromRocks(OpenDb(db_options, job.output, families, &scratch.handles, &scratch.db),
-                    absl::StrCat("opening the scratch DB ", job.output));
+  if (rocksdb::Status s = OpenDb(db_options, job.output, families, &scratch.handles, &scratch.db);
       !s.ok()) {
-    return absl::InternalError(s.message());
+    return absl::InternalError(
+        absl::StrCat("opening the scratch DB ", job.output, ": ", s.ToString()));
   }
-  if (absl::Status s = IngestGroups(job, scratch); !s.ok()) return s;
-  const Targets targets = CompactionTargets(job, scratch, families);
+  ROCKPOOL_RETURN_IF_ERROR(IngestGroups(job, scratch));
+  // What is compacted: each group's family (after the empty default one),
+  // or every family of the copy.
+  Targets targets;
+  for (size_t i = job.source_db.empty() ? 1 : 0; i < scratch.handles.size(); ++i) {
+    targets.emplace_back(scratch.handles[i], families[i].name);
+  }
 
-  // The measured window: the full compactions.
-  Sampler sampler(progress, job.total_stored_bytes, faces);
+  // The measured window: the full compactions. Meanwhile a thread samples
+  // cumulative allocation every 10 ms (the series thins itself, so a long
+  // compaction is sampled less often) and reports the output written as
+  // progress.
   const CompressionPoolsStats pools_before = faces.Stats();
   const uint64_t discarded_before = legacy::DiscardedContexts();
   const PoolStats native_before = faces.NativeStats();
   const process::ProcessSnapshot start = process::OpenWindow();
-  sampler.Start(start, pools_before.Total().library.bytes_allocated);
+  const int64_t written_start = process::BytesWritten();
+  Series series(kSeriesPoints);
+  auto sample = [&] {
+    const process::ProcessSnapshot now = process::TakeSnapshot();
+    SeriesPoint p;
+    p.x = static_cast<double>(now.wall_ns - start.wall_ns) / 1e9;
+    p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start.malloc.bytes);
+    p.codec_bytes = static_cast<int64_t>(faces.Stats().Total().library.bytes_allocated -
+                                         pools_before.Total().library.bytes_allocated);
+    series.Add(p);
+  };
+  sample();
+  std::atomic<bool> compacted{false};
+  std::thread sampler([&] {
+    while (!compacted.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (series.Due()) sample();
+      const int64_t written = process::BytesWritten();
+      if (job.total_stored_bytes > 0 && written >= 0 && written_start >= 0) {
+        progress->Report(std::min(0.99, static_cast<double>(written - written_start) /
+                                            static_cast<double>(job.total_stored_bytes)));
+      }
+    }
+  });
   const absl::Status status = CompactAll(scratch.db.get(), targets);
-  sampler.Stop();
+  compacted.store(true);
+  sampler.join();
+  sample();
   const process::ProcessSnapshot end = process::TakeSnapshot();
   const CompressionPoolsStats pools_after = faces.Stats();
-  if (!status.ok()) return status;
+  ROCKPOOL_RETURN_IF_ERROR(status);
   progress->Report(1.0);
 
   AddWindowMetrics(start, end, result);
@@ -311,15 +257,12 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   const PoolStats native_after = faces.NativeStats();
   result->metrics["native_leases"] = static_cast<int64_t>(
       native_after.created + native_after.reused - native_before.created - native_before.reused);
-  result->series = sampler.points();
+  result->series = series.points();
   result->notes.push_back(faces.Note());
-  if (job.strategy == Strategy::kPooled && UsesLz4(families)) {
-    if (std::string note = Lz4ServedNote(pools_before, pools_after); !note.empty()) {
-      result->notes.push_back(note);
-    }
+  if (job.strategy == Strategy::kPooled && UsesLz4(families) && !Lz4Served(*result)) {
+    result->notes.push_back(kLz4NotServedNote);
   }
-  AddOutputFiles(scratch.db.get(), targets, result);
-  AddOutputBlobFiles(scratch.db.get(), result);
+  AddOutputs(scratch.db.get(), targets, result);
   return absl::OkStatus();
 }
 

@@ -8,8 +8,6 @@
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_COMPACTION_REPLAY_H_
 
-#include <string>
-
 #include "absl/status/status.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/job.h"

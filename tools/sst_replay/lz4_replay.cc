@@ -1,9 +1,8 @@
 #include "tools/sst_replay/lz4_replay.h"
 
-#include <utility>
-
 #include "compression/compression_type.h"
 #include "tools/sst_replay/child_support.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 
@@ -16,8 +15,7 @@ absl::Status Lz4FileReplay::StartSst(const CodecSettings& codec, bool has_dictio
   // when index blocks are compressed. LZ4 without a dictionary has none
   // (BuiltinLZ4CompressorV2NoDict::ObtainWorkingArea returns an empty one).
   if (codec.type == compression_type::kLZ4HC) {
-    if (absl::Status s = LeaseInto(pools_->lz4hc(), Lz4Key{}, "lz4hc stream", &data_hc_); !s.ok())
-      return s;
+    ROCKPOOL_RETURN_IF_ERROR(LeaseInto(pools_->lz4hc(), Lz4Key{}, "lz4hc stream", &data_hc_));
     if (!index_compressed) return absl::OkStatus();
     return LeaseInto(pools_->lz4hc(), Lz4Key{}, "lz4hc stream", &index_hc_);
   }
@@ -51,14 +49,6 @@ void Lz4FileReplay::Finish() {
   data_lz4_.reset();
   data_hc_.reset();
   index_hc_.reset();
-}
-
-sst::BlockDecompressor WithLz4ReadStreams(sst::BlockDecompressor inner) {
-  return [inner = std::move(inner)](uint8_t type, std::string_view payload,
-                                    std::string_view dictionary, std::string* out) {
-    const Lz4ReadStream stream = OpenLz4ReadStream(type);
-    return inner(type, payload, dictionary, out);
-  };
 }
 
 }  // namespace rockpool::replay

@@ -10,13 +10,10 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <string_view>
 
 #include "absl/status/status.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
-#include "tools/sst/sst_file.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/stock_patterns.h"
 
@@ -63,9 +60,6 @@ using Lz4ReadStream = std::unique_ptr<LZ4_streamDecode_t, int (*)(LZ4_streamDeco
 inline Lz4ReadStream OpenLz4ReadStream(uint8_t type) {
   return Lz4ReadStream(IsLz4Type(type) ? LZ4_createStreamDecode() : nullptr, &LZ4_freeStreamDecode);
 }
-
-// `inner` with RocksDB's decode stream around every LZ4 block it decodes.
-sst::BlockDecompressor WithLz4ReadStreams(sst::BlockDecompressor inner);
 
 }  // namespace rockpool::replay
 

@@ -27,6 +27,7 @@
 #include "tools/sst_replay/compaction_replay.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/session.h"
+#include "tools/status/status_macros.h"
 
 // Hidden flags, defined in internal_flags.cc so that --help (this file's
 // flags only) does not list them: how sst_replay starts its own child runs,
@@ -122,19 +123,18 @@ FlagValues CurrentFlags() {
 
 // The job file's run, into `result`.
 absl::Status RunJobFile(RunResult* result) {
-  absl::StatusOr<std::string> text = ReadTextFile(absl::GetFlag(FLAGS_internal_job));
-  if (!text.ok()) return text.status();
-  absl::StatusOr<Job> job = ParseJob(*text);
-  if (!job.ok()) return job.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::string text,
+                            ReadTextFile(absl::GetFlag(FLAGS_internal_job)));
+  ROCKPOOL_ASSIGN_OR_RETURN(const Job job, ParseJob(text));
   // First: the run must be under the allocator asked for.
   process::ActiveAllocator active = process::DetectActiveAllocator();
-  absl::Status status = process::CheckActiveAllocator(kAllocatorFlag.flag, job->allocator,
-                                                      job->allocator_preload, &active);
+  absl::Status status = process::CheckActiveAllocator(kAllocatorFlag.flag, job.allocator,
+                                                      job.allocator_preload, &active);
   AddAllocatorFacts(active, result);
   ProgressSink progress(absl::GetFlag(FLAGS_internal_progress_fd));
   if (status.ok()) {
-    status = job->mode == "blocks" ? RunBlocksReplay(*job, result, &progress)
-                                   : RunCompactionReplay(*job, result, &progress);
+    status = job.mode == "blocks" ? RunBlocksReplay(job, result, &progress)
+                                  : RunCompactionReplay(job, result, &progress);
   }
   result->metrics["felt_peak_rss_bytes"] = process::ImagePeakRssBytes();
   return status;
@@ -145,10 +145,8 @@ absl::Status RunJobFile(RunResult* result) {
 int ChildMain() {
   RunResult result;
   const absl::Status status = RunJobFile(&result);
-  if (!status.ok()) {
-    result.error_code = ExitCodeFor(status);
-    result.error = OneLine(status.message());
-  }
+  result.error_code = ExitCodeFor(status);
+  result.error = OneLine(status.message());
   for (std::string& note : result.notes) note = OneLine(note);
   for (auto& [key, fact] : result.facts) fact = OneLine(fact);
   if (absl::Status s =

@@ -12,6 +12,7 @@
 #include "tools/sst/block_iterator.h"
 #include "tools/sst/errors.h"
 #include "tools/sst/internal_key.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
@@ -43,10 +44,9 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
                                              const sst::SstReadOptions& read_options,
                                              const CompactionGroup& group,
                                              const std::string& output) {
-  absl::StatusOr<std::unique_ptr<sst::SstFile>> opened = sst::SstFile::Open(input, read_options);
-  if (!opened.ok()) return opened.status();
-  const sst::SstFile& file = **opened;
-  const std::string_view comparator = file.properties()
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::unique_ptr<sst::SstFile> file,
+                            sst::SstFile::Open(input, read_options));
+  const std::string_view comparator = file->properties()
                                           .Get(sst::property_names::kComparator)
                                           .value_or("leveldb.BytewiseComparator");
   if (comparator != "leveldb.BytewiseComparator") {
@@ -55,21 +55,21 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
         absl::StrCat("comparator ", std::string(comparator),
                      " (compaction mode stages files with the bytewise comparator only)"));
   }
-  absl::StatusOr<std::vector<sst::BlockHandle>> handles = file.DataBlockHandles();
-  if (!handles.ok()) return handles.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<sst::BlockHandle> handles, file->DataBlockHandles());
 
   rocksdb::Options options(rocksdb::DBOptions(), CompactionFamilyOptions(group));
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
-  auto failed = [&](const rocksdb::Status& s) {
-    return absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
+  auto written = [&](const rocksdb::Status& s) {
+    return s.ok() ? absl::OkStatus()
+                  : absl::InternalError(absl::StrCat("staging ", output, ": ", s.ToString()));
   };
   StagedFile staged;
-  bool open = false;
+  staged.empty = true;  // until the first entry to write opens the file
   std::optional<std::string> last_user_key;
-  for (const sst::BlockHandle& h : *handles) {
-    absl::StatusOr<std::string> block = file.ReadBlockContents(h, sst::BlockKind::kData);
-    if (!block.ok()) return block.status();
-    absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(*block);
+  for (const sst::BlockHandle& h : handles) {
+    ROCKPOOL_ASSIGN_OR_RETURN(const std::string block,
+                              file->ReadBlockContents(h, sst::BlockKind::kData));
+    absl::StatusOr<sst::BlockIterator> it = sst::BlockIterator::Create(block);
     if (!it.ok()) return sst::WithContext(it.status(), input, h.offset);
     while (it->Next()) {
       std::optional<sst::ParsedInternalKey> key = sst::ParseInternalKey(it->key());
@@ -84,21 +84,15 @@ absl::StatusOr<StagedFile> StageForIngestion(const std::string& input,
         ++staged.skipped_entries;
         continue;
       }
-      if (!open) {
-        if (rocksdb::Status s = writer.Open(output); !s.ok()) return failed(s);
-        open = true;
-      }
-      rocksdb::Status s = key->type == kTypeValue ? writer.Put(key->user_key, it->value())
-                                                  : writer.Delete(key->user_key);
-      if (!s.ok()) return failed(s);
+      if (staged.empty) ROCKPOOL_RETURN_IF_ERROR(written(writer.Open(output)));
+      staged.empty = false;
+      ROCKPOOL_RETURN_IF_ERROR(written(key->type == kTypeValue
+                                           ? writer.Put(key->user_key, it->value())
+                                           : writer.Delete(key->user_key)));
     }
     if (!it->status().ok()) return sst::WithContext(it->status(), input, h.offset);
   }
-  if (!open) {
-    staged.empty = true;
-    return staged;
-  }
-  if (rocksdb::Status s = writer.Finish(); !s.ok()) return failed(s);
+  if (!staged.empty) ROCKPOOL_RETURN_IF_ERROR(written(writer.Finish()));
   return staged;
 }
 

@@ -1,7 +1,6 @@
 #include "tools/sst_replay/workload.h"
 
 #include <array>
-#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -15,6 +14,7 @@
 #include "rocksdb/version.h"
 #include "tools/console/units.h"
 #include "tools/sst/rocksdb_calls.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 
@@ -167,78 +167,54 @@ rocksdb::ColumnFamilyOptions FamilyOptions(rocksdb::CompressionType compression)
   return cf;
 }
 
-// Integrated BlobDB: values of kMinBlobSize bytes or more go to blob files,
-// each blob compressed on its own (RocksDB 7.8.3: a context per blob).
-constexpr uint64_t kMinBlobSize = 1024;
+// Integrated BlobDB: values of 1 KiB or more go to blob files, each blob
+// compressed on its own (RocksDB 7.8.3: a context per blob).
 rocksdb::ColumnFamilyOptions BlobFamilyOptions() {
   rocksdb::ColumnFamilyOptions cf = FamilyOptions(rocksdb::kZSTD);
   cf.enable_blob_files = true;
-  cf.min_blob_size = kMinBlobSize;
+  cf.min_blob_size = 1024;
   cf.blob_compression_type = rocksdb::kZSTD;
   return cf;
-}
-
-// Puts the records `next(i)` makes (i from 1: key and value) into `family`
-// until `budget` bytes of keys and values are written. `blobs`: the family
-// stores values of kMinBlobSize bytes or more as blobs, counted.
-template <typename Next>
-absl::Status PutUntil(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family, uint64_t budget,
-                      bool blobs, WorkloadStats* stats, Next next) {
-  rocksdb::WriteOptions write;
-  write.disableWAL = true;
-  uint64_t bytes = 0;
-  for (uint64_t i = 1; bytes < budget; ++i) {
-    const auto [key, value] = next(i);
-    if (absl::Status s = Failed(db->Put(write, family, key, value), "Put"); !s.ok()) return s;
-    bytes += key.size() + value.size();
-    if (blobs && value.size() >= kMinBlobSize) ++stats->blobs;
-    ++stats->records;
-  }
-  stats->raw_bytes += bytes;
-  return absl::OkStatus();
 }
 
 // 3/8 events, 3/8 orders, 1/4 histories (blobs), from one seeded generator.
 absl::Status WriteFamilies(rocksdb::DB* db,
                            const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
                            uint64_t megabytes, WorkloadStats* stats) {
+  rocksdb::WriteOptions write;
+  write.disableWAL = true;
+  // Puts the records `next(i)` makes (i from 1: key and value) into `family`
+  // until `budget` bytes of keys and values are written.
+  auto put_until = [&](rocksdb::ColumnFamilyHandle* family, uint64_t budget, auto next) {
+    for (uint64_t i = 1, bytes = 0; bytes < budget; ++i) {
+      const auto [key, value] = next(i);
+      ROCKPOOL_RETURN_IF_ERROR(Failed(db->Put(write, family, key, value), "Put"));
+      bytes += key.size() + value.size();
+      stats->raw_bytes += key.size() + value.size();
+      ++stats->records;
+    }
+    return absl::OkStatus();
+  };
   const uint64_t total = megabytes * (uint64_t{1} << 20);
   const uint64_t per_family = total * 3 / 8;
   Rng rng(20240311);
   // events: keyed by user then time; users are active in bursts.
   int64_t ts = 1700000000000;
-  absl::Status s = PutUntil(db, handles[1], per_family, false, stats, [&](uint64_t) {
+  ROCKPOOL_RETURN_IF_ERROR(put_until(handles[1], per_family, [&](uint64_t) {
     ts += 1 + static_cast<int64_t>(rng() % 40);
     const uint32_t user = static_cast<uint32_t>(Skewed(rng, 200000));
     return std::pair(absl::StrFormat("evt/u%07d/%013d", user, ts), EventValue(rng, user, ts));
-  });
-  if (!s.ok()) return s;
+  }));
   // orders: random order ids (a multiplicative permutation of a counter).
-  s = PutUntil(db, handles[2], per_family, false, stats, [&](uint64_t i) {
+  ROCKPOOL_RETURN_IF_ERROR(put_until(handles[2], per_family, [&](uint64_t i) {
     const uint64_t order_id = (i * 2654435761u) % 4294967291u;
     return std::pair(absl::StrFormat("order/%010d", order_id), OrderValue(rng, order_id));
-  });
-  if (!s.ok()) return s;
+  }));
   // histories: one document per customer, in random customer order.
-  return PutUntil(db, handles[3], total / 4, true, stats, [&](uint64_t i) {
+  return put_until(handles[3], total / 4, [&](uint64_t i) {
     const uint64_t customer = (i * 2654435761u) % 1000003u;
     return std::pair(absl::StrFormat("history/c%07d", customer), HistoryValue(rng, customer));
   });
-}
-
-// Flushes every family and counts the SST and blob files written.
-absl::Status FlushAndCount(rocksdb::DB* db,
-                           const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
-                           WorkloadStats* stats) {
-  absl::Status s = Failed(db->Flush(rocksdb::FlushOptions(), handles), "Flush");
-  if (!s.ok()) return s;
-  std::vector<rocksdb::ColumnFamilyMetaData> metas;
-  db->GetAllColumnFamilyMetaData(&metas);
-  for (const rocksdb::ColumnFamilyMetaData& m : metas) {
-    stats->sst_files += m.file_count;
-    stats->blob_files += m.blob_files.size();
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -268,15 +244,22 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
   };
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   std::unique_ptr<rocksdb::DB> db;
-  absl::Status s = Failed(OpenDb(options, db_dir, families, &handles, &db), "opening " + db_dir);
-  if (!s.ok()) return s;
+  ROCKPOOL_RETURN_IF_ERROR(
+      Failed(OpenDb(options, db_dir, families, &handles, &db), "opening " + db_dir));
   WorkloadStats stats;
-  s = WriteFamilies(db.get(), handles, megabytes, &stats);
-  if (s.ok()) s = FlushAndCount(db.get(), handles, &stats);
+  absl::Status s = WriteFamilies(db.get(), handles, megabytes, &stats);
+  if (s.ok()) s = Failed(db->Flush(rocksdb::FlushOptions(), handles), "Flush");
+  std::vector<rocksdb::ColumnFamilyMetaData> metas;
+  db->GetAllColumnFamilyMetaData(&metas);
+  for (const rocksdb::ColumnFamilyMetaData& m : metas) {
+    stats.sst_files += m.file_count;
+    stats.blob_files += m.blob_files.size();
+    for (const rocksdb::BlobMetaData& b : m.blob_files) stats.blobs += b.total_blob_count;
+  }
   for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
   const absl::Status closed = Failed(db->Close(), "Close");
-  if (!s.ok()) return s;
-  if (!closed.ok()) return closed;
+  ROCKPOOL_RETURN_IF_ERROR(s);
+  ROCKPOOL_RETURN_IF_ERROR(closed);
   return stats;
 }
 
