@@ -1,52 +1,24 @@
 #include "tools/sst_replay/child_runs.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 #include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb_plugin/own_file.h"
 #include "tools/process/measured_child.h"
+#include "tools/process/progress_pipe.h"
 #include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/plan.h"
 
 namespace rockpool::replay {
 namespace {
-
-// Progress lines from the child's pipe onto the bar until the child closes
-// it (it exits).
-void FollowProgress(int fd, console::ProgressBar* bar, double units_done,
-                    const std::string& label) {
-  std::string pending;
-  double fraction = 0;
-  while (true) {
-    pollfd p{fd, POLLIN, 0};
-    const int r = ::poll(&p, 1, 100);
-    if (r < 0 && errno == EINTR) continue;
-    if (r > 0) {
-      char buf[256];
-      const ssize_t n = ::read(fd, buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      pending.append(buf, static_cast<size_t>(n));
-      size_t nl;
-      while ((nl = pending.find('\n')) != std::string::npos) {
-        fraction = std::atoi(pending.substr(0, nl).c_str()) / 1000.0;
-        pending.erase(0, nl + 1);
-      }
-    }
-    bar->Update(units_done + fraction, label);
-  }
-}
 
 // The child's result file, or an internal error in its place when the child
 // was killed or left none.
@@ -104,7 +76,10 @@ absl::StatusOr<RunResult> RunChild(const ChildContext& context, const Job& job,
   absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
     ::close(fds[1]);
     fds[1] = -1;
-    FollowProgress(fds[0], context.bar, *context.units_done, label);
+    context.bar->Update(*context.units_done, label);
+    process::FollowProgress(fds[0], [&](double fraction) {
+      context.bar->Update(*context.units_done + fraction, label);
+    });
   });
   if (fds[1] >= 0) ::close(fds[1]);
   ::close(fds[0]);

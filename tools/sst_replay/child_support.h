@@ -12,24 +12,15 @@
 #include "absl/status/statusor.h"
 #include "compression/compression_pools.h"
 #include "tools/process/active_allocator.h"
+#include "tools/process/progress_pipe.h"
 #include "tools/process/thinning_series.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
 
 namespace rockpool::replay {
 
-// Writes progress (per mille, as "NNN\n") to a pipe the parent reads; a
-// negative fd disables it. Writes only when the value changes; never
-// allocates.
-class ProgressSink {
- public:
-  explicit ProgressSink(int fd) : fd_(fd) {}
-  void Report(double fraction);
-
- private:
-  int fd_;
-  int last_ = -1;
-};
+// The child's end of the progress pipe, as the engines name it.
+using process::ProgressSink;
 
 // A run's chart series (RunResult::series): at most kSeriesPoints, spread
 // evenly over the replay however long it runs.
