@@ -49,6 +49,26 @@ int ExitCodeFor(const absl::Status& status);
 // run is the tool's, never bad input (exit 3).
 absl::Status Internal(const absl::Status& s, std::string_view what);
 
+// A failed `v` (absl::Status or StatusOr) with its message under `code`:
+// where the exit code is the caller's to decide, whatever code the callee
+// chose. BadInput: InvalidArgument (exit 2); AsInternal: Internal (exit 3).
+inline absl::Status Recoded(const absl::Status& s, absl::StatusCode code) {
+  return s.ok() ? s : absl::Status(code, s.message());
+}
+template <typename T>
+absl::StatusOr<T> Recoded(absl::StatusOr<T> v, absl::StatusCode code) {
+  if (v.ok()) return v;
+  return Recoded(v.status(), code);
+}
+template <typename T>
+T BadInput(T v) {
+  return Recoded(std::move(v), absl::StatusCode::kInvalidArgument);
+}
+template <typename T>
+T AsInternal(T v) {
+  return Recoded(std::move(v), absl::StatusCode::kInternal);
+}
+
 // A context leased from `pool` into *out; Internal naming `what` if none.
 template <typename Pool, typename Key>
 absl::Status LeaseInto(Pool& pool, Key key, std::string_view what, typename Pool::Lease* out) {
