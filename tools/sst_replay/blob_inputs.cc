@@ -16,20 +16,12 @@
 #include "absl/strings/str_cat.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/errors.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool StartsWithBlobMagic(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  uint32_t magic = 0;
-  const bool read = ::pread(fd, &magic, sizeof(magic), 0) == sizeof(magic);
-  ::close(fd);
-  return read && magic == sst::kBlobMagic;
-}
 
 // The regular files of DB directory `source` a copy takes: all but LOCK,
 // which belongs to whoever has the source open, and the LOG files
@@ -62,7 +54,12 @@ uint64_t FileNumber(const std::string& path) {
 }
 
 bool IsBlobPath(const std::string& path) {
-  return fs::path(path).extension() == ".blob" || StartsWithBlobMagic(path);
+  if (fs::path(path).extension() == ".blob") return true;
+  absl::StatusOr<MappedFile> file = MappedFile::Open(path);
+  uint32_t magic = 0;
+  if (!file.ok() || file->data().size() < sizeof(magic)) return false;
+  std::memcpy(&magic, file->data().data(), sizeof(magic));
+  return magic == sst::kBlobMagic;
 }
 
 absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
@@ -85,29 +82,25 @@ absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
 void MappedFile::Unmap::operator()(void* addr) const { ::munmap(addr, size); }
 
 absl::StatusOr<BlobInput> ScanBlobFile(const std::string& path) {
-  absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
-  if (!mapped.ok()) return mapped.status();
-  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(mapped->data(), path);
-  if (!parsed.ok()) return parsed.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const MappedFile mapped, MappedFile::Open(path));
+  ROCKPOOL_ASSIGN_OR_RETURN(const sst::BlobFile parsed, sst::ParseBlobFile(mapped.data(), path));
   BlobInput in;
   in.path = path;
   in.file_number = FileNumber(path);
-  in.compression = parsed->header.compression;
-  in.records = parsed->records.size();
-  for (const sst::BlobRecord& r : parsed->records) in.stored_value_bytes += r.value.size();
-  in.has_footer = parsed->footer.has_value();
+  in.compression = parsed.header.compression;
+  in.records = parsed.records.size();
+  for (const sst::BlobRecord& r : parsed.records) in.stored_value_bytes += r.value.size();
+  in.has_footer = parsed.footer.has_value();
   return in;
 }
 
 absl::Status VerifyBlobValues(const std::string& path, const BlockCodecs& codecs) {
-  absl::StatusOr<MappedFile> mapped = MappedFile::Open(path);
-  if (!mapped.ok()) return mapped.status();
-  absl::StatusOr<sst::BlobFile> parsed = sst::ParseBlobFile(mapped->data(), path);
-  if (!parsed.ok()) return parsed.status();
-  const uint8_t type = parsed->header.compression;
+  ROCKPOOL_ASSIGN_OR_RETURN(const MappedFile mapped, MappedFile::Open(path));
+  ROCKPOOL_ASSIGN_OR_RETURN(const sst::BlobFile parsed, sst::ParseBlobFile(mapped.data(), path));
+  const uint8_t type = parsed.header.compression;
   if (type == 0) return absl::OkStatus();
   std::string value;
-  for (const sst::BlobRecord& r : parsed->records) {
+  for (const sst::BlobRecord& r : parsed.records) {
     if (absl::Status s = codecs.Decompress(type, r.value, nullptr, &value); !s.ok()) {
       return sst::CorruptionError(
           path, r.offset, absl::StrCat("blob does not decompress: ", std::string(s.message())));
@@ -133,10 +126,9 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
 }
 
 absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source) {
-  absl::StatusOr<std::vector<fs::directory_entry>> files = FilesToCopy(source);
-  if (!files.ok()) return files.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<fs::directory_entry> files, FilesToCopy(source));
   uint64_t bytes = 0;
-  for (const fs::directory_entry& f : *files) {
+  for (const fs::directory_entry& f : files) {
     std::error_code ec;
     const uintmax_t size = f.file_size(ec);
     if (!ec) bytes += size;
@@ -149,13 +141,12 @@ absl::Status CopyDbDirectory(const std::string& source, const std::string& targe
   if (fs::exists(target, ec)) {
     return absl::InternalError(absl::StrCat(target, ": offset 0: scratch copy already exists"));
   }
-  absl::StatusOr<std::vector<fs::directory_entry>> files = FilesToCopy(source);
-  if (!files.ok()) return files.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<fs::directory_entry> files, FilesToCopy(source));
   fs::create_directories(target, ec);
   if (ec) {
     return absl::InternalError(absl::StrCat(target, ": offset 0: cannot create: ", ec.message()));
   }
-  for (const fs::directory_entry& f : *files) {
+  for (const fs::directory_entry& f : files) {
     fs::copy_file(f.path(), fs::path(target) / f.path().filename(), ec);
     if (ec) {
       return absl::InvalidArgumentError(

@@ -1,92 +1,61 @@
 #include "tools/sst_replay/child_runs.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 #include <tuple>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "rocksdb_plugin/own_file.h"
 #include "tools/process/measured_child.h"
+#include "tools/process/progress_pipe.h"
 #include "tools/sst_replay/blob_compare.h"
+#include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/plan.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
 
-// Progress lines from the child's pipe onto the bar until the child closes
-// it (it exits).
-void FollowProgress(int fd, console::ProgressBar* bar, double units_done,
-                    const std::string& label) {
-  std::string pending;
-  double fraction = 0;
-  while (true) {
-    pollfd p{fd, POLLIN, 0};
-    const int r = ::poll(&p, 1, 100);
-    if (r < 0 && errno == EINTR) continue;
-    if (r > 0) {
-      char buf[256];
-      const ssize_t n = ::read(fd, buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      pending.append(buf, static_cast<size_t>(n));
-      size_t nl;
-      while ((nl = pending.find('\n')) != std::string::npos) {
-        fraction = std::atoi(pending.substr(0, nl).c_str()) / 1000.0;
-        pending.erase(0, nl + 1);
-      }
-    }
-    bar->Update(units_done + fraction, label);
-  }
-}
-
-// The child's result file, or an internal error in its place when the child
-// was killed or left none.
+// The child's result file; its error as a status (error_code 2: bad input,
+// else internal), and an internal error when the child was killed, left no
+// result or exited non-zero without an error in it.
 absl::StatusOr<RunResult> ReadChildResult(int status, const std::string& result_path,
                                           const std::string& label) {
-  RunResult failed;
-  failed.error_code = 3;
+  const std::string run = absl::StrCat("child run (", label, ")");
   if (WIFSIGNALED(status)) {
-    failed.error = absl::StrCat("child run (", label, ") was killed by signal ", WTERMSIG(status));
-    return failed;
+    return absl::InternalError(absl::StrCat(run, " was killed by signal ", WTERMSIG(status)));
   }
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 3;
+  const std::string exited = absl::StrCat(run, " exited with code ", exit_code);
   absl::StatusOr<std::string> text = ReadTextFile(result_path);
-  if (!text.ok()) {
-    failed.error =
-        absl::StrCat("child run (", label, ") exited with code ", exit_code, " and left no result");
-    return failed;
-  }
-  absl::StatusOr<RunResult> result = ParseResult(*text);
-  if (result.ok() && exit_code != 0 && result->error_code == 0) {
-    result->error_code = 3;
-    result->error = absl::StrCat("child run (", label, ") exited with code ", exit_code);
-  }
+  if (!text.ok()) return absl::InternalError(absl::StrCat(exited, " and left no result"));
+  ROCKPOOL_ASSIGN_OR_RETURN(RunResult result, AsInternal(ParseResult(*text)));
+  if (result.error_code == 2) return absl::InvalidArgumentError(result.error);
+  if (result.error_code != 0) return absl::InternalError(result.error);
+  if (exit_code != 0) return absl::InternalError(exited);
   return result;
 }
 
 // Writes `job` to `<base>.job`, runs the child (with the job's allocator
 // preloaded), reads its `<base>.result` and adds what the parent measured of
 // the whole child: felt_wall_ns, and wait4's felt_cpu_ns, felt_minor_faults
-// and felt_major_faults. A child that was killed, or exited non-zero with no
-// error in its result, gets error_code 3. The run starts on the bar at
-// *context.units_done (each run is one unit).
+// and felt_major_faults. Errors as ReadChildResult's; the parent's own are
+// internal. The run starts on the bar at *context.units_done (each run is
+// one unit).
 absl::StatusOr<RunResult> RunChild(const ChildContext& context, const Job& job,
                                    const std::string& base, const std::string& label) {
   const std::string job_path = base + ".job";
   const std::string result_path = base + ".result";
-  if (absl::Status s = ReplaceOwnFile(job_path, SerializeJob(job)); !s.ok()) return s;
+  ROCKPOOL_RETURN_IF_ERROR(AsInternal(ReplaceOwnFile(job_path, SerializeJob(job))));
   ::unlink(result_path.c_str());
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return absl::ErrnoToStatus(errno, "pipe");
+  if (::pipe2(fds, O_CLOEXEC) != 0) return AsInternal(absl::ErrnoToStatus(errno, "pipe"));
   constexpr int kChildProgressFd = 3;
   process::ChildOptions child;
   child.argv = {context.self, "--internal_child", "--internal_job=" + job_path,
@@ -104,21 +73,22 @@ absl::StatusOr<RunResult> RunChild(const ChildContext& context, const Job& job,
   absl::StatusOr<process::ChildUsage> usage = process::RunMeasuredChild(child, [&] {
     ::close(fds[1]);
     fds[1] = -1;
-    FollowProgress(fds[0], context.bar, *context.units_done, label);
+    context.bar->Update(*context.units_done, label);
+    process::FollowProgress(fds[0], [&](double fraction) {
+      context.bar->Update(*context.units_done + fraction, label);
+    });
   });
   if (fds[1] >= 0) ::close(fds[1]);
   ::close(fds[0]);
-  if (!usage.ok()) return usage.status();
-  absl::StatusOr<RunResult> result = ReadChildResult(usage->status, result_path, label);
-  if (result.ok() && !WIFSIGNALED(usage->status)) {
-    // What the user feels of the child (its peak RSS is its own figure,
-    // felt_peak_rss_bytes).
-    auto& m = result->metrics;
-    m["felt_wall_ns"] = usage->wall_ns;
-    m["felt_cpu_ns"] = usage->cpu_ns;
-    m["felt_minor_faults"] = usage->minor_faults;
-    m["felt_major_faults"] = usage->major_faults;
-  }
+  if (!usage.ok()) return AsInternal(usage.status());
+  ROCKPOOL_ASSIGN_OR_RETURN(RunResult result, ReadChildResult(usage->status, result_path, label));
+  // What the user feels of the child (its peak RSS is its own figure,
+  // felt_peak_rss_bytes).
+  auto& m = result.metrics;
+  m["felt_wall_ns"] = usage->wall_ns;
+  m["felt_cpu_ns"] = usage->cpu_ns;
+  m["felt_minor_faults"] = usage->minor_faults;
+  m["felt_major_faults"] = usage->major_faults;
   return result;
 }
 
@@ -129,17 +99,6 @@ void RecordComparison(const Comparison& c, ModeReport* m) {
     m->identical = false;
     m->difference = c.difference;
   }
-}
-
-// Failures of the parent's own bookkeeping (reading outputs back, comparing,
-// a test hook) are internal errors (exit 3), whatever the reader said.
-absl::Status AsInternal(const absl::Status& s) {
-  return s.ok() ? s : absl::InternalError(s.message());
-}
-template <typename T>
-absl::StatusOr<T> AsInternal(absl::StatusOr<T> v) {
-  if (v.ok()) return v;
-  return absl::InternalError(v.status().message());
 }
 
 // What both modes' runs share: the job, run as a child process, each run
@@ -186,9 +145,6 @@ absl::StatusOr<RunResult> ChildRuns::Run(Strategy strategy, int rep) {
   const std::string base = context_.scratch->Path(absl::StrCat("run", (*context_.runs)++));
   absl::StatusOr<RunResult> result = RunChild(context_, job_, base, label);
   *context_.units_done += 1;
-  if (!result.ok()) return AsInternal(result.status());
-  if (result->error_code == 2) return absl::InvalidArgumentError(result->error);
-  if (result->error_code != 0) return absl::InternalError(result->error);
   return result;
 }
 
@@ -230,32 +186,28 @@ class CompactionRuns : public ChildRuns {
 
 // What the parent reads back of the output files: sizes, blocks and blobs.
 absl::Status CompactionRuns::AddOutputMetrics(RunResult* result) const {
-  absl::StatusOr<OutputSummary> summary =
-      SummarizeOutputs(latest_out_.ssts, *context_.read_options);
-  if (!summary.ok()) return AsInternal(summary.status());
-  absl::StatusOr<BlobOutputSummary> blobs = SummarizeBlobOutputs(latest_out_.blobs);
-  if (!blobs.ok()) return AsInternal(blobs.status());
+  ROCKPOOL_ASSIGN_OR_RETURN(const OutputSummary summary,
+                            AsInternal(SummarizeOutputs(latest_out_.ssts, *context_.read_options)));
+  ROCKPOOL_ASSIGN_OR_RETURN(const BlobOutputSummary blobs,
+                            AsInternal(SummarizeBlobOutputs(latest_out_.blobs)));
   auto& metrics = result->metrics;
   metrics["uncompressed_bytes"] =
-      static_cast<int64_t>(summary->uncompressed_bytes + blobs->uncompressed_bytes);
-  metrics["stored_bytes"] = static_cast<int64_t>(summary->stored_bytes + blobs->stored_bytes);
-  metrics["output_data_blocks"] = static_cast<int64_t>(summary->data_blocks);
+      static_cast<int64_t>(summary.uncompressed_bytes + blobs.uncompressed_bytes);
+  metrics["stored_bytes"] = static_cast<int64_t>(summary.stored_bytes + blobs.stored_bytes);
+  metrics["output_data_blocks"] = static_cast<int64_t>(summary.data_blocks);
   if (!latest_out_.blobs.empty()) {
-    metrics["output_blobs"] = static_cast<int64_t>(blobs->blobs);
-    metrics["output_blob_uncompressed_bytes"] = static_cast<int64_t>(blobs->uncompressed_bytes);
+    metrics["output_blobs"] = static_cast<int64_t>(blobs.blobs);
+    metrics["output_blob_uncompressed_bytes"] = static_cast<int64_t>(blobs.uncompressed_bytes);
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<RunResult> CompactionRuns::Run(Strategy strategy, int rep) {
-  absl::StatusOr<RunResult> result = ChildRuns::Run(strategy, rep);
-  if (!result.ok()) return result;
-  std::tie(latest_out_.ssts, latest_out_.blobs) = SplitOutputs(result->outputs);
-  if (absl::Status s = AddOutputMetrics(&*result); !s.ok()) return s;
-  for (const std::string& note : result->notes) {
-    if (std::find(m_->notes.begin(), m_->notes.end(), note) == m_->notes.end()) {
-      m_->notes.push_back(note);
-    }
+  ROCKPOOL_ASSIGN_OR_RETURN(RunResult result, ChildRuns::Run(strategy, rep));
+  std::tie(latest_out_.ssts, latest_out_.blobs) = SplitOutputs(result.outputs);
+  ROCKPOOL_RETURN_IF_ERROR(AddOutputMetrics(&result));
+  for (const std::string& note : result.notes) {
+    if (!absl::c_linear_search(m_->notes, note)) m_->notes.push_back(note);
   }
   if (reference_ == latest_) reference_out_ = latest_out_;
   return result;
@@ -298,11 +250,10 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
     for (int rep = 0; rep < options.repeat; ++rep) {
       for (int k = 0; k < 2; ++k) {
         const Strategy strategy = StrategyAt(rep, k);
-        absl::StatusOr<RunResult> result = runs.Run(strategy, rep);
-        if (!result.ok()) return result.status();
-        (strategy == Strategy::kStock ? under.stock : under.pooled).push_back(*result);
+        ROCKPOOL_ASSIGN_OR_RETURN(RunResult result, runs.Run(strategy, rep));
+        (strategy == Strategy::kStock ? under.stock : under.pooled).push_back(result);
         if (index == 0) {
-          (strategy == Strategy::kStock ? m->stock : m->pooled).push_back(*std::move(result));
+          (strategy == Strategy::kStock ? m->stock : m->pooled).push_back(std::move(result));
         }
         if (!have_reference) {
           have_reference = true;
@@ -310,11 +261,10 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
         }
         const PooledOutputHook hook = pooled_output_hook.load(std::memory_order_relaxed);
         if (hook != nullptr && strategy == Strategy::kPooled) {
-          if (absl::Status s = AsInternal(hook(runs.Latest())); !s.ok()) return s;
+          ROCKPOOL_RETURN_IF_ERROR(AsInternal(hook(runs.Latest())));
         }
-        absl::StatusOr<Comparison> c = runs.CompareLatest(strategy);
-        if (!c.ok()) return c.status();
-        RecordComparison(*c, m);
+        ROCKPOOL_ASSIGN_OR_RETURN(const Comparison c, runs.CompareLatest(strategy));
+        RecordComparison(c, m);
         if (!options.keep_outputs) runs.DropLatest();
       }
     }

@@ -20,6 +20,7 @@
 #include "tools/sst/sst_file.h"
 #include "tools/sst_replay/child_runs.h"
 #include "tools/sst_replay/compare.h"
+#include "tools/status/status_macros.h"
 
 ABSL_FLAG(bool, testonly_corrupt_pooled_output, false,
           "test hook: damage one byte of the first pooled run's output, so the byte-for-byte "
@@ -46,10 +47,9 @@ absl::Status CorruptFirstFramedRecordForTesting(const std::string& path) {
   FramedReader reader(path);
   uint64_t at = 0;  // start of the current record's header
   while (true) {
-    absl::StatusOr<std::optional<FramedRecord>> r = reader.Next();
-    if (!r.ok()) return r.status();
-    if (!r->has_value()) return absl::OkStatus();  // nothing compressed
-    const size_t size = (*r)->bytes.size();
+    ROCKPOOL_ASSIGN_OR_RETURN(const std::optional<FramedRecord> r, reader.Next());
+    if (!r.has_value()) return absl::OkStatus();  // nothing compressed
+    const size_t size = r->bytes.size();
     if (size > 0) return FlipByte(path, at + kFramedHeaderBytes + size / 2);
     at += kFramedHeaderBytes + size;
   }
@@ -59,12 +59,11 @@ absl::Status CorruptFirstFramedRecordForTesting(const std::string& path) {
 // without touching a file that has none.
 absl::Status CorruptFirstDataBlockForTesting(const std::string& path,
                                              const sst::SstReadOptions& options) {
-  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
-  if (!file.ok()) return file.status();
-  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
-  if (!handles.ok()) return handles.status();
-  if (handles->empty()) return absl::OkStatus();
-  return FlipByte(path, handles->front().offset + handles->front().size / 2);
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::unique_ptr<sst::SstFile> file,
+                            sst::SstFile::Open(path, options));
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<sst::BlockHandle> handles, file->DataBlockHandles());
+  if (handles.empty()) return absl::OkStatus();
+  return FlipByte(path, handles.front().offset + handles.front().size / 2);
 }
 
 // The seam's hook: with the flag, damages the first output it is handed

@@ -1,29 +1,9 @@
 #include "tools/sst_replay/child_support.h"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <cstdio>
-
 #include "absl/strings/str_cat.h"
 #include "compression/pool_table.h"
 
 namespace rockpool::replay {
-
-void ProgressSink::Report(double fraction) {
-  if (fd_ < 0) return;
-  const int permille = std::clamp(static_cast<int>(fraction * 1000), 0, 1000);
-  if (permille == last_) return;
-  last_ = permille;
-  char buf[16];
-  const int n = std::snprintf(buf, sizeof(buf), "%d\n", permille);
-  ssize_t w;
-  do {
-    w = ::write(fd_, buf, static_cast<size_t>(n));
-  } while (w < 0 && errno == EINTR);
-  if (w < 0) fd_ = -1;  // parent gone or not reading: stop trying
-}
 
 void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
                       RunResult* result) {

@@ -12,24 +12,15 @@
 #include "absl/status/statusor.h"
 #include "compression/compression_pools.h"
 #include "tools/process/active_allocator.h"
+#include "tools/process/progress_pipe.h"
 #include "tools/process/thinning_series.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
 
 namespace rockpool::replay {
 
-// Writes progress (per mille, as "NNN\n") to a pipe the parent reads; a
-// negative fd disables it. Writes only when the value changes; never
-// allocates.
-class ProgressSink {
- public:
-  explicit ProgressSink(int fd) : fd_(fd) {}
-  void Report(double fraction);
-
- private:
-  int fd_;
-  int last_ = -1;
-};
+// The child's end of the progress pipe, as the engines name it.
+using process::ProgressSink;
 
 // A run's chart series (RunResult::series): at most kSeriesPoints, spread
 // evenly over the replay however long it runs.
@@ -57,6 +48,26 @@ int ExitCodeFor(const absl::Status& status);
 // `s` as Internal, "<what>: <message>": a codec, pool or output failure in a
 // run is the tool's, never bad input (exit 3).
 absl::Status Internal(const absl::Status& s, std::string_view what);
+
+// A failed `v` (absl::Status or StatusOr) with its message under `code`:
+// where the exit code is the caller's to decide, whatever code the callee
+// chose. BadInput: InvalidArgument (exit 2); AsInternal: Internal (exit 3).
+inline absl::Status Recoded(const absl::Status& s, absl::StatusCode code) {
+  return s.ok() ? s : absl::Status(code, s.message());
+}
+template <typename T>
+absl::StatusOr<T> Recoded(absl::StatusOr<T> v, absl::StatusCode code) {
+  if (v.ok()) return v;
+  return Recoded(v.status(), code);
+}
+template <typename T>
+T BadInput(T v) {
+  return Recoded(std::move(v), absl::StatusCode::kInvalidArgument);
+}
+template <typename T>
+T AsInternal(T v) {
+  return Recoded(std::move(v), absl::StatusCode::kInternal);
+}
 
 // A context leased from `pool` into *out; Internal naming `what` if none.
 template <typename Pool, typename Key>

@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "compression/compression_type.h"
 #include "tools/sst/checksum.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
@@ -85,55 +86,48 @@ std::string RecordedCompressionManager(std::string_view compression_options) {
 absl::StatusOr<std::vector<std::string>> ResolveInputs(const std::vector<std::string>& args) {
   std::vector<std::string> out;
   std::set<std::string> seen;
-  auto add = [&](const std::string& path) -> absl::Status {
-    if (path.find('\n') != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("file name with a newline is not supported: ", path));
-    }
-    std::error_code ec;
-    fs::path canonical = fs::weakly_canonical(path, ec);
-    const std::string key = ec ? path : canonical.string();
-    if (seen.insert(key).second) out.push_back(path);
-    return absl::OkStatus();
-  };
   for (const std::string& arg : args) {
     std::error_code ec;
     const fs::file_status st = fs::status(arg, ec);
     if (ec) return PathError(arg, ec.value(), "cannot open");
+    std::vector<std::string> found;
     if (fs::is_regular_file(st)) {
-      if (absl::Status s = add(arg); !s.ok()) return s;
-      continue;
-    }
-    if (!fs::is_directory(st)) {
+      found.push_back(arg);
+    } else if (!fs::is_directory(st)) {
       return absl::InvalidArgumentError(
           absl::StrCat(arg, ": offset 0: not a regular file or directory"));
+    } else {
+      for (fs::directory_iterator it(arg, ec), end; !ec && it != end; it.increment(ec)) {
+        // SSTs and integrated BlobDB's blob files (blob_inputs.h).
+        const fs::path ext = it->path().extension();
+        std::error_code ec2;
+        if ((ext == ".sst" || ext == ".blob") && it->is_regular_file(ec2)) {
+          found.push_back(it->path().string());
+        }
+      }
+      if (ec) return PathError(arg, ec.value(), "cannot list directory");
+      if (found.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(arg, ": offset 0: directory holds no SST or blob files (*.sst, *.blob)"));
+      }
+      std::sort(found.begin(), found.end());
     }
-    std::vector<std::string> found;
-    for (fs::directory_iterator it(arg, ec), end; !ec && it != end; it.increment(ec)) {
-      // SSTs and integrated BlobDB's blob files (blob_inputs.h).
-      const fs::path ext = it->path().extension();
-      if (ext != ".sst" && ext != ".blob") continue;
-      std::error_code ec2;
-      if (!it->is_regular_file(ec2)) continue;
-      found.push_back(it->path().string());
-    }
-    if (ec) return PathError(arg, ec.value(), "cannot list directory");
-    if (found.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(arg, ": offset 0: directory holds no SST or blob files (*.sst, *.blob)"));
-    }
-    std::sort(found.begin(), found.end());
-    for (const std::string& f : found) {
-      if (absl::Status s = add(f); !s.ok()) return s;
+    for (const std::string& path : found) {
+      if (path.find('\n') != std::string::npos) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("file name with a newline is not supported: ", path));
+      }
+      const fs::path canonical = fs::weakly_canonical(path, ec);
+      if (seen.insert(ec ? path : canonical.string()).second) out.push_back(path);
     }
   }
   return out;
 }
 
 absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOptions& options) {
-  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
-  if (!file.ok()) return file.status();
-  const sst::SstFile& f = **file;
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::unique_ptr<sst::SstFile> file,
+                            sst::SstFile::Open(path, options));
+  const sst::SstFile& f = *file;
   InputFile in;
   in.path = path;
   in.file_number = FileNumber(path);
@@ -158,22 +152,20 @@ absl::StatusOr<InputFile> ScanFile(const std::string& path, const sst::SstReadOp
   // the index too: the file is reported and skipped, not an error.
   if (type == 0xff && handles.ok() && !handles->empty()) {
     // No (known) property: trust the first data block's trailer.
-    absl::StatusOr<sst::RawBlock> raw = f.ReadRawBlock(handles->front(), options.verify_checksums);
-    if (!raw.ok()) return raw.status();
-    type = raw->compression_type;
+    ROCKPOOL_ASSIGN_OR_RETURN(const sst::RawBlock raw,
+                              f.ReadRawBlock(handles->front(), options.verify_checksums));
+    type = raw.compression_type;
   }
   in.codec = ParseCompressionOptions(options_text, type);
   return in;
 }
 
 absl::Status VerifyDataBlocks(const std::string& path, const sst::SstReadOptions& options) {
-  absl::StatusOr<std::unique_ptr<sst::SstFile>> file = sst::SstFile::Open(path, options);
-  if (!file.ok()) return file.status();
-  absl::StatusOr<std::vector<sst::BlockHandle>> handles = (*file)->DataBlockHandles();
-  if (!handles.ok()) return handles.status();
-  for (const sst::BlockHandle& h : *handles) {
-    absl::StatusOr<std::string> contents = (*file)->ReadBlockContents(h, sst::BlockKind::kData);
-    if (!contents.ok()) return contents.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::unique_ptr<sst::SstFile> file,
+                            sst::SstFile::Open(path, options));
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<sst::BlockHandle> handles, file->DataBlockHandles());
+  for (const sst::BlockHandle& h : handles) {
+    ROCKPOOL_RETURN_IF_ERROR(file->ReadBlockContents(h, sst::BlockKind::kData).status());
   }
   return absl::OkStatus();
 }

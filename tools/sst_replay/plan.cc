@@ -152,10 +152,6 @@ std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPla
   return notes;
 }
 
-std::string LoneBlobSkipReason() {
-  return "skipped: a blob file is compacted with its DB (pass the DB directory)";
-}
-
 DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
                       const std::vector<std::string>& blob_dbs) {
   DbCopyPlan plan;

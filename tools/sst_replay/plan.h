@@ -89,7 +89,8 @@ inline constexpr char kSnappySkipReason[] =
     "skipped: snappy (no context to pool: snappy's API takes none)";
 
 // Why compaction mode skips a blob file given without its DB.
-std::string LoneBlobSkipReason();
+inline constexpr char kLoneBlobSkipReason[] =
+    "skipped: a blob file is compacted with its DB (pass the DB directory)";
 
 // compaction mode: one column family per target codec.
 struct PlannedGroup {

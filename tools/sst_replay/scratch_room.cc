@@ -15,7 +15,11 @@
 
 namespace rockpool::replay {
 
-using console::FormatBytes;
+namespace {
+
+std::string Bytes(uint64_t bytes) { return console::FormatBytes(static_cast<double>(bytes)); }
+
+}  // namespace
 
 Scratch::~Scratch() {
   if (path_.empty()) return;
@@ -51,13 +55,9 @@ void RemoveQuietly(const std::string& path) {
 }
 
 ScratchRoom PlanScratchRoom(uint64_t bytes_per_copy, int runs, bool keep_tmp, uint64_t free_bytes) {
-  ScratchRoom room;
-  room.bytes_per_copy = bytes_per_copy;
-  room.runs = runs;
-  room.copies_at_once = keep_tmp ? runs : std::min(runs, 2);
-  room.need_bytes = (static_cast<uint64_t>(room.copies_at_once) + 1) * bytes_per_copy;
-  room.free_bytes = free_bytes;
-  return room;
+  const int at_once = keep_tmp ? runs : std::min(runs, 2);
+  return {bytes_per_copy, runs, at_once, (static_cast<uint64_t>(at_once) + 1) * bytes_per_copy,
+          free_bytes};
 }
 
 absl::StatusOr<uint64_t> FreeBytes(const std::string& dir) {
@@ -70,24 +70,19 @@ absl::StatusOr<uint64_t> FreeBytes(const std::string& dir) {
 }
 
 std::string DescribeScratchRoom(const ScratchRoom& room, const std::string& dir) {
-  return absl::StrCat("compaction mode copies ",
-                      FormatBytes(static_cast<double>(room.bytes_per_copy)), " per run into ", dir,
+  return absl::StrCat("compaction mode copies ", Bytes(room.bytes_per_copy), " per run into ", dir,
                       " (", room.runs, " runs, ", room.copies_at_once,
                       room.copies_at_once == 1 ? " copy" : " copies", " at once): needs up to ",
-                      FormatBytes(static_cast<double>(room.need_bytes)), ", ",
-                      FormatBytes(static_cast<double>(room.free_bytes)), " free");
+                      Bytes(room.need_bytes), ", ", Bytes(room.free_bytes), " free");
 }
 
 absl::Status CheckScratchRoom(const ScratchRoom& room, const std::string& dir) {
   if (room.need_bytes <= room.free_bytes) return absl::OkStatus();
   return absl::ResourceExhaustedError(absl::StrCat(
-      "compaction mode needs up to ", FormatBytes(static_cast<double>(room.need_bytes)), " in ",
-      dir, " (", room.copies_at_once + 1, " x ",
-      FormatBytes(static_cast<double>(room.bytes_per_copy)),
-      ": the copies kept at once and the compaction's output), and only ",
-      FormatBytes(static_cast<double>(room.free_bytes)),
-      " is free: free some space, point --tmpdir at a larger "
-      "file system, or run --mode=blocks"));
+      "compaction mode needs up to ", Bytes(room.need_bytes), " in ", dir, " (",
+      room.copies_at_once + 1, " x ", Bytes(room.bytes_per_copy),
+      ": the copies kept at once and the compaction's output), and only ", Bytes(room.free_bytes),
+      " is free: free some space, point --tmpdir at a larger file system, or run --mode=blocks"));
 }
 
 }  // namespace rockpool::replay

@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
-#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -14,8 +12,6 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "compression/block_codecs.h"
 #include "compression/compression_pools.h"
 #include "rocksdb/version.h"
@@ -25,12 +21,10 @@
 #include "tools/sst/codec_decompressor.h"
 #include "tools/sst/options_file.h"
 #include "tools/sst/sst_file.h"
-#include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/blob_inputs.h"
 #include "tools/sst_replay/child_runs.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/compaction_faces.h"
-#include "tools/sst_replay/compare.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/plan.h"
 #include "tools/sst_replay/report.h"
@@ -40,6 +34,7 @@
 #include "tools/sst_replay/stock_patterns.h"
 #include "tools/sst_replay/svg.h"
 #include "tools/sst_replay/workload.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
@@ -59,57 +54,51 @@ class Session {
   }
 
   int Run() {
-    auto allocators = process::SelectAllocators(kAllocatorFlag, settings_.allocator);
-    if (!allocators.ok()) return Fail(2, allocators.status().message());
-    allocators_ = std::move(allocators->allocators);
-    report_.allocator_flag = settings_.allocator;
-    report_.allocator_notes = std::move(allocators->notes);
-    if (absl::Status s = scratch_.Create(settings_.tmpdir, settings_.keep_tmp); !s.ok()) {
-      return Fail(2, s.message());
-    }
-    std::error_code ec;
-    self_ = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) return Fail(3, absl::StrCat("readlink /proc/self/exe: ", ec.message()));
-    report_.repeat = replay_.repeat;
-    report_.malloc_counter_active = process::MallocCounterActive();
-    if (args_.empty()) {
-      if (int rc = GenerateWorkload(); rc != 0) return rc;
-    }
-    if (int rc = ReadInputs(); rc != 0) return rc;
-    if (int rc = ChooseStockPattern(); rc != 0) return rc;
-    const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
-    bar_.SetTotal(RunsPerMode() * modes);
-    if (replay_.blocks) {
-      if (int rc = RunBlocks(); rc != 0) return rc;
-    }
-    if (replay_.compaction) {
-      if (int rc = RunCompaction(); rc != 0) return rc;
-    }
+    if (absl::Status s = Replay(); !s.ok()) return Fail(s);
     bar_.Clear();
     return Finish();
   }
 
  private:
+  // Every step; a failure's code sets the exit code (ExitCodeFor).
+  absl::Status Replay() {
+    ROCKPOOL_ASSIGN_OR_RETURN(
+        process::AllocatorSelection allocators,
+        BadInput(process::SelectAllocators(kAllocatorFlag, settings_.allocator)));
+    allocators_ = std::move(allocators.allocators);
+    report_.allocator_flag = settings_.allocator;
+    report_.allocator_notes = std::move(allocators.notes);
+    ROCKPOOL_RETURN_IF_ERROR(BadInput(scratch_.Create(settings_.tmpdir, settings_.keep_tmp)));
+    std::error_code ec;
+    self_ = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return absl::InternalError(absl::StrCat("readlink /proc/self/exe: ", ec.message()));
+    report_.repeat = replay_.repeat;
+    report_.malloc_counter_active = process::MallocCounterActive();
+    if (args_.empty()) ROCKPOOL_RETURN_IF_ERROR(AsInternal(GenerateWorkload()));
+    ROCKPOOL_RETURN_IF_ERROR(BadInput(ReadInputs()));
+    ROCKPOOL_RETURN_IF_ERROR(BadInput(ChooseStockPattern()));
+    const int modes = (replay_.blocks ? 1 : 0) + (replay_.compaction ? 1 : 0);
+    bar_.SetTotal(RunsPerMode() * modes);
+    if (replay_.blocks) ROCKPOOL_RETURN_IF_ERROR(RunBlocks());
+    if (replay_.compaction) ROCKPOOL_RETURN_IF_ERROR(RunCompaction());
+    return absl::OkStatus();
+  }
+
   // Scans every input file (SSTs with the reader, blob files with the blob
   // parser) and gives each SST its family's parallel_threads.
-  int ReadInputs() {
-    absl::StatusOr<std::vector<std::string>> paths = ResolveInputs(args_);
-    if (!paths.ok()) return Fail(2, paths.status().message());
-    for (const std::string& path : *paths) {
+  absl::Status ReadInputs() {
+    ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<std::string> paths, ResolveInputs(args_));
+    for (const std::string& path : paths) {
       bar_.Update(0, absl::StrCat("reading ", path));
       if (IsBlobPath(path)) {
-        absl::StatusOr<BlobInput> blob = ScanBlobFile(path);
-        if (!blob.ok()) return Fail(2, blob.status().message());
-        blob_inputs_.push_back(*std::move(blob));
-        continue;
+        ROCKPOOL_ASSIGN_OR_RETURN(blob_inputs_.emplace_back(), ScanBlobFile(path));
+      } else {
+        ROCKPOOL_ASSIGN_OR_RETURN(inputs_.emplace_back(), ScanFile(path, read_options_));
       }
-      absl::StatusOr<InputFile> in = ScanFile(path, read_options_);
-      if (!in.ok()) return Fail(2, in.status().message());
-      inputs_.push_back(*std::move(in));
     }
     ApplyParallelThreads();
     report_.inputs = InputReports(inputs_, blob_inputs_);
-    return 0;
+    return absl::OkStatus();
   }
 
   // What compaction mode's stock and pooled runs are.
@@ -142,22 +131,21 @@ class Session {
   }
 
   // Blocks mode's stock pattern: --rocksdb_version or the inputs' (exit 2 if unknown).
-  int ChooseStockPattern() {
-    if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return 0;
+  absl::Status ChooseStockPattern() {
+    if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return absl::OkStatus();
     std::vector<VersionInput> files;
     for (const InputFile& in : inputs_) {
       files.push_back({in.path, false, in.format_version, in.compression_manager});
     }
     for (const BlobInput& in : blob_inputs_) files.push_back({in.path, true, 0});
-    absl::StatusOr<PatternChoice> c =
-        ChoosePattern(settings_.rocksdb_version, files, &options_files_);
-    if (!c.ok()) return Fail(2, c.status().message());
-    PatternChoice& r = report_.pattern = *std::move(c);
+    ROCKPOOL_ASSIGN_OR_RETURN(report_.pattern,
+                              ChoosePattern(settings_.rocksdb_version, files, &options_files_));
+    PatternChoice& r = report_.pattern;
     for (std::string& n : ParallelCompressionNotes(*r.pattern, sst_options_)) {
       r.notes.push_back(std::move(n));
     }
     if (std::string n = CompressionManagerNote(r); !n.empty()) r.notes.push_back(n);
-    return 0;
+    return absl::OkStatus();
   }
 
   int Fail(int code, absl::string_view message) {
@@ -180,18 +168,18 @@ class Session {
     return 2.0 * replay_.repeat * static_cast<double>(allocators_.size());
   }
 
-  int GenerateWorkload() {
+  absl::Status GenerateWorkload() {
     const std::string dir = scratch_.Path("default_workload");
     bar_.Update(0, "generating the default workload");
-    absl::StatusOr<WorkloadStats> stats = GenerateDefaultWorkload(dir, settings_.workload_mb);
-    if (!stats.ok()) return Fail(3, stats.status().message());
+    ROCKPOOL_ASSIGN_OR_RETURN(const WorkloadStats stats,
+                              GenerateDefaultWorkload(dir, settings_.workload_mb));
     report_.default_workload = true;
-    report_.workload_description = DescribeWorkload(*stats);
+    report_.workload_description = DescribeWorkload(stats);
     args_.push_back(dir);
-    return 0;
+    return absl::OkStatus();
   }
 
-  int RunBlocks() {
+  absl::Status RunBlocks() {
     BlocksPlan plan = PlanBlocks(inputs_, blob_inputs_, replay_);
     if (report_.pattern.pattern != nullptr) plan.job.pattern = report_.pattern.pattern->key;
     ModeReport m;
@@ -205,25 +193,22 @@ class Session {
     }
     if (plan.job.files.empty() && plan.job.blobs.empty()) {
       m.notes.push_back("nothing to replay in blocks mode");
-      return NothingToRun(std::move(m), "blocks mode: no file with zstd, zlib or LZ4 data");
+      return NothingToRun(m.notes, "blocks mode: no file with zstd, zlib or LZ4 data");
     }
     const size_t files = plan.job.files.size();
     const size_t blob_files = plan.job.blobs.size();
     const bool parallel = absl::c_any_of(
         plan.job.files, [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
-    if (absl::Status s =
-            RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m);
-        !s.ok()) {
-      return Fail(s);
-    }
+    ROCKPOOL_RETURN_IF_ERROR(
+        RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m));
     for (std::string& n : StockNotes(*report_.pattern.pattern, plan, parallel))
       m.notes.push_back(n);
     m.description = BlocksDescription(plan, files, blob_files, m.stock.front(), replay_);
     report_.modes.push_back(std::move(m));
-    return 0;
+    return absl::OkStatus();
   }
 
-  int RunCompaction() {
+  absl::Status RunCompaction() {
     const std::vector<std::string> blob_dbs = BlobDbDirectories(args_);
     if (!blob_dbs.empty()) return RunDbCopyCompaction(blob_dbs);
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
@@ -233,22 +218,33 @@ class Session {
       if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
     }
     for (size_t j = 0; j < blob_inputs_.size(); ++j) {
-      report_.inputs[inputs_.size() + j].compaction_mode = LoneBlobSkipReason();
-      m.notes.push_back(absl::StrCat(blob_inputs_[j].path, ": ", LoneBlobSkipReason()));
+      report_.inputs[inputs_.size() + j].compaction_mode = kLoneBlobSkipReason;
+      m.notes.push_back(absl::StrCat(blob_inputs_[j].path, ": ", kLoneBlobSkipReason));
     }
     if (plan.groups.empty()) {  // the notes say why each input was skipped
-      return NothingToRun(std::move(m),
+      return NothingToRun(m.notes,
                           "compaction mode: no file with zstd, zlib or LZ4 data to compact");
     }
     for (const PlannedGroup& g : plan.groups) {
-      for (size_t i : g.inputs) {
-        if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
-      }
+      for (size_t i : g.inputs) ROCKPOOL_RETURN_IF_ERROR(VerifyBeforeRocksDb(i));
     }
+    // The job's column families: each group's inputs, ingested as they are or
+    // staged first; empty groups dropped.
     int staged = 0;
     std::vector<std::string> group_text;
-    if (absl::Status s = AddGroups(plan, &m, &job, &staged, &group_text); !s.ok()) return Fail(s);
-    if (job.groups.empty()) return NothingToRun(std::nullopt, "compaction mode: nothing to ingest");
+    for (PlannedGroup& planned : plan.groups) {
+      CompactionGroup& g = planned.group;
+      for (size_t i : planned.inputs) {
+        job.total_stored_bytes += inputs_[i].stored_data_bytes;
+        ROCKPOOL_ASSIGN_OR_RETURN(report_.inputs[i].compaction_mode,
+                                  AddToGroup(inputs_[i], &m, &g));
+        if (absl::StartsWith(report_.inputs[i].compaction_mode, "staged")) ++staged;
+      }
+      if (g.files.empty()) continue;
+      group_text.push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
+      job.groups.push_back(std::move(g));
+    }
+    if (job.groups.empty()) return NothingToRun({}, "compaction mode: nothing to ingest");
     const size_t groups = job.groups.size();
     const uint64_t bytes_per_copy = IngestedBytes(job);
     return RunCompactionJob(std::move(job), bytes_per_copy, std::move(m), [&](const RunResult& r) {
@@ -259,36 +255,34 @@ class Session {
   // Both kinds of compaction job from the room check on: `bytes_per_copy`
   // is what each run copies in; `describe` words the mode from the first
   // stock run.
-  int RunCompactionJob(Job job, uint64_t bytes_per_copy, ModeReport m,
-                       absl::FunctionRef<std::string(const RunResult&)> describe) {
-    if (absl::Status s = CheckCompactionRoom(bytes_per_copy); !s.ok()) return Fail(2, s.message());
-    if (absl::Status s = RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m); !s.ok()) {
-      return Fail(s);
-    }
+  absl::Status RunCompactionJob(Job job, uint64_t bytes_per_copy, ModeReport m,
+                                absl::FunctionRef<std::string(const RunResult&)> describe) {
+    ROCKPOOL_RETURN_IF_ERROR(BadInput(CheckCompactionRoom(bytes_per_copy)));
+    ROCKPOOL_RETURN_IF_ERROR(RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m));
     m.notes.insert(m.notes.begin(), CompactionModesNote());
     m.description = describe(m.stock.front());
     report_.modes.push_back(std::move(m));
-    return 0;
+    return absl::OkStatus();
   }
 
   // Compaction mode without blocks mode before it: input `i` (SSTs, then
   // blob files) read and checked, so bad input fails with the reader's
-  // message before RocksDB reads it.
+  // message (exit 2) before RocksDB reads it.
   absl::Status VerifyBeforeRocksDb(size_t i) {
     if (replay_.blocks) return absl::OkStatus();
     const bool blob = i >= inputs_.size();
     const std::string& path = blob ? blob_inputs_[i - inputs_.size()].path : inputs_[i].path;
     bar_.Update(units_done_, absl::StrCat("verifying ", path));
-    return blob ? VerifyBlobValues(path, codecs_) : VerifyDataBlocks(path, read_options_);
+    return BadInput(blob ? VerifyBlobValues(path, codecs_) : VerifyDataBlocks(path, read_options_));
   }
 
-  // A mode with nothing to run: its notes (if any) follow the report, its
-  // runs count as done for the bar.
-  int NothingToRun(std::optional<ModeReport> m, const char* why) {
+  // A mode with nothing to run: its `notes` follow the table, its runs count
+  // as done for the bar.
+  absl::Status NothingToRun(const std::vector<std::string>& notes, const char* why) {
     std::fprintf(stderr, "sst_replay: %s\n", why);
-    if (m.has_value()) notes_only_.push_back(*std::move(m));
+    notes_only_.insert(notes_only_.end(), notes.begin(), notes.end());
     units_done_ += RunsPerMode();
-    return 0;
+    return absl::OkStatus();
   }
 
   // Compaction mode's report (with the plan's `notes`) and its job's options.
@@ -304,26 +298,6 @@ class Session {
     return job;
   }
 
-  // The job's column families: each group's inputs, ingested as they are or
-  // staged first; empty groups dropped; says what happened to each input.
-  absl::Status AddGroups(CompactionPlan& plan, ModeReport* m, Job* job, int* staged,
-                         std::vector<std::string>* group_text) {
-    for (PlannedGroup& planned : plan.groups) {
-      CompactionGroup& g = planned.group;
-      for (size_t i : planned.inputs) {
-        job->total_stored_bytes += inputs_[i].stored_data_bytes;
-        absl::StatusOr<std::string> verdict = AddToGroup(inputs_[i], m, &g);
-        if (!verdict.ok()) return verdict.status();
-        report_.inputs[i].compaction_mode = *verdict;
-        if (absl::StartsWith(*verdict, "staged")) ++*staged;
-      }
-      if (g.files.empty()) continue;
-      group_text->push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
-      job->groups.push_back(std::move(g));
-    }
-    return absl::OkStatus();
-  }
-
   // Adds `in` to `g` as it is, or staged (rewritten for ingestion); returns
   // what happened to it, for the report.
   absl::StatusOr<std::string> AddToGroup(const InputFile& in, ModeReport* m, CompactionGroup* g) {
@@ -336,11 +310,11 @@ class Session {
     fs::create_directories(dir, ec);
     const std::string out = absl::StrCat(dir, "/", g->files.size(), ".sst");
     bar_.Update(units_done_, absl::StrCat("staging ", in.path));
-    absl::StatusOr<StagedFile> s = StageForIngestion(in.path, read_options_, *g, out);
-    if (!s.ok()) return s.status();
-    if (s->empty) return "skipped: no puts or deletions to ingest";
-    if (s->skipped_entries > 0) {
-      m->notes.push_back(absl::StrCat(in.path, ": ", s->skipped_entries,
+    ROCKPOOL_ASSIGN_OR_RETURN(const StagedFile s,
+                              StageForIngestion(in.path, read_options_, *g, out));
+    if (s.empty) return "skipped: no puts or deletions to ingest";
+    if (s.skipped_entries > 0) {
+      m->notes.push_back(absl::StrCat(in.path, ": ", s.skipped_entries,
                                       " merge/blob entries left out of staging"));
     }
     g->files.push_back(out);
@@ -364,13 +338,13 @@ class Session {
   // Says in one line what compaction mode's copies will take in the scratch
   // directory; an error when its file system has no room for them.
   absl::Status CheckCompactionRoom(uint64_t bytes_per_copy) {
-    absl::StatusOr<uint64_t> free = settings_.scratch_free_bytes >= 0
-                                        ? static_cast<uint64_t>(settings_.scratch_free_bytes)
-                                        : FreeBytes(scratch_.dir());
-    if (!free.ok()) return free.status();
+    ROCKPOOL_ASSIGN_OR_RETURN(const uint64_t free,
+                              settings_.scratch_free_bytes >= 0
+                                  ? static_cast<uint64_t>(settings_.scratch_free_bytes)
+                                  : FreeBytes(scratch_.dir()));
     const ScratchRoom room =
-        PlanScratchRoom(bytes_per_copy, static_cast<int>(RunsPerMode()), scratch_.keep(), *free);
-    if (absl::Status s = CheckScratchRoom(room, scratch_.dir()); !s.ok()) return s;
+        PlanScratchRoom(bytes_per_copy, static_cast<int>(RunsPerMode()), scratch_.keep(), free);
+    ROCKPOOL_RETURN_IF_ERROR(CheckScratchRoom(room, scratch_.dir()));
     bar_.Clear();
     std::fprintf(stderr, "sst_replay: %s\n", DescribeScratchRoom(room, scratch_.dir()).c_str());
     return absl::OkStatus();
@@ -378,7 +352,7 @@ class Session {
 
   // compaction mode on a DB with blob files: the DB copied whole per run
   // (compaction_replay.h), every family compacted, blobs rewritten.
-  int RunDbCopyCompaction(const std::vector<std::string>& blob_dbs) {
+  absl::Status RunDbCopyCompaction(const std::vector<std::string>& blob_dbs) {
     std::vector<std::string> paths;
     for (const InputFile& in : inputs_) paths.push_back(in.path);
     for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
@@ -394,14 +368,13 @@ class Session {
         continue;
       }
       report_.inputs[i].compaction_mode = "copied with its DB and compacted";
-      if (absl::Status s = VerifyBeforeRocksDb(i); !s.ok()) return Fail(2, s.message());
+      ROCKPOOL_RETURN_IF_ERROR(VerifyBeforeRocksDb(i));
       const bool sst = i < inputs_.size();
       ++(sst ? ssts : blob_files);
       job.total_stored_bytes +=
           sst ? inputs_[i].stored_data_bytes : blob_inputs_[i - inputs_.size()].stored_value_bytes;
     }
-    absl::StatusOr<uint64_t> db_bytes = DbCopyBytes(plan.db);
-    if (!db_bytes.ok()) return Fail(2, db_bytes.status().message());
+    ROCKPOOL_ASSIGN_OR_RETURN(const uint64_t db_bytes, BadInput(DbCopyBytes(plan.db)));
     if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
       m.notes.push_back(
           "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
@@ -411,7 +384,7 @@ class Session {
         "the DB has blob files: copied whole for every run (outside the measured window) and "
         "compacted with enable_blob_garbage_collection=true, "
         "blob_garbage_collection_age_cutoff=1.0, so every blob is rewritten");
-    return RunCompactionJob(std::move(job), *db_bytes, std::move(m), [&](const RunResult& r) {
+    return RunCompactionJob(std::move(job), db_bytes, std::move(m), [&](const RunResult& r) {
       return DbCopyDescription(plan, ssts, blob_files, r);
     });
   }
@@ -423,9 +396,7 @@ class Session {
       std::cout << FormatJson(report_);
     } else {
       std::cout << FormatTable(report_);
-      for (const ModeReport& m : notes_only_) {
-        for (const std::string& note : m.notes) std::cout << "note: " << note << "\n";
-      }
+      for (const std::string& note : notes_only_) std::cout << "note: " << note << "\n";
     }
     std::cout.flush();
     if (!settings_.svg.empty()) {
@@ -456,7 +427,7 @@ class Session {
   std::vector<sst::OptionsFileInfo> sst_options_;  // those beside the SST inputs, in input order
   std::vector<BlobInput> blob_inputs_;
   Report report_;
-  std::vector<ModeReport> notes_only_;
+  std::vector<std::string> notes_only_;               // of the modes with nothing to run
   std::vector<process::AllocatorChoice> allocators_;  // --allocator, in run order
   int runs_ = 0;
   double units_done_ = 0;
