@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tools/sst/blob_file.h"
 #include "tools/sst/byte_source.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
@@ -23,17 +25,46 @@ struct ParsedBlob {
 absl::StatusOr<std::vector<ParsedBlob>> ParseAll(const OutputList& outputs) {
   std::vector<ParsedBlob> out(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
-    out[i].group = outputs[i].first;
-    out[i].path = outputs[i].second;
-    absl::StatusOr<std::string> data =
-        sst::ReadWholeFile(out[i].path, std::numeric_limits<uint64_t>::max());
-    if (!data.ok()) return data.status();
-    out[i].data = *std::move(data);
-    absl::StatusOr<sst::BlobFile> f = sst::ParseBlobFile(out[i].data, out[i].path);
-    if (!f.ok()) return f.status();
-    out[i].file = *std::move(f);
+    ParsedBlob& b = out[i];
+    std::tie(b.group, b.path) = outputs[i];
+    ROCKPOOL_ASSIGN_OR_RETURN(b.data,
+                              sst::ReadWholeFile(b.path, std::numeric_limits<uint64_t>::max()));
+    ROCKPOOL_ASSIGN_OR_RETURN(b.file, sst::ParseBlobFile(b.data, b.path));
   }
   return out;
+}
+
+// The first difference between two runs' blob files, "" if none; `matched`
+// counts the blobs that were the same before it.
+std::string BlobDifference(const std::vector<ParsedBlob>& a, const std::vector<ParsedBlob>& b,
+                           const std::string& other_label, uint64_t* matched) {
+  const size_t files = std::min(a.size(), b.size());
+  for (size_t i = 0; i < files; ++i) {
+    const ParsedBlob& s = a[i];
+    const ParsedBlob& p = b[i];
+    if (s.group != p.group || s.file.header.compression != p.file.header.compression ||
+        s.file.records.size() != p.file.records.size()) {
+      return absl::StrCat(p.path, ": offset 0: ", other_label, " blob file differs from stock's (",
+                          s.path, ": ", p.group, " vs ", s.group, ", type ",
+                          p.file.header.compression, " vs ", s.file.header.compression, ", ",
+                          p.file.records.size(), " vs ", s.file.records.size(), " blobs)");
+    }
+    for (size_t r = 0; r < s.file.records.size(); ++r, ++*matched) {
+      const sst::BlobRecord& x = s.file.records[r];
+      const sst::BlobRecord& y = p.file.records[r];
+      if (x.key != y.key || x.value != y.value) {
+        return absl::StrCat(
+            p.path, ": offset ", y.offset, ": ", other_label, " blob differs from stock's (",
+            s.path, " offset ", x.offset, "; ", y.value.size(), " vs ", x.value.size(),
+            " bytes, first difference at byte ", FirstDifference(x.value, y.value), ")");
+      }
+    }
+  }
+  if (a.size() == b.size()) return "";
+  const ParsedBlob& extra = a.size() > b.size() ? a[files] : b[files];
+  return absl::StrCat(extra.path, ": offset 0: ", other_label, " compaction wrote ",
+                      b.size() > a.size() ? "more" : "fewer", " blob files than stock (", *matched,
+                      " blobs matched)");
 }
 
 }  // namespace
@@ -47,11 +78,10 @@ std::pair<OutputList, OutputList> SplitOutputs(const OutputList& outputs) {
 }
 
 absl::StatusOr<BlobOutputSummary> SummarizeBlobOutputs(const OutputList& blobs) {
-  absl::StatusOr<std::vector<ParsedBlob>> parsed = ParseAll(blobs);
-  if (!parsed.ok()) return parsed.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(std::vector<ParsedBlob> parsed, ParseAll(blobs));
   BlobOutputSummary s;
-  for (const ParsedBlob& b : *parsed) {
-    ++s.files;
+  s.files = parsed.size();
+  for (const ParsedBlob& b : parsed) {
     for (const sst::BlobRecord& r : b.file.records) {
       ++s.blobs;
       s.stored_bytes += r.value.size();
@@ -63,46 +93,11 @@ absl::StatusOr<BlobOutputSummary> SummarizeBlobOutputs(const OutputList& blobs) 
 
 absl::StatusOr<Comparison> CompareBlobOutputs(const OutputList& reference, const OutputList& other,
                                               const std::string& other_label) {
-  absl::StatusOr<std::vector<ParsedBlob>> a = ParseAll(reference);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<std::vector<ParsedBlob>> b = ParseAll(other);
-  if (!b.ok()) return b.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(std::vector<ParsedBlob> a, ParseAll(reference));
+  ROCKPOOL_ASSIGN_OR_RETURN(std::vector<ParsedBlob> b, ParseAll(other));
   Comparison c;
-  const size_t files = std::min(a->size(), b->size());
-  for (size_t i = 0; i < files; ++i) {
-    const ParsedBlob& s = (*a)[i];
-    const ParsedBlob& p = (*b)[i];
-    if (s.group != p.group || s.file.header.compression != p.file.header.compression ||
-        s.file.records.size() != p.file.records.size()) {
-      c.identical = false;
-      c.difference =
-          absl::StrCat(p.path, ": offset 0: ", other_label, " blob file differs from stock's (",
-                       s.path, ": ", p.group, " vs ", s.group, ", type ", p.file.header.compression,
-                       " vs ", s.file.header.compression, ", ", p.file.records.size(), " vs ",
-                       s.file.records.size(), " blobs)");
-      return c;
-    }
-    for (size_t r = 0; r < s.file.records.size(); ++r) {
-      const sst::BlobRecord& x = s.file.records[r];
-      const sst::BlobRecord& y = p.file.records[r];
-      if (x.key != y.key || x.value != y.value) {
-        c.identical = false;
-        c.difference = absl::StrCat(
-            p.path, ": offset ", y.offset, ": ", other_label, " blob differs from stock's (",
-            s.path, " offset ", x.offset, "; ", y.value.size(), " vs ", x.value.size(),
-            " bytes, first difference at byte ", FirstDifference(x.value, y.value), ")");
-        return c;
-      }
-      ++c.blocks;
-    }
-  }
-  if (a->size() != b->size()) {
-    c.identical = false;
-    const ParsedBlob& extra = a->size() > b->size() ? (*a)[files] : (*b)[files];
-    c.difference = absl::StrCat(extra.path, ": offset 0: ", other_label, " compaction wrote ",
-                                b->size() > a->size() ? "more" : "fewer",
-                                " blob files than stock (", c.blocks, " blobs matched)");
-  }
+  c.difference = BlobDifference(a, b, other_label, &c.blocks);
+  c.identical = c.difference.empty();
   return c;
 }
 

@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
-#include <fstream>
-#include <memory>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "compression/coding.h"
 #include "compression/compression_type.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 namespace {
@@ -30,24 +27,14 @@ class DataBlockStream {
   };
 
   absl::StatusOr<std::optional<Block>> Next() {
-    while (true) {
-      if (file_ != nullptr && next_ < handles_.size()) {
-        absl::StatusOr<sst::RawBlock> raw = file_->ReadRawBlock(handles_[next_++], false);
-        if (!raw.ok()) return raw.status();
-        return std::optional<Block>(
-            Block{files_[index_ - 1].first, files_[index_ - 1].second, *std::move(raw)});
-      }
-      if (index_ == files_.size()) return std::optional<Block>();
-      absl::StatusOr<std::unique_ptr<sst::SstFile>> f =
-          sst::SstFile::Open(files_[index_].second, options_);
-      if (!f.ok()) return f.status();
-      absl::StatusOr<std::vector<sst::BlockHandle>> h = (*f)->DataBlockHandles();
-      if (!h.ok()) return h.status();
-      file_ = *std::move(f);
-      handles_ = *std::move(h);
+    while (file_ == nullptr || next_ == handles_.size()) {
+      if (index_ == files_.size()) return std::nullopt;
+      ROCKPOOL_ASSIGN_OR_RETURN(file_, sst::SstFile::Open(files_[index_++].second, options_));
+      ROCKPOOL_ASSIGN_OR_RETURN(handles_, file_->DataBlockHandles());
       next_ = 0;
-      ++index_;
     }
+    ROCKPOOL_ASSIGN_OR_RETURN(sst::RawBlock raw, file_->ReadRawBlock(handles_[next_++], false));
+    return Block{files_[index_ - 1].first, files_[index_ - 1].second, std::move(raw)};
   }
 
  private:
@@ -67,14 +54,10 @@ absl::StatusOr<Comparison> CompareInStep(Stream& reference, Stream& other, Diffe
                                          Ended ended) {
   Comparison c;
   while (true) {
-    auto x = reference.Next();
-    if (!x.ok()) return x.status();
-    auto y = other.Next();
-    if (!y.ok()) return y.status();
-    if (!x->has_value() && !y->has_value()) return c;
-    c.difference = x->has_value() && y->has_value()
-                       ? differs(**x, **y)
-                       : ended(x->has_value() ? **x : **y, y->has_value(), c.blocks);
+    ROCKPOOL_ASSIGN_OR_RETURN(auto x, reference.Next());
+    ROCKPOOL_ASSIGN_OR_RETURN(auto y, other.Next());
+    if (!x && !y) return c;
+    c.difference = x && y ? differs(*x, *y) : ended(x ? *x : *y, y.has_value(), c.blocks);
     if (!c.difference.empty()) {
       c.identical = false;
       return c;
@@ -180,13 +163,11 @@ absl::StatusOr<OutputSummary> SummarizeOutputs(const OutputList& outputs,
   s.files = outputs.size();
   DataBlockStream stream(outputs, read_options);
   while (true) {
-    absl::StatusOr<std::optional<DataBlockStream::Block>> b = stream.Next();
-    if (!b.ok()) return b.status();
-    if (!b->has_value()) return s;
-    const sst::RawBlock& raw = (*b)->raw;
+    ROCKPOOL_ASSIGN_OR_RETURN(std::optional<DataBlockStream::Block> b, stream.Next());
+    if (!b) return s;
     ++s.data_blocks;
-    s.stored_bytes += raw.payload().size();
-    s.uncompressed_bytes += RecordedSize(raw.compression_type, raw.payload());
+    s.stored_bytes += b->raw.payload().size();
+    s.uncompressed_bytes += RecordedSize(b->raw.compression_type, b->raw.payload());
   }
 }
 
