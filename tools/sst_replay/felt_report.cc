@@ -97,9 +97,9 @@ std::string FormatFeltTable(const ModeReport& m) {
     rows.emplace_back(1, metric.label);
     for (const AllocatorRuns& a : m.allocators) {
       const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
-      rows.back().insert(rows.back().end(),
-                         {FormatCell(c.before, metric.unit), FormatCell(c.after, metric.unit),
-                          VerdictText(c, metric, several)});
+      rows.back().insert(rows.back().end(), {process::FormatSummary(c.before, metric.unit),
+                                             process::FormatSummary(c.after, metric.unit),
+                                             VerdictText(c, metric, several)});
     }
   }
   // Widths from the cells (the allocator names span their group).
@@ -138,10 +138,10 @@ json::Value AllocatorsJson(const ModeReport& m) {
       const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
       felt.emplace_back(
           metric.key, Value::MakeObject({{"label", Value::String(metric.label)},
-                                         {"stock", SummaryJson(c.before)},
-                                         {"pooled", SummaryJson(c.after)},
-                                         {"p", c.tested ? JsonNumber(c.p) : Value()},
-                                         {"delta_percent", JsonNumber(c.delta_percent)},
+                                         {"stock", process::SummaryJson(c.before)},
+                                         {"pooled", process::SummaryJson(c.after)},
+                                         {"p", c.tested ? process::JsonNumber(c.p) : Value()},
+                                         {"delta_percent", process::JsonNumber(c.delta_percent)},
                                          {"verdict", Value::String(VerdictName(c.shift))},
                                          {"text", Value::String(VerdictText(c, metric, false))}}));
     }

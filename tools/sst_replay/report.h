@@ -86,17 +86,9 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active);
 std::string FormatTable(const Report& report);
 std::string FormatJson(const Report& report);
 
-// JSON pieces the felt section shares. MetricsJson: every metric the runs
-// reported (the table's first), stock's and pooled's summaries each. A
-// number: integers exact, others to 6 significant digits, null if not
-// finite.
+// Every metric the runs reported (the table's first), stock's and pooled's
+// summaries each: the felt section's JSON has it too.
 json::Value MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled);
-json::Value SummaryJson(const Summary& s);
-json::Value JsonNumber(double v);
-
-// A table cell: the median and, over several runs, "±" the largest
-// deviation from it in percent.
-std::string FormatCell(const Summary& s, console::Unit unit);
 
 }  // namespace rockpool::replay
 
