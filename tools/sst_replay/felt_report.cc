@@ -1,4 +1,5 @@
-#include "tools/sst_replay/felt_report.h"
+// report.h's felt section: what users feel, per allocator.
+#include "tools/sst_replay/report.h"
 
 #include <algorithm>
 #include <cmath>

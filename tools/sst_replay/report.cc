@@ -10,7 +10,6 @@
 #include "absl/strings/str_join.h"
 #include "tools/console/display_columns.h"
 #include "tools/json/json_value.h"
-#include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
 namespace {
