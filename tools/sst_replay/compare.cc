@@ -72,6 +72,20 @@ absl::StatusOr<Comparison> CompareInStep(Stream& reference, Stream& other, Diffe
 
 constexpr size_t kWriteBuffer = size_t{1} << 20;
 
+// The shorter's size where one is a prefix of the other.
+size_t FirstDifference(std::string_view a, std::string_view b) {
+  return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first -
+                             a.begin());
+}
+
+// The uncompressed size in a block's or blob's varint32 prefix (the stored
+// size for types without one; 0 if torn).
+uint32_t RecordedSize(uint8_t type, std::string_view stored) {
+  uint32_t size = static_cast<uint32_t>(stored.size());
+  if (rockpool::HasUncompressedSizePrefix(type) && !rockpool::GetVarint32(&stored, &size)) return 0;
+  return size;
+}
+
 // One output blob file, read and parsed (records view into `data`).
 struct ParsedBlob {
   std::string group;
@@ -127,36 +141,22 @@ std::string BlobDifference(const std::vector<ParsedBlob>& a, const std::vector<P
 
 }  // namespace
 
-size_t FirstDifference(std::string_view a, std::string_view b) {
-  return static_cast<size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first -
-                             a.begin());
-}
-
-uint32_t RecordedSize(uint8_t type, std::string_view stored) {
-  uint32_t size = static_cast<uint32_t>(stored.size());
-  if (rockpool::HasUncompressedSizePrefix(type) && !rockpool::GetVarint32(&stored, &size)) return 0;
-  return size;
-}
-
 FramedReader::FramedReader(const std::string& path) : in_(path, std::ios::binary), path_(path) {}
 
 absl::StatusOr<std::optional<FramedRecord>> FramedReader::Next() {
+  auto torn = [&] { return absl::InternalError(absl::StrCat(path_, ": torn replay output")); };
   char header[kFramedHeaderBytes];
   in_.read(header, sizeof(header));
   if (in_.gcount() == 0 && in_.eof()) return std::optional<FramedRecord>();
-  if (in_.gcount() != sizeof(header)) return Torn();
+  if (in_.gcount() != sizeof(header)) return torn();
   FramedRecord r;
   r.file = rockpool::DecodeFixed32(header);
   r.offset = rockpool::DecodeFixed64(header + 4);
   const uint32_t size = rockpool::DecodeFixed32(header + 12);
   r.bytes.resize(size);
   in_.read(r.bytes.data(), size);
-  if (static_cast<uint32_t>(in_.gcount()) != size) return Torn();
+  if (static_cast<uint32_t>(in_.gcount()) != size) return torn();
   return std::optional<FramedRecord>(std::move(r));
-}
-
-absl::Status FramedReader::Torn() {
-  return absl::InternalError(absl::StrCat(path_, ": torn replay output"));
 }
 
 absl::Status FramedWriter::Open(const std::string& path) {

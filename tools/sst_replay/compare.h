@@ -30,8 +30,7 @@
 
 namespace rockpool::replay {
 
-// A framed record's header: fixed32 file index, fixed64 offset, fixed32 size.
-inline constexpr size_t kFramedHeaderBytes = 16;
+inline constexpr size_t kFramedHeaderBytes = 16;  // a framed record's header
 
 // Buffered by stdio in a buffer made by Open, so appends do not allocate
 // inside the measured window.
@@ -61,19 +60,9 @@ class FramedReader {
   absl::StatusOr<std::optional<FramedRecord>> Next();
 
  private:
-  absl::Status Torn();
   std::ifstream in_;
   std::string path_;
 };
-
-// The index of the first byte where `a` and `b` differ (the shorter's size
-// if one is a prefix of the other).
-size_t FirstDifference(std::string_view a, std::string_view b);
-
-// The uncompressed size a stored block or blob of `type` records in its
-// varint32 prefix, or its stored size for types without one; 0 if the
-// prefix is torn.
-uint32_t RecordedSize(uint8_t type, std::string_view stored);
 
 struct Comparison {
   bool identical = true;
