@@ -13,7 +13,6 @@
 namespace rockpool::replay {
 namespace {
 
-using console::DisplayColumns;
 using console::PadColumns;
 using console::Unit;
 // A fact every run of an allocator reported (the first run's).
@@ -108,7 +107,7 @@ std::string FormatFeltTable(const ModeReport& m) {
   width[0] = 28;  // the labels' column, at least
   for (size_t r = several ? 1 : 0; r < rows.size(); ++r) {
     for (size_t c = 0; c < width.size(); ++c) {
-      width[c] = std::max(width[c], DisplayColumns(rows[r][c]) + 3);
+      width[c] = std::max(width[c], console::DisplayColumns(rows[r][c]) + 3);
     }
   }
   for (size_t r = 0; r < rows.size(); ++r) {

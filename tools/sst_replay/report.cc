@@ -7,7 +7,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "tools/console/display_columns.h"
 #include "tools/json/json_value.h"
 
@@ -125,13 +124,12 @@ namespace {
 // "runs: 5 stock + 5 pooled[ under each of glibc, jemalloc and tcmalloc], ..."
 std::string RunsLine(const ModeReport& m) {
   std::string under;
-  if (m.allocators.size() > 1) {
-    std::vector<std::string> names;
-    for (const AllocatorRuns& a : m.allocators) names.push_back(a.name);
-    const std::string last = names.back();
-    names.pop_back();
-    under = absl::StrCat(" under each of ", absl::StrJoin(names, ", "), " and ", last,
-                         " (one allocator after the other)");
+  for (size_t i = 0, n = m.allocators.size(); n > 1 && i < n; ++i) {
+    absl::StrAppend(&under,
+                    i == 0      ? " under each of "
+                    : i + 1 < n ? ", "
+                                : " and ",
+                    m.allocators[i].name, i + 1 < n ? "" : " (one allocator after the other)");
   }
   return absl::StrCat("runs: ", m.stock.size(), " stock + ", m.pooled.size(), " pooled", under,
                       ", alternating, each in its own process; median ±max deviation\n");

@@ -10,10 +10,8 @@
 
 namespace rockpool::replay {
 
-using sst::DirectoryOf;
 using sst::OptionsFileInfo;
 using sst::OptionsFiles;
-using sst::ParallelCompression;
 
 namespace {
 
@@ -62,7 +60,7 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
   InputsSay say;
   for (const VersionInput& in : files) {
     if (!in.compression_manager.empty()) AddUnique(&say.sst_managers, in.compression_manager);
-    const std::string dir = DirectoryOf(in.path);
+    const std::string dir = sst::DirectoryOf(in.path);
     auto it = say.by_dir.find(dir);
     if (it == say.by_dir.end()) {
       ROCKPOOL_ASSIGN_OR_RETURN(FoundInDirectory f, ReadDirectory(in, options_files));
@@ -149,8 +147,7 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
   if (options_files == nullptr) options_files = &own;
   ROCKPOOL_ASSIGN_OR_RETURN(const InputsSay say, ReadWhatInputsSay(files, options_files));
   PatternChoice c;
-  for (const auto& [dir, f] : say.by_dir) {
-    if (f.pattern == nullptr) continue;
+  for (const auto& [dir, f] : say.by_dir) {  // none where no version is recorded
     for (const std::string& m : f.options.compression_managers) {
       AddUnique(&c.compression_managers, m);
     }
@@ -185,7 +182,6 @@ std::string PatternHeader(const PatternChoice& c) {
 }
 
 std::string CompressionManagerNote(const PatternChoice& c) {
-  if (c.compression_managers.empty()) return "";
   std::vector<std::string> parts;
   for (const std::string& m : c.compression_managers) {
     parts.push_back(absl::StrCat(
@@ -204,7 +200,7 @@ std::vector<std::string> ParallelCompressionNotes(const StockPattern& pattern,
                                                   const std::vector<OptionsFileInfo>& options) {
   std::vector<std::string> notes;
   for (const OptionsFileInfo& o : options) {
-    for (const ParallelCompression& p : o.parallel_compression) {
+    for (const sst::ParallelCompression& p : o.parallel_compression) {
       std::string note = absl::StrCat(o.path, ", column family \"", p.column_family, "\": ");
       if (p.threads > 1) {
         absl::StrAppend(&note, "compression_opts.parallel_threads=", p.threads, ": ");

@@ -188,8 +188,17 @@ StockPattern CompressionContextPattern(const char* key, const char* versions, co
                      kSampleOld, kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, secondary}};
 }
 
-const std::vector<StockPattern>* MakePatterns() {
-  return new std::vector<StockPattern>{
+const StockPattern* ByKey(std::string_view key) {
+  for (const StockPattern& p : AllPatterns()) {
+    if (key == p.key) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<StockPattern>& AllPatterns() {
+  static const auto* patterns = new std::vector<StockPattern>{
       CompressionContextPattern("6.29", "6.x (MyRocks on Debian 12: 6.29.5)", "v6.29.5",
                                 kSecondaryNone),
       CompressionContextPattern("7.8", "7.x (Debian 12's librocksdb: 7.8.3)", "v7.8.3",
@@ -222,19 +231,6 @@ const std::vector<StockPattern>* MakePatterns() {
                   kVerify, kSample11, kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead,
                   kSecondaryNew}},
   };
-}
-
-const StockPattern* ByKey(std::string_view key) {
-  for (const StockPattern& p : AllPatterns()) {
-    if (key == p.key) return &p;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-const std::vector<StockPattern>& AllPatterns() {
-  static const std::vector<StockPattern>* patterns = MakePatterns();
   return *patterns;
 }
 
