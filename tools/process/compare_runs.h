@@ -1,12 +1,16 @@
 // Repeated runs of one measure (wall time, peak RSS, bytes allocated),
 // summarised, and two sets of them compared: the median and its spread, and
 // whether the second set differs from the first by more than noise (the
-// Mann-Whitney U test, mann_whitney.h). sst_replay's table and felt
-// section compare stock's runs with pooled's this way.
+// Mann-Whitney U test, mann_whitney.h), and how that reads in a table and
+// in JSON: sst_replay's stock runs against pooled's.
 #ifndef ROCKPOOL_TOOLS_PROCESS_COMPARE_RUNS_H_
 #define ROCKPOOL_TOOLS_PROCESS_COMPARE_RUNS_H_
 
+#include <string>
 #include <vector>
+
+#include "tools/console/units.h"
+#include "tools/json/json_value.h"
 
 namespace rockpool::process {
 
@@ -38,6 +42,20 @@ struct RunsComparison {
 
 RunsComparison CompareRuns(std::vector<double> before, std::vector<double> after,
                            double alpha = 0.05);
+
+// A table cell: the median and, over several runs, "±" the largest
+// deviation from it in percent ("1.50 MiB ±3%").
+std::string FormatSummary(const Summary& s, console::Unit unit);
+
+// The change of the medians, like benchstat: "-12.34%", "+150.00% (x2.5)".
+// A `noisy` measure (timing-like) reads "~" unless a shift is called, and
+// says the test's p and run counts: "~ (p=0.421 n=5+5)".
+std::string FormatChange(const RunsComparison& c, bool noisy);
+
+// {"median", "min", "max", "runs"}, each a JsonNumber.
+json::Value SummaryJson(const Summary& s);
+// Integers exact, others to 6 significant digits, null if not finite.
+json::Value JsonNumber(double v);
 
 }  // namespace rockpool::process
 

@@ -14,7 +14,6 @@
 #include "rocksdb_plugin/own_file.h"
 #include "tools/process/measured_child.h"
 #include "tools/process/progress_pipe.h"
-#include "tools/sst_replay/blob_compare.h"
 #include "tools/sst_replay/child_support.h"
 #include "tools/sst_replay/plan.h"
 #include "tools/status/status_macros.h"

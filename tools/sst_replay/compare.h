@@ -6,7 +6,10 @@
 //     (little endian); FramedWriter writes it, FramedReader reads it.
 //   compaction mode: the data blocks of the SSTs two compactions produced,
 //     in key order, read with rockpool's SST reader: same compression type,
-//     same stored bytes.
+//     same stored bytes; and the blob files they wrote from a copied BlobDB
+//     (compaction_replay.h lists them as ("blob:<family>", path) outputs),
+//     record by record: same family, same compression type, same key, same
+//     stored (compressed) value.
 // A difference is reported as "<file>: offset <N>: ..." naming the source
 // block (blocks mode) or the output block (compaction mode).
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_COMPARE_H_
@@ -27,8 +30,7 @@
 
 namespace rockpool::replay {
 
-// A framed record's header: fixed32 file index, fixed64 offset, fixed32 size.
-inline constexpr size_t kFramedHeaderBytes = 16;
+inline constexpr size_t kFramedHeaderBytes = 16;  // a framed record's header
 
 // Buffered by stdio in a buffer made by Open, so appends do not allocate
 // inside the measured window.
@@ -58,19 +60,9 @@ class FramedReader {
   absl::StatusOr<std::optional<FramedRecord>> Next();
 
  private:
-  absl::Status Torn();
   std::ifstream in_;
   std::string path_;
 };
-
-// The index of the first byte where `a` and `b` differ (the shorter's size
-// if one is a prefix of the other).
-size_t FirstDifference(std::string_view a, std::string_view b);
-
-// The uncompressed size a stored block or blob of `type` records in its
-// varint32 prefix, or its stored size for types without one; 0 if the
-// prefix is torn.
-uint32_t RecordedSize(uint8_t type, std::string_view stored);
 
 struct Comparison {
   bool identical = true;
@@ -102,6 +94,23 @@ absl::StatusOr<Comparison> CompareCompactionOutputs(const OutputList& reference,
                                                     const OutputList& other,
                                                     const sst::SstReadOptions& read_options,
                                                     const std::string& other_label);
+
+// Splits outputs into (SSTs, blob files: their group starts with "blob:"),
+// keeping their order.
+std::pair<OutputList, OutputList> SplitOutputs(const OutputList& outputs);
+
+struct BlobOutputSummary {
+  uint64_t files = 0;
+  uint64_t blobs = 0;
+  uint64_t uncompressed_bytes = 0;  // from each compressed blob's size prefix
+  uint64_t stored_bytes = 0;
+};
+absl::StatusOr<BlobOutputSummary> SummarizeBlobOutputs(const OutputList& blobs);
+
+// `blocks` counts the blobs compared; differences read
+// "<file>: offset <N>: <label> blob differs from stock's ...".
+absl::StatusOr<Comparison> CompareBlobOutputs(const OutputList& reference, const OutputList& other,
+                                              const std::string& other_label);
 
 }  // namespace rockpool::replay
 

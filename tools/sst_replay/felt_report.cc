@@ -1,4 +1,5 @@
-#include "tools/sst_replay/felt_report.h"
+// report.h's felt section: what users feel, per allocator.
+#include "tools/sst_replay/report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +13,6 @@
 namespace rockpool::replay {
 namespace {
 
-using console::DisplayColumns;
 using console::PadColumns;
 using console::Unit;
 // A fact every run of an allocator reported (the first run's).
@@ -40,18 +40,10 @@ int MaxRuns(const ModeReport& m) {
   return static_cast<int>(n);
 }
 
-// "better", "worse", "no felt difference": the JSON's verdict (lower is
-// better for every felt metric).
+// The JSON's verdict (lower is better for every felt metric).
 const char* VerdictName(process::Shift shift) {
-  switch (shift) {
-    case process::Shift::kLower:
-      return "better";
-    case process::Shift::kHigher:
-      return "worse";
-    case process::Shift::kNone:
-      break;
-  }
-  return "no felt difference";
+  if (shift == process::Shift::kNone) return "no felt difference";
+  return shift == process::Shift::kLower ? "better" : "worse";
 }
 
 }  // namespace
@@ -96,38 +88,31 @@ std::string FormatFeltTable(const ModeReport& m) {
   // Rows of cells: the allocators' names (several only), the column names,
   // one row per metric; each allocator has a stock, a pooled and a verdict
   // column.
-  std::vector<std::vector<std::string>> rows;
-  if (several) {
-    rows.emplace_back(1, "");
-    for (const AllocatorRuns& a : m.allocators) {
-      rows.back().insert(rows.back().end(), {a.name, "", ""});
-    }
-  }
-  rows.emplace_back(1, "");
-  for (size_t i = 0; i < m.allocators.size(); ++i) {
+  std::vector<std::vector<std::string>> rows(several ? 2 : 1, {""});
+  for (const AllocatorRuns& a : m.allocators) {
+    if (several) rows.front().insert(rows.front().end(), {a.name, "", ""});
     rows.back().insert(rows.back().end(), {"stock", "pooled", "verdict"});
   }
   for (const FeltMetric& metric : FeltMetrics()) {
     rows.emplace_back(1, metric.label);
     for (const AllocatorRuns& a : m.allocators) {
       const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
-      rows.back().insert(rows.back().end(),
-                         {FormatCell(c.before, metric.unit), FormatCell(c.after, metric.unit),
-                          VerdictText(c, metric, several)});
+      rows.back().insert(rows.back().end(), {process::FormatSummary(c.before, metric.unit),
+                                             process::FormatSummary(c.after, metric.unit),
+                                             VerdictText(c, metric, several)});
     }
   }
   // Widths from the cells (the allocator names span their group).
-  const size_t columns = rows.back().size();
-  std::vector<size_t> width(columns, 0);
+  std::vector<size_t> width(rows.back().size(), 0);
+  width[0] = 28;  // the labels' column, at least
   for (size_t r = several ? 1 : 0; r < rows.size(); ++r) {
-    for (size_t c = 0; c < columns; ++c) {
-      width[c] = std::max(width[c], DisplayColumns(rows[r][c]) + 3);
+    for (size_t c = 0; c < width.size(); ++c) {
+      width[c] = std::max(width[c], console::DisplayColumns(rows[r][c]) + 3);
     }
   }
-  width[0] = std::max<size_t>(width[0], 28);
   for (size_t r = 0; r < rows.size(); ++r) {
     std::string line;
-    for (size_t c = 0; c < columns; ++c) {
+    for (size_t c = 0; c < width.size(); ++c) {
       const bool name_row = several && r == 0 && c > 0;
       if (name_row && c % 3 != 1) continue;
       line += PadColumns(rows[r][c], name_row ? width[c] + width[c + 1] + width[c + 2] : width[c]);
@@ -153,10 +138,10 @@ json::Value AllocatorsJson(const ModeReport& m) {
       const process::RunsComparison c = CompareMetric(a.stock, a.pooled, metric.key);
       felt.emplace_back(
           metric.key, Value::MakeObject({{"label", Value::String(metric.label)},
-                                         {"stock", SummaryJson(c.before)},
-                                         {"pooled", SummaryJson(c.after)},
-                                         {"p", c.tested ? JsonNumber(c.p) : Value()},
-                                         {"delta_percent", JsonNumber(c.delta_percent)},
+                                         {"stock", process::SummaryJson(c.before)},
+                                         {"pooled", process::SummaryJson(c.after)},
+                                         {"p", c.tested ? process::JsonNumber(c.p) : Value()},
+                                         {"delta_percent", process::JsonNumber(c.delta_percent)},
                                          {"verdict", Value::String(VerdictName(c.shift))},
                                          {"text", Value::String(VerdictText(c, metric, false))}}));
     }

@@ -1,18 +1,14 @@
 #include "tools/sst_replay/report.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "tools/console/display_columns.h"
 #include "tools/json/json_value.h"
-#include "tools/sst_replay/felt_report.h"
 
 namespace rockpool::replay {
 namespace {
@@ -41,53 +37,7 @@ Value Strings(const std::vector<std::string>& strings) {
   return Value::MakeArray(std::move(items));
 }
 
-// Percentage change from stock to pooled, as text. Noisy (timing-like)
-// metrics get benchstat's treatment: "~" unless the U test says p <= 0.05.
-std::string Delta(const process::RunsComparison& c, bool noisy) {
-  const Summary& a = c.before;
-  const Summary& b = c.after;
-  std::string test;
-  if (noisy && c.tested) {
-    test = absl::StrFormat(" (p=%.3f n=%d+%d)", c.p, a.runs.size(), b.runs.size());
-    if (c.shift == process::Shift::kNone) return "~" + test;
-  } else if (noisy) {
-    test = " (n=1)";
-  }
-  if (a.median == 0 && b.median == 0) return "0%";
-  if (a.median == 0) return "+inf";
-  const double pct = c.delta_percent;
-  std::string s = std::fabs(pct) >= 99.95 && std::fabs(pct) < 100 ? absl::StrFormat("%+.3f%%", pct)
-                                                                  : absl::StrFormat("%+.2f%%", pct);
-  auto factor = [](double f) {
-    if (f < 10) return absl::StrFormat("%.1f", f);
-    if (f < 1000) return absl::StrFormat("%.0f", f);
-    return FormatCount(f);
-  };
-  if (b.median > 0 && a.median / b.median >= 2) {
-    absl::StrAppend(&s, " (1/", factor(a.median / b.median), ")");
-  } else if (a.median > 0 && b.median / a.median >= 2) {
-    absl::StrAppend(&s, " (x", factor(b.median / a.median), ")");
-  }
-  return s + test;
-}
-
 }  // namespace
-
-Value JsonNumber(double v) {
-  if (!std::isfinite(v)) return Value();
-  if (v == std::floor(v) && std::fabs(v) < 9e15) return Value::Integer(static_cast<int64_t>(v));
-  return Value::NumberLiteral(absl::StrFormat("%.6g", v));
-}
-
-std::string FormatCell(const Summary& s, Unit unit) {
-  std::string out = console::FormatValue(s.median, unit);
-  if (s.runs.size() > 1) {
-    const double dev = std::max(s.max - s.median, s.median - s.min);
-    const double pct = s.median != 0 ? dev / std::fabs(s.median) * 100.0 : 0;
-    absl::StrAppend(&out, absl::StrFormat(" ±%.0f%%", pct));
-  }
-  return out;
-}
 
 const std::vector<MetricDef>& TableMetrics() {
   static const std::vector<MetricDef> metrics = {
@@ -174,13 +124,12 @@ namespace {
 // "runs: 5 stock + 5 pooled[ under each of glibc, jemalloc and tcmalloc], ..."
 std::string RunsLine(const ModeReport& m) {
   std::string under;
-  if (m.allocators.size() > 1) {
-    std::vector<std::string> names;
-    for (const AllocatorRuns& a : m.allocators) names.push_back(a.name);
-    const std::string last = names.back();
-    names.pop_back();
-    under = absl::StrCat(" under each of ", absl::StrJoin(names, ", "), " and ", last,
-                         " (one allocator after the other)");
+  for (size_t i = 0, n = m.allocators.size(); n > 1 && i < n; ++i) {
+    absl::StrAppend(&under,
+                    i == 0      ? " under each of "
+                    : i + 1 < n ? ", "
+                                : " and ",
+                    m.allocators[i].name, i + 1 < n ? "" : " (one allocator after the other)");
   }
   return absl::StrCat("runs: ", m.stock.size(), " stock + ", m.pooled.size(), " pooled", under,
                       ", alternating, each in its own process; median ±max deviation\n");
@@ -199,8 +148,9 @@ std::string WindowTable(const ModeReport& m) {
   for (const MetricDef& def : TableMetrics()) {
     const process::RunsComparison c = CompareMetric(m.stock, m.pooled, def.key);
     absl::StrAppend(&out, PadColumns(def.label, kLabel),
-                    PadColumns(FormatCell(c.before, def.unit), kValue),
-                    PadColumns(FormatCell(c.after, def.unit), kValue), Delta(c, def.noisy), "\n");
+                    PadColumns(process::FormatSummary(c.before, def.unit), kValue),
+                    PadColumns(process::FormatSummary(c.after, def.unit), kValue),
+                    process::FormatChange(c, def.noisy), "\n");
   }
   return out;
 }
@@ -241,41 +191,29 @@ std::string FormatTable(const Report& report) {
   return out;
 }
 
-Value SummaryJson(const Summary& x) {
-  Value::Array runs;
-  for (double v : x.runs) runs.push_back(JsonNumber(v));
-  return Value::MakeObject({{"median", JsonNumber(x.median)},
-                            {"min", JsonNumber(x.min)},
-                            {"max", JsonNumber(x.max)},
-                            {"runs", Value::MakeArray(std::move(runs))}});
-}
-
 Value MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled) {
   // The table's metrics first, then every other metric the runs reported.
-  std::vector<std::pair<std::string, MetricDef>> keys;
+  std::vector<MetricDef> defs = TableMetrics();
   std::set<std::string> seen;
-  for (const MetricDef& d : TableMetrics()) {
-    keys.emplace_back(d.key, d);
-    seen.insert(d.key);
-  }
+  for (const MetricDef& d : defs) seen.insert(d.key);
   for (const auto* runs : {&stock, &pooled}) {
     for (const RunResult& r : *runs) {
       for (const auto& [k, v] : r.metrics) {
-        if (seen.insert(k).second) keys.emplace_back(k, MetricDef{"", "", GuessUnit(k), false});
+        if (seen.insert(k).second) defs.push_back({k.c_str(), "", GuessUnit(k), false});
       }
     }
   }
   Value::Members members;
-  for (const auto& [key, def] : keys) {
-    const process::RunsComparison c = CompareMetric(stock, pooled, key);
+  for (const MetricDef& def : defs) {
+    const process::RunsComparison c = CompareMetric(stock, pooled, def.key);
     // From nothing to something is no percentage: null.
     const double delta = c.before.median == 0 && c.after.median != 0 ? NAN : c.delta_percent;
     Value::Members o = {{"unit", Value::String(kUnitNames[static_cast<int>(def.unit)])}};
     if (def.label[0] != '\0') o.emplace_back("label", Value::String(def.label));
-    o.emplace_back("stock", SummaryJson(c.before));
-    o.emplace_back("pooled", SummaryJson(c.after));
-    o.emplace_back("delta_percent", JsonNumber(delta));
-    members.emplace_back(key, Value::MakeObject(std::move(o)));
+    o.emplace_back("stock", process::SummaryJson(c.before));
+    o.emplace_back("pooled", process::SummaryJson(c.after));
+    o.emplace_back("delta_percent", process::JsonNumber(delta));
+    members.emplace_back(def.key, Value::MakeObject(std::move(o)));
   }
   return Value::MakeObject(std::move(members));
 }
@@ -314,8 +252,8 @@ Value SeriesJson(const ModeReport& m) {
   for (const auto& [name, runs] : {std::pair{"stock", &m.stock}, std::pair{"pooled", &m.pooled}}) {
     Value::Array points;
     for (const SeriesPoint& p : runs->empty() ? kNoPoints : runs->front().series) {
-      points.push_back(Value::MakeArray(
-          {JsonNumber(p.x), Value::Integer(p.process_bytes), Value::Integer(p.codec_bytes)}));
+      points.push_back(Value::MakeArray({process::JsonNumber(p.x), Value::Integer(p.process_bytes),
+                                         Value::Integer(p.codec_bytes)}));
     }
     o.emplace_back(name, Value::MakeArray(std::move(points)));
   }

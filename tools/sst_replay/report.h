@@ -1,5 +1,6 @@
 // Aggregation and output: medians with min and max over --repeat runs, the
-// benchstat-like table (stock | pooled | delta), and the JSON document.
+// benchstat-like table (stock | pooled | delta) led by the felt section, the
+// JSON document and the SVG charts.
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_REPORT_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_REPORT_H_
 
@@ -85,18 +86,44 @@ std::string SavingLine(const ModeReport& m, bool malloc_counter_active);
 
 std::string FormatTable(const Report& report);
 std::string FormatJson(const Report& report);
+// --svg (svg.cc): one panel per mode, plain SVG 1.1 (no scripts, no external
+// files): on the left the cumulative bytes allocated over the replay, stock
+// vs pooled (whole process: solid; codec libraries: dashed); on the right
+// the main figures, pooled as a percentage of stock (stock = 100%).
+std::string RenderSvg(const Report& report);
 
-// JSON pieces the felt section shares. MetricsJson: every metric the runs
-// reported (the table's first), stock's and pooled's summaries each. A
-// number: integers exact, others to 6 significant digits, null if not
-// finite.
+// Every metric the runs reported (the table's first), stock's and pooled's
+// summaries each: the felt section's JSON has it too.
 json::Value MetricsJson(const std::vector<RunResult>& stock, const std::vector<RunResult>& pooled);
-json::Value SummaryJson(const Summary& s);
-json::Value JsonNumber(double v);
 
-// A table cell: the median and, over several runs, "±" the largest
-// deviation from it in percent.
-std::string FormatCell(const Summary& s, console::Unit unit);
+// The felt section (felt_report.cc), first in each mode's report: the felt_*
+// metrics of each whole child process, stock against pooled under each
+// --allocator, with a U test's verdict (README.md, "The felt section").
+struct FeltMetric {
+  const char* key;    // RunResult metric
+  const char* label;  // table row
+  console::Unit unit;
+  const char* noun;    // "wall"
+  const char* better;  // "pooled faster"
+  const char* worse;   // "pooled slower"
+};
+
+// wall time, CPU time, minor page faults, peak RSS.
+const std::vector<FeltMetric>& FeltMetrics();
+
+// "pooled slower: +12.0% wall (p=0.010)", "no felt difference (p=0.421)"
+// for stock's runs against pooled's (CompareMetric); lower is better for
+// every felt metric. `compact` leaves out the noun (the table with one
+// column per allocator).
+std::string VerdictText(const process::RunsComparison& c, const FeltMetric& metric, bool compact);
+
+// The felt section of a mode: one column group per allocator, then the
+// allocators as the children saw them. Lines end in '\n'.
+std::string FormatFeltTable(const ModeReport& m);
+
+// The mode's "allocators" JSON array: per allocator its name, preload, what
+// the children found serving malloc, the felt comparison and every metric.
+json::Value AllocatorsJson(const ModeReport& m);
 
 }  // namespace rockpool::replay
 

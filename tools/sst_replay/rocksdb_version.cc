@@ -6,13 +6,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tools/sst/options_file.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 
-using sst::DirectoryOf;
 using sst::OptionsFileInfo;
 using sst::OptionsFiles;
-using sst::ParallelCompression;
 
 namespace {
 
@@ -27,7 +26,6 @@ constexpr char kAsk[] =
 
 // What the inputs say of the RocksDB that wrote them, per directory looked in.
 struct FoundInDirectory {
-  std::string version;
   const StockPattern* pattern = nullptr;
   OptionsFileInfo options;
 };
@@ -47,11 +45,10 @@ absl::StatusOr<FoundInDirectory> ReadDirectory(const VersionInput& in,
   FoundInDirectory f;
   if (options == nullptr || options->rocksdb_version.empty()) return f;
   f.options = *options;
-  f.version = options->rocksdb_version;
-  absl::StatusOr<const StockPattern*> p = PatternForVersion(f.version);
+  absl::StatusOr<const StockPattern*> p = PatternForVersion(options->rocksdb_version);
   if (!p.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        options->path, " records rocksdb_version=", f.version,
+        options->path, " records rocksdb_version=", options->rocksdb_version,
         ", which sst_replay has no call pattern for: ", kAsk, " to replay it as another"));
   }
   f.pattern = *p;
@@ -63,12 +60,11 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
   InputsSay say;
   for (const VersionInput& in : files) {
     if (!in.compression_manager.empty()) AddUnique(&say.sst_managers, in.compression_manager);
-    const std::string dir = DirectoryOf(in.path);
+    const std::string dir = sst::DirectoryOf(in.path);
     auto it = say.by_dir.find(dir);
     if (it == say.by_dir.end()) {
-      absl::StatusOr<FoundInDirectory> f = ReadDirectory(in, options_files);
-      if (!f.ok()) return f.status();
-      it = say.by_dir.emplace(dir, *std::move(f)).first;
+      ROCKPOOL_ASSIGN_OR_RETURN(FoundInDirectory f, ReadDirectory(in, options_files));
+      it = say.by_dir.emplace(dir, std::move(f)).first;
     }
     if (it->second.pattern != nullptr) continue;
     if (!in.is_blob && (in.format_version >= 7 || !in.compression_manager.empty())) {
@@ -78,7 +74,7 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
     }
   }
   for (const auto& [dir, f] : say.by_dir) {
-    if (f.pattern != nullptr) say.versions[f.version].push_back(f.options.path);
+    if (f.pattern != nullptr) say.versions[f.options.rocksdb_version].push_back(f.options.path);
   }
   return say;
 }
@@ -86,9 +82,7 @@ absl::StatusOr<InputsSay> ReadWhatInputsSay(const std::vector<VersionInput>& fil
 // --rocksdb_version given: its pattern, with a note per OPTIONS file that
 // records a version of another pattern.
 absl::Status ChooseAsAsked(const std::string& flag, const InputsSay& say, PatternChoice* c) {
-  absl::StatusOr<const StockPattern*> p = PatternForVersion(flag);
-  if (!p.ok()) return p.status();
-  c->pattern = *p;
+  ROCKPOOL_ASSIGN_OR_RETURN(c->pattern, PatternForVersion(flag));
   c->version = flag;
   c->source = "--rocksdb_version";
   for (const auto& [version, paths] : say.versions) {
@@ -151,33 +145,29 @@ absl::StatusOr<PatternChoice> ChoosePattern(const std::string& flag,
                                             OptionsFiles* options_files) {
   OptionsFiles own;
   if (options_files == nullptr) options_files = &own;
-  absl::StatusOr<InputsSay> say = ReadWhatInputsSay(files, options_files);
-  if (!say.ok()) return say.status();
+  ROCKPOOL_ASSIGN_OR_RETURN(const InputsSay say, ReadWhatInputsSay(files, options_files));
   PatternChoice c;
-  for (const auto& [dir, f] : say->by_dir) {
-    if (f.pattern == nullptr) continue;
+  for (const auto& [dir, f] : say.by_dir) {  // none where no version is recorded
     for (const std::string& m : f.options.compression_managers) {
       AddUnique(&c.compression_managers, m);
     }
   }
-  for (const std::string& m : say->sst_managers) AddUnique(&c.compression_managers, m);
+  for (const std::string& m : say.sst_managers) AddUnique(&c.compression_managers, m);
   if (flag != "auto") {
-    if (absl::Status s = ChooseAsAsked(flag, *say, &c); !s.ok()) return s;
+    ROCKPOOL_RETURN_IF_ERROR(ChooseAsAsked(flag, say, &c));
     return c;
   }
-  if (!say->unknown.empty()) {
-    const std::vector<std::string>& unknown = say->unknown;
+  if (!say.unknown.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "which RocksDB wrote ", unknown.front(),
-        unknown.size() > 1 ? absl::StrCat(" (and ", unknown.size() - 1, " more inputs)") : "",
+        "which RocksDB wrote ", say.unknown.front(),
+        say.unknown.size() > 1 ? absl::StrCat(" (and ", say.unknown.size() - 1, " more inputs)")
+                               : "",
         "? No OPTIONS file beside it records rocksdb_version (SST and blob files do not say "
         "which RocksDB writes them; stock's call pattern depends on it): ",
         kAsk));
   }
-  if (absl::Status s = ChooseFromOptionsFiles(*say, &c); !s.ok()) return s;
-  if (say->format7) {
-    if (absl::Status s = ApplyFormat7(*say, &c); !s.ok()) return s;
-  }
+  ROCKPOOL_RETURN_IF_ERROR(ChooseFromOptionsFiles(say, &c));
+  if (say.format7) ROCKPOOL_RETURN_IF_ERROR(ApplyFormat7(say, &c));
   if (c.pattern == nullptr) return absl::InvalidArgumentError(absl::StrCat("no inputs: ", kAsk));
   return c;
 }
@@ -192,21 +182,16 @@ std::string PatternHeader(const PatternChoice& c) {
 }
 
 std::string CompressionManagerNote(const PatternChoice& c) {
-  if (c.compression_managers.empty()) return "";
   std::vector<std::string> parts;
   for (const std::string& m : c.compression_managers) {
-    if (m.find("rockpool") != std::string::npos) {
-      parts.push_back(absl::StrCat(
-          "compression_manager=", m,
-          " is recorded: the DB's SST blocks already run rockpool's native face; stock here is "
-          "the built-in manager's pattern (the same RocksDB without rockpool)"));
-    } else {
-      parts.push_back(absl::StrCat(
-          "compression_manager=", m,
-          " is recorded: sst_replay does not know that manager's call pattern; stock here is "
-          "the built-in manager's, so the SST figures may not hold for this DB (blob files and "
-          "the compressed secondary cache use the built-in manager whatever it says)"));
-    }
+    parts.push_back(absl::StrCat(
+        "compression_manager=", m, " is recorded: ",
+        m.find("rockpool") != std::string::npos
+            ? "the DB's SST blocks already run rockpool's native face; stock here is the "
+              "built-in manager's pattern (the same RocksDB without rockpool)"
+            : "sst_replay does not know that manager's call pattern; stock here is the built-in "
+              "manager's, so the SST figures may not hold for this DB (blob files and the "
+              "compressed secondary cache use the built-in manager whatever it says)"));
   }
   return absl::StrJoin(parts, "; ");
 }
@@ -215,7 +200,7 @@ std::vector<std::string> ParallelCompressionNotes(const StockPattern& pattern,
                                                   const std::vector<OptionsFileInfo>& options) {
   std::vector<std::string> notes;
   for (const OptionsFileInfo& o : options) {
-    for (const ParallelCompression& p : o.parallel_compression) {
+    for (const sst::ParallelCompression& p : o.parallel_compression) {
       std::string note = absl::StrCat(o.path, ", column family \"", p.column_family, "\": ");
       if (p.threads > 1) {
         absl::StrAppend(&note, "compression_opts.parallel_threads=", p.threads, ": ");

@@ -32,7 +32,6 @@
 #include "tools/sst_replay/scratch_room.h"
 #include "tools/sst_replay/staging.h"
 #include "tools/sst_replay/stock_patterns.h"
-#include "tools/sst_replay/svg.h"
 #include "tools/sst_replay/workload.h"
 #include "tools/status/status_macros.h"
 

@@ -1,6 +1,7 @@
 #include "tools/sst_replay/stock_patterns.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -187,8 +188,17 @@ StockPattern CompressionContextPattern(const char* key, const char* versions, co
                      kSampleOld, kParallelOld, kBlobPerBlob, kBlobRead, kBlockRead, secondary}};
 }
 
-const std::vector<StockPattern>* MakePatterns() {
-  return new std::vector<StockPattern>{
+const StockPattern* ByKey(std::string_view key) {
+  for (const StockPattern& p : AllPatterns()) {
+    if (key == p.key) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<StockPattern>& AllPatterns() {
+  static const auto* patterns = new std::vector<StockPattern>{
       CompressionContextPattern("6.29", "6.x (MyRocks on Debian 12: 6.29.5)", "v6.29.5",
                                 kSecondaryNone),
       CompressionContextPattern("7.8", "7.x (Debian 12's librocksdb: 7.8.3)", "v7.8.3",
@@ -221,19 +231,6 @@ const std::vector<StockPattern>* MakePatterns() {
                   kVerify, kSample11, kParallel11, kBlobPerBuilder, kBlobRead, kBlockRead,
                   kSecondaryNew}},
   };
-}
-
-const StockPattern* ByKey(std::string_view key) {
-  for (const StockPattern& p : AllPatterns()) {
-    if (key == p.key) return &p;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
-const std::vector<StockPattern>& AllPatterns() {
-  static const std::vector<StockPattern>* patterns = MakePatterns();
   return *patterns;
 }
 
@@ -253,39 +250,23 @@ absl::StatusOr<const StockPattern*> PatternForVersion(std::string_view version) 
       (parts.size() > 2 && parts[2].empty())) {
     return bad("not a RocksDB version");
   }
-  switch (major) {
-    case 6:
-      return ByKey("6.29");
-    case 7:
-      return ByKey("7.8");
-    case 8:
-    case 9:
-      return ByKey("8");
-    case 10:
-      return ByKey(minor < 4 ? "8" : "10.4");
-    case 11:
-      return ByKey("11");
-    default:
-      break;
+  if (major > 11) return bad("no pattern for this RocksDB yet (the newest is 11.x)");
+  // The first release of each pattern, newest first.
+  static constexpr std::pair<std::pair<int, int>, const char*> kFirst[] = {
+      {{11, 0}, "11"}, {{10, 4}, "10.4"}, {{8, 0}, "8"}, {{7, 0}, "7.8"}, {{6, 0}, "6.29"}};
+  for (const auto& [first, key] : kFirst) {
+    if (std::pair(major, minor) >= first) return ByKey(key);
   }
-  return bad(major < 6 ? "no pattern for RocksDB before 6.x"
-                       : "no pattern for this RocksDB yet (the newest is 11.x)");
+  return bad("no pattern for RocksDB before 6.x");
 }
 
 uint32_t ZstdDataContextsPerSstFile(const StockPattern& p, uint32_t parallel_threads,
                                     bool uses_dictionary) {
-  if (parallel_threads <= 1) return 1;
-  switch (p.parallel) {
-    case ParallelModel::kContextPerThread:
-      return parallel_threads;
-    case ParallelModel::kDataAreaPlusWorkers:
-      // ComputeRingBufferNbits caps the ring at 32 slots (mask 31), and the
-      // mask is never below the thread count under that cap.
-      return uses_dictionary ? 1 : 1 + std::min<uint32_t>(parallel_threads, 31);
-    case ParallelModel::kNotReplayed:
-      break;
-  }
-  return 1;
+  if (parallel_threads <= 1 || p.parallel == ParallelModel::kNotReplayed) return 1;
+  if (p.parallel == ParallelModel::kContextPerThread) return parallel_threads;
+  // kDataAreaPlusWorkers: ComputeRingBufferNbits caps the ring at 32 slots
+  // (mask 31), and the mask is never below the thread count under that cap.
+  return uses_dictionary ? 1 : 1 + std::min<uint32_t>(parallel_threads, 31);
 }
 
 std::string DescribePattern(const StockPattern& p, std::string_view version) {

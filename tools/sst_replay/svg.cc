@@ -1,4 +1,5 @@
-#include "tools/sst_replay/svg.h"
+// report.h's RenderSvg: the report mapped onto tools/chart's charts.
+#include "tools/sst_replay/report.h"
 
 #include <algorithm>
 #include <utility>

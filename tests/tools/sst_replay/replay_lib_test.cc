@@ -13,11 +13,9 @@
 #include "tests/compression/test_data.h"
 #include "tools/json/json_parse.h"
 #include "tools/sst_replay/block_replay.h"
-#include "tools/sst_replay/felt_report.h"
 #include "tools/sst_replay/inputs.h"
 #include "tools/sst_replay/job.h"
 #include "tools/sst_replay/report.h"
-#include "tools/sst_replay/svg.h"
 
 namespace rockpool::replay {
 namespace {
