@@ -1,12 +1,10 @@
 // What "stock" means in sst_replay: the compression-context call pattern of
-// a given RocksDB release, one entry per pattern, each written from that
-// release's source (stock_patterns.cc cites file and function per event).
-//
-// Blocks mode replays the events files can carry (SST data and index blocks,
-// blobs, block and blob reads, and parallel compression's contexts when the
-// DB's OPTIONS set parallel_threads) with the chosen pattern; the others
-// (verify_compression, sample_for_compression, the compressed secondary
-// cache) are documented here and in README.md, not invented.
+// a given RocksDB release, one entry per pattern with what blocks mode
+// needs to replay it. The events of each pattern (what stock creates per SST
+// file, block, blob, read, and for the events blocks mode does not replay:
+// verify_compression, sample_for_compression, the compressed secondary
+// cache) are tabled, with the source file and function of each, in README.md
+// beside this file ("Stock call patterns").
 #ifndef ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
 #define ROCKPOOL_TOOLS_SST_REPLAY_STOCK_PATTERNS_H_
 
@@ -17,16 +15,6 @@
 #include "absl/status/statusor.h"
 
 namespace rockpool::replay {
-
-// One event of a pattern: what stock RocksDB creates or obtains for it.
-struct PatternEvent {
-  const char* event;     // "SST file (table builder)", "data block", ...
-  const char* zstd;      // contexts created, zstd
-  const char* zlib;      // contexts created, zlib
-  const char* source;    // file and function in the release's source
-  bool replayed;         // blocks mode replays it
-  const char* lz4 = "";  // contexts created, LZ4 and LZ4HC ("" where they have none)
-};
 
 // How a pattern's table builder obtains zstd data-block contexts when
 // compression_opts.parallel_threads > 1 (the README table's
@@ -54,7 +42,6 @@ struct StockPattern {
   bool zstd_context_per_blob;
   ParallelModel parallel;
   Lz4Model lz4;
-  std::vector<PatternEvent> events;
 };
 
 // The zstd contexts `p`'s table builder uses for the data blocks of one SST
