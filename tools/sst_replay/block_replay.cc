@@ -52,11 +52,9 @@ class Replayer {
   }
 
   absl::Status Run() {
-    absl::StatusOr<const StockPattern*> pattern = PatternForVersion(job_.pattern);
-    if (!pattern.ok()) return Internal(pattern.status(), "job");
-    pattern_ = *pattern;
+    ROCKPOOL_ASSIGN_OR_RETURN(pattern_, Internal(PatternForVersion(job_.pattern), "job"));
     lz4_ = std::make_unique<Lz4FileReplay>(&pools_, *pattern_);
-    if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
+    ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Open(job_.output), "output"));
     compressed_.reserve(size_t{1} << 16);
     if (job_.block_size > 0) builder_ = std::make_unique<sst::DataBlockBuilder>(job_.block_size);
 
@@ -75,7 +73,7 @@ class Replayer {
     const CompressionPoolsStats pools_after = pools_.stats();
     progress_->Report(1.0);
 
-    if (absl::Status s = writer_.Flush(); !s.ok()) return Internal(s, "output");
+    ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Flush(), "output"));
     AddWindowMetrics(start_, end, result_);
     AddPoolMetrics(pools_before, pools_after, result_);
     result_->series = series_.points();
@@ -128,10 +126,9 @@ class Replayer {
     const std::string_view dict = file->compression_dictionary();
     if (bf.use_dictionary && !dict.empty() && codec.zstd) {
       // RocksDB digests the dictionary once per file it builds.
-      absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
-          ZstdDictionary::Create(dict, bf.codec.level);
-      if (!d.ok()) return Internal(d.status(), "zstd dictionary");
-      codec.zstd_dict = *std::move(d);
+      ROCKPOOL_ASSIGN_OR_RETURN(
+          codec.zstd_dict,
+          Internal(ZstdDictionary::Create(dict, bf.codec.level), "zstd dictionary"));
       codec.data.zstd_dictionary = codec.zstd_dict.get();
     } else if (bf.use_dictionary) {
       codec.data.raw_dictionary = dict;
@@ -235,9 +232,7 @@ class Replayer {
   // compressed_, made of `raw_size` bytes and stored as `stored_size`:
   // written to the output and counted (blocks and blobs alike).
   absl::Status Emit(uint32_t index, uint64_t source_offset, size_t raw_size, size_t stored_size) {
-    if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
-      return Internal(w, "output");
-    }
+    ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Append(index, source_offset, compressed_), "output"));
     uncompressed_ += raw_size;
     compressed_total_ += compressed_.size();
     stored_ += stored_size;
@@ -296,7 +291,7 @@ class Replayer {
       how.zstd_cctx = file_cctx->get();
     }
     if (IsLz4Type(how.type)) {
-      if (absl::Status s = lz4_->StartBlobFile(bf.codec); !s.ok()) return Internal(s, bf.path);
+      ROCKPOOL_RETURN_IF_ERROR(Internal(lz4_->StartBlobFile(bf.codec), bf.path));
       lz4_->HoldForData(&how);
     }
     for (const sst::BlobRecord& r : file.records) {

@@ -62,6 +62,7 @@ void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result
 }
 
 absl::Status Internal(const absl::Status& s, std::string_view what) {
+  if (s.ok()) return s;
   return absl::InternalError(
       absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.message()));
 }
