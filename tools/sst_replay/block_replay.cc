@@ -1,6 +1,7 @@
 #include "tools/sst_replay/block_replay.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,8 +59,7 @@ class Replayer {
     compressed_.reserve(size_t{1} << 16);
     if (job_.block_size > 0) builder_ = std::make_unique<sst::DataBlockBuilder>(job_.block_size);
 
-    const CompressionPoolsStats pools_before = pools_.stats();
-    start_ = process::OpenWindow();
+    window_.emplace(pools_.stats());
     Sample();
     for (size_t i = 0; i < job_.files.size(); ++i) {
       ROCKPOOL_RETURN_IF_ERROR(ReplayFile(static_cast<uint32_t>(i), job_.files[i]));
@@ -74,9 +74,7 @@ class Replayer {
     progress_->Report(1.0);
 
     ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Flush(), "output"));
-    AddWindowMetrics(start_, end, result_);
-    AddPoolMetrics(pools_before, pools_after, result_);
-    result_->series = series_.points();
+    window_->AddTo(end, pools_after, result_);
     result_->metrics["files"] = static_cast<int64_t>(job_.files.size());
     result_->metrics["blob_files"] = static_cast<int64_t>(job_.blobs.size());
     return absl::OkStatus();
@@ -236,7 +234,7 @@ class Replayer {
     uncompressed_ += raw_size;
     compressed_total_ += compressed_.size();
     stored_ += stored_size;
-    if (series_.Due()) Sample();
+    if (window_->series.Due()) Sample();
     return absl::OkStatus();
   }
 
@@ -345,13 +343,7 @@ class Replayer {
   }
 
   void Sample() {
-    const process::MallocCounts now = process::ReadMallocCounts();
-    const PoolStats pools = pools_.stats().Total();
-    SeriesPoint p;
-    p.x = static_cast<double>(uncompressed_) / (1024.0 * 1024.0);
-    p.process_bytes = static_cast<int64_t>(now.bytes - start_.malloc.bytes);
-    p.codec_bytes = static_cast<int64_t>(pools.library.bytes_allocated);
-    series_.Add(p);
+    window_->Sample(static_cast<double>(uncompressed_) / (1024.0 * 1024.0), pools_.stats());
   }
 
   const Job& job_;
@@ -367,9 +359,8 @@ class Replayer {
   std::string compressed_;
   std::string blob_value_;
   std::string round_trip_;
-  process::ProcessSnapshot start_;
-  Series series_{kSeriesPoints};
-  uint64_t stored_done_ = 0;  // progress
+  std::optional<Window> window_;  // once the replay begins
+  uint64_t stored_done_ = 0;      // progress
   // The counts, kept in the result's metrics under their names: the entries
   // exist before the window, so counting never allocates.
   int64_t& source_blocks_ = result_->metrics["source_blocks"];

@@ -5,8 +5,15 @@
 
 namespace rockpool::replay {
 
-void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
-                      RunResult* result) {
+void Window::Sample(double x, const CompressionPoolsStats& pools) {
+  const process::MallocCounts now = process::ReadMallocCounts();
+  series.Add({x, static_cast<int64_t>(now.bytes - start.malloc.bytes),
+              static_cast<int64_t>(pools.Total().library.bytes_allocated -
+                                   before.Total().library.bytes_allocated)});
+}
+
+void Window::AddTo(const process::ProcessSnapshot& end, const CompressionPoolsStats& after,
+                   RunResult* result) const {
   auto& m = result->metrics;
   m["wall_ns"] = end.wall_ns - start.wall_ns;
   m["cpu_ns"] = end.cpu_ns - start.cpu_ns;
@@ -21,11 +28,7 @@ void AddWindowMetrics(const process::ProcessSnapshot& start, const process::Proc
   m["heap_end_bytes"] = end.malloc.live;
   m["peak_heap_bytes"] = end.malloc.peak;
   m["malloc_counter_active"] = process::MallocCounterActive() ? 1 : 0;
-}
-
-void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
-                    RunResult* result) {
-  auto& m = result->metrics;
+  result->series = series.points();
   auto add = [&](const std::string& prefix, const PoolStats& b, const PoolStats& a) {
     m[prefix + "created"] = static_cast<int64_t>(a.created - b.created);
     m[prefix + "reused"] = static_cast<int64_t>(a.reused - b.reused);

@@ -28,16 +28,23 @@ using process::ProgressSink;
 constexpr size_t kSeriesPoints = 512;
 using Series = process::ThinningSeries<SeriesPoint>;
 
-// Adds the whole-process figures of the window [start, end] to `result`
-// (start: tools/process/usage.h's OpenWindow); call right after taking
-// `end`.
-void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
-                      RunResult* result);
+// A run's measured window (tools/process/usage.h's OpenWindow), opened
+// right after the pools' counters `before` are taken, and the chart series
+// sampled in it.
+struct Window {
+  explicit Window(const CompressionPoolsStats& pools) : before(pools) {}
+  // A series point at `x` (SeriesPoint::x); `pools`: the pools' counters now.
+  void Sample(double x, const CompressionPoolsStats& pools);
+  // Adds to `result` the whole-process figures of [start, end] (`end` taken
+  // just before), the pool counters over the window as totals (codec_bytes,
+  // codec_calls, contexts_*) and per pool, and the series.
+  void AddTo(const process::ProcessSnapshot& end, const CompressionPoolsStats& after,
+             RunResult* result) const;
 
-// Adds pool counters: totals (codec_bytes, codec_calls, contexts_*) as the
-// difference between two snapshots, plus per-pool detail.
-void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
-                    RunResult* result);
+  CompressionPoolsStats before;
+  process::ProcessSnapshot start = process::OpenWindow();
+  Series series{kSeriesPoints};
+};
 
 // The result's facts: allocator, allocator_version, allocator_object,
 // allocator_evidence.
