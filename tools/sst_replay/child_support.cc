@@ -1,5 +1,6 @@
 #include "tools/sst_replay/child_support.h"
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compression/pool_table.h"
 
@@ -71,19 +72,12 @@ absl::Status Internal(const absl::Status& s, std::string_view what) {
 }
 
 int ExitCodeFor(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kOk:
-      return 0;
-    case absl::StatusCode::kInternal:
-    case absl::StatusCode::kUnknown:
-    case absl::StatusCode::kAborted:
-    case absl::StatusCode::kCancelled:
-    case absl::StatusCode::kUnavailable:
-    case absl::StatusCode::kFailedPrecondition:
-      return 3;
-    default:
-      return 2;
-  }
+  using absl::StatusCode;
+  constexpr StatusCode kInternalCodes[] = {
+      StatusCode::kInternal,  StatusCode::kUnknown,     StatusCode::kAborted,
+      StatusCode::kCancelled, StatusCode::kUnavailable, StatusCode::kFailedPrecondition};
+  if (status.ok()) return 0;
+  return absl::c_linear_search(kInternalCodes, status.code()) ? 3 : 2;
 }
 
 }  // namespace rockpool::replay
