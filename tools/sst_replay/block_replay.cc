@@ -1,6 +1,7 @@
 #include "tools/sst_replay/block_replay.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,16 +53,13 @@ class Replayer {
   }
 
   absl::Status Run() {
-    absl::StatusOr<const StockPattern*> pattern = PatternForVersion(job_.pattern);
-    if (!pattern.ok()) return Internal(pattern.status(), "job");
-    pattern_ = *pattern;
+    ROCKPOOL_ASSIGN_OR_RETURN(pattern_, Internal(PatternForVersion(job_.pattern), "job"));
     lz4_ = std::make_unique<Lz4FileReplay>(&pools_, *pattern_);
-    if (absl::Status s = writer_.Open(job_.output); !s.ok()) return Internal(s, "output");
+    ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Open(job_.output), "output"));
     compressed_.reserve(size_t{1} << 16);
     if (job_.block_size > 0) builder_ = std::make_unique<sst::DataBlockBuilder>(job_.block_size);
 
-    const CompressionPoolsStats pools_before = pools_.stats();
-    start_ = process::OpenWindow();
+    window_.emplace(pools_.stats());
     Sample();
     for (size_t i = 0; i < job_.files.size(); ++i) {
       ROCKPOOL_RETURN_IF_ERROR(ReplayFile(static_cast<uint32_t>(i), job_.files[i]));
@@ -75,10 +73,8 @@ class Replayer {
     const CompressionPoolsStats pools_after = pools_.stats();
     progress_->Report(1.0);
 
-    if (absl::Status s = writer_.Flush(); !s.ok()) return Internal(s, "output");
-    AddWindowMetrics(start_, end, result_);
-    AddPoolMetrics(pools_before, pools_after, result_);
-    result_->series = series_.points();
+    ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Flush(), "output"));
+    window_->AddTo(end, pools_after, result_);
     result_->metrics["files"] = static_cast<int64_t>(job_.files.size());
     result_->metrics["blob_files"] = static_cast<int64_t>(job_.blobs.size());
     return absl::OkStatus();
@@ -128,10 +124,9 @@ class Replayer {
     const std::string_view dict = file->compression_dictionary();
     if (bf.use_dictionary && !dict.empty() && codec.zstd) {
       // RocksDB digests the dictionary once per file it builds.
-      absl::StatusOr<std::shared_ptr<const ZstdDictionary>> d =
-          ZstdDictionary::Create(dict, bf.codec.level);
-      if (!d.ok()) return Internal(d.status(), "zstd dictionary");
-      codec.zstd_dict = *std::move(d);
+      ROCKPOOL_ASSIGN_OR_RETURN(
+          codec.zstd_dict,
+          Internal(ZstdDictionary::Create(dict, bf.codec.level), "zstd dictionary"));
       codec.data.zstd_dictionary = codec.zstd_dict.get();
     } else if (bf.use_dictionary) {
       codec.data.raw_dictionary = dict;
@@ -235,13 +230,11 @@ class Replayer {
   // compressed_, made of `raw_size` bytes and stored as `stored_size`:
   // written to the output and counted (blocks and blobs alike).
   absl::Status Emit(uint32_t index, uint64_t source_offset, size_t raw_size, size_t stored_size) {
-    if (absl::Status w = writer_.Append(index, source_offset, compressed_); !w.ok()) {
-      return Internal(w, "output");
-    }
+    ROCKPOOL_RETURN_IF_ERROR(Internal(writer_.Append(index, source_offset, compressed_), "output"));
     uncompressed_ += raw_size;
     compressed_total_ += compressed_.size();
     stored_ += stored_size;
-    if (series_.Due()) Sample();
+    if (window_->series.Due()) Sample();
     return absl::OkStatus();
   }
 
@@ -296,7 +289,7 @@ class Replayer {
       how.zstd_cctx = file_cctx->get();
     }
     if (IsLz4Type(how.type)) {
-      if (absl::Status s = lz4_->StartBlobFile(bf.codec); !s.ok()) return Internal(s, bf.path);
+      ROCKPOOL_RETURN_IF_ERROR(Internal(lz4_->StartBlobFile(bf.codec), bf.path));
       lz4_->HoldForData(&how);
     }
     for (const sst::BlobRecord& r : file.records) {
@@ -350,13 +343,7 @@ class Replayer {
   }
 
   void Sample() {
-    const process::MallocCounts now = process::ReadMallocCounts();
-    const PoolStats pools = pools_.stats().Total();
-    SeriesPoint p;
-    p.x = static_cast<double>(uncompressed_) / (1024.0 * 1024.0);
-    p.process_bytes = static_cast<int64_t>(now.bytes - start_.malloc.bytes);
-    p.codec_bytes = static_cast<int64_t>(pools.library.bytes_allocated);
-    series_.Add(p);
+    window_->Sample(static_cast<double>(uncompressed_) / (1024.0 * 1024.0), pools_.stats());
   }
 
   const Job& job_;
@@ -372,9 +359,8 @@ class Replayer {
   std::string compressed_;
   std::string blob_value_;
   std::string round_trip_;
-  process::ProcessSnapshot start_;
-  Series series_{kSeriesPoints};
-  uint64_t stored_done_ = 0;  // progress
+  std::optional<Window> window_;  // once the replay begins
+  uint64_t stored_done_ = 0;      // progress
   // The counts, kept in the result's metrics under their names: the entries
   // exist before the window, so counting never allocates.
   int64_t& source_blocks_ = result_->metrics["source_blocks"];

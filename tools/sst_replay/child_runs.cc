@@ -91,15 +91,6 @@ absl::StatusOr<RunResult> RunChild(const ChildContext& context, const Job& job,
   return result;
 }
 
-void RecordComparison(const Comparison& c, ModeReport* m) {
-  ++m->compared_runs;
-  m->compared_blocks = c.blocks;
-  if (!c.identical && m->identical) {  // the first difference is the one reported
-    m->identical = false;
-    m->difference = c.difference;
-  }
-}
-
 // What both modes' runs share: the job, run as a child process, each run
 // into a new output (a file or a directory, `suffix` ending its name) that
 // the first run's stays the reference for.
@@ -263,7 +254,12 @@ absl::Status RunAlternating(ModeRuns& runs, const AlternatingOptions& options, M
           ROCKPOOL_RETURN_IF_ERROR(AsInternal(hook(runs.Latest())));
         }
         ROCKPOOL_ASSIGN_OR_RETURN(const Comparison c, runs.CompareLatest(strategy));
-        RecordComparison(c, m);
+        ++m->compared_runs;
+        m->compared_blocks = c.blocks;
+        if (!c.identical && m->identical) {  // the first difference is the one reported
+          m->identical = false;
+          m->difference = c.difference;
+        }
         if (!options.keep_outputs) runs.DropLatest();
       }
     }

@@ -1,12 +1,20 @@
 #include "tools/sst_replay/child_support.h"
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compression/pool_table.h"
 
 namespace rockpool::replay {
 
-void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
-                      RunResult* result) {
+void Window::Sample(double x, const CompressionPoolsStats& pools) {
+  const process::MallocCounts now = process::ReadMallocCounts();
+  series.Add({x, static_cast<int64_t>(now.bytes - start.malloc.bytes),
+              static_cast<int64_t>(pools.Total().library.bytes_allocated -
+                                   before.Total().library.bytes_allocated)});
+}
+
+void Window::AddTo(const process::ProcessSnapshot& end, const CompressionPoolsStats& after,
+                   RunResult* result) const {
   auto& m = result->metrics;
   m["wall_ns"] = end.wall_ns - start.wall_ns;
   m["cpu_ns"] = end.cpu_ns - start.cpu_ns;
@@ -21,11 +29,7 @@ void AddWindowMetrics(const process::ProcessSnapshot& start, const process::Proc
   m["heap_end_bytes"] = end.malloc.live;
   m["peak_heap_bytes"] = end.malloc.peak;
   m["malloc_counter_active"] = process::MallocCounterActive() ? 1 : 0;
-}
-
-void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
-                    RunResult* result) {
-  auto& m = result->metrics;
+  result->series = series.points();
   auto add = [&](const std::string& prefix, const PoolStats& b, const PoolStats& a) {
     m[prefix + "created"] = static_cast<int64_t>(a.created - b.created);
     m[prefix + "reused"] = static_cast<int64_t>(a.reused - b.reused);
@@ -62,24 +66,18 @@ void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result
 }
 
 absl::Status Internal(const absl::Status& s, std::string_view what) {
+  if (s.ok()) return s;
   return absl::InternalError(
       absl::StrCat(absl::string_view(what.data(), what.size()), ": ", s.message()));
 }
 
 int ExitCodeFor(const absl::Status& status) {
-  switch (status.code()) {
-    case absl::StatusCode::kOk:
-      return 0;
-    case absl::StatusCode::kInternal:
-    case absl::StatusCode::kUnknown:
-    case absl::StatusCode::kAborted:
-    case absl::StatusCode::kCancelled:
-    case absl::StatusCode::kUnavailable:
-    case absl::StatusCode::kFailedPrecondition:
-      return 3;
-    default:
-      return 2;
-  }
+  using absl::StatusCode;
+  constexpr StatusCode kInternalCodes[] = {
+      StatusCode::kInternal,  StatusCode::kUnknown,     StatusCode::kAborted,
+      StatusCode::kCancelled, StatusCode::kUnavailable, StatusCode::kFailedPrecondition};
+  if (status.ok()) return 0;
+  return absl::c_linear_search(kInternalCodes, status.code()) ? 3 : 2;
 }
 
 }  // namespace rockpool::replay

@@ -16,6 +16,7 @@
 #include "tools/process/thinning_series.h"
 #include "tools/process/usage.h"
 #include "tools/sst_replay/job.h"
+#include "tools/status/status_macros.h"
 
 namespace rockpool::replay {
 
@@ -27,16 +28,23 @@ using process::ProgressSink;
 constexpr size_t kSeriesPoints = 512;
 using Series = process::ThinningSeries<SeriesPoint>;
 
-// Adds the whole-process figures of the window [start, end] to `result`
-// (start: tools/process/usage.h's OpenWindow); call right after taking
-// `end`.
-void AddWindowMetrics(const process::ProcessSnapshot& start, const process::ProcessSnapshot& end,
-                      RunResult* result);
+// A run's measured window (tools/process/usage.h's OpenWindow), opened
+// right after the pools' counters `before` are taken, and the chart series
+// sampled in it.
+struct Window {
+  explicit Window(const CompressionPoolsStats& pools) : before(pools) {}
+  // A series point at `x` (SeriesPoint::x); `pools`: the pools' counters now.
+  void Sample(double x, const CompressionPoolsStats& pools);
+  // Adds to `result` the whole-process figures of [start, end] (`end` taken
+  // just before), the pool counters over the window as totals (codec_bytes,
+  // codec_calls, contexts_*) and per pool, and the series.
+  void AddTo(const process::ProcessSnapshot& end, const CompressionPoolsStats& after,
+             RunResult* result) const;
 
-// Adds pool counters: totals (codec_bytes, codec_calls, contexts_*) as the
-// difference between two snapshots, plus per-pool detail.
-void AddPoolMetrics(const CompressionPoolsStats& before, const CompressionPoolsStats& after,
-                    RunResult* result);
+  CompressionPoolsStats before;
+  process::ProcessSnapshot start = process::OpenWindow();
+  Series series{kSeriesPoints};
+};
 
 // The result's facts: allocator, allocator_version, allocator_object,
 // allocator_evidence.
@@ -45,9 +53,15 @@ void AddAllocatorFacts(const process::ActiveAllocator& active, RunResult* result
 // absl::Status code -> child exit code: 3 for internal failures, else 2.
 int ExitCodeFor(const absl::Status& status);
 
-// `s` as Internal, "<what>: <message>": a codec, pool or output failure in a
-// run is the tool's, never bad input (exit 3).
+// A failed `s` as Internal, "<what>: <message>" (an ok one as it is): a
+// codec, pool or output failure in a run is the tool's, never bad input
+// (exit 3).
 absl::Status Internal(const absl::Status& s, std::string_view what);
+template <typename T>
+absl::StatusOr<T> Internal(absl::StatusOr<T> v, std::string_view what) {
+  if (v.ok()) return v;
+  return Internal(v.status(), what);
+}
 
 // A failed `v` (absl::Status or StatusOr) with its message under `code`:
 // where the exit code is the caller's to decide, whatever code the callee
@@ -72,9 +86,7 @@ T AsInternal(T v) {
 // A context leased from `pool` into *out; Internal naming `what` if none.
 template <typename Pool, typename Key>
 absl::Status LeaseInto(Pool& pool, Key key, std::string_view what, typename Pool::Lease* out) {
-  absl::StatusOr<typename Pool::Lease> lease = pool.Acquire(key);
-  if (!lease.ok()) return Internal(lease.status(), what);
-  *out = *std::move(lease);
+  ROCKPOOL_ASSIGN_OR_RETURN(*out, Internal(pool.Acquire(key), what));
   return absl::OkStatus();
 }
 

@@ -213,27 +213,20 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   // cumulative allocation every 10 ms (the series thins itself, so a long
   // compaction is sampled less often) and reports the output written as
   // progress.
-  const CompressionPoolsStats pools_before = faces.Stats();
   const uint64_t discarded_before = legacy::DiscardedContexts();
   const PoolStats native_before = faces.NativeStats();
-  const process::ProcessSnapshot start = process::OpenWindow();
+  Window window(faces.Stats());
   const int64_t written_start = process::BytesWritten();
-  Series series(kSeriesPoints);
   auto sample = [&] {
-    const process::ProcessSnapshot now = process::TakeSnapshot();
-    SeriesPoint p;
-    p.x = static_cast<double>(now.wall_ns - start.wall_ns) / 1e9;
-    p.process_bytes = static_cast<int64_t>(now.malloc.bytes - start.malloc.bytes);
-    p.codec_bytes = static_cast<int64_t>(faces.Stats().Total().library.bytes_allocated -
-                                         pools_before.Total().library.bytes_allocated);
-    series.Add(p);
+    const int64_t wall_ns = process::TakeSnapshot().wall_ns - window.start.wall_ns;
+    window.Sample(static_cast<double>(wall_ns) / 1e9, faces.Stats());
   };
   sample();
   std::atomic<bool> compacted{false};
   std::thread sampler([&] {
     while (!compacted.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (series.Due()) sample();
+      if (window.series.Due()) sample();
       const int64_t written = process::BytesWritten();
       if (job.total_stored_bytes > 0 && written >= 0 && written_start >= 0) {
         progress->Report(std::min(0.99, static_cast<double>(written - written_start) /
@@ -250,14 +243,12 @@ absl::Status RunCompactionReplay(const Job& job, RunResult* result, ProgressSink
   ROCKPOOL_RETURN_IF_ERROR(status);
   progress->Report(1.0);
 
-  AddWindowMetrics(start, end, result);
-  AddPoolMetrics(pools_before, pools_after, result);
+  window.AddTo(end, pools_after, result);
   result->metrics["discarded_contexts"] =
       static_cast<int64_t>(legacy::DiscardedContexts() - discarded_before);
   const PoolStats native_after = faces.NativeStats();
   result->metrics["native_leases"] = static_cast<int64_t>(
       native_after.created + native_after.reused - native_before.created - native_before.reused);
-  result->series = series.points();
   result->notes.push_back(faces.Note());
   if (job.strategy == Strategy::kPooled && UsesLz4(families) && !Lz4Served(*result)) {
     result->notes.push_back(kLz4NotServedNote);
