@@ -181,48 +181,44 @@ class Session {
 
   absl::Status RunBlocks() {
     BlocksPlan plan = PlanBlocks(inputs_, blob_inputs_, replay_);
-    if (report_.pattern.pattern != nullptr) plan.job.pattern = report_.pattern.pattern->key;
+    SetVerdicts(plan, &InputReport::blocks_mode);
+    if (plan.job.files.empty() && plan.job.blobs.empty()) {
+      plan.notes.push_back("nothing to replay in blocks mode");
+      return NothingToRun(plan.notes, "blocks mode: no file with zstd, zlib or LZ4 data");
+    }
+    plan.job.pattern = report_.pattern.pattern->key;
     ModeReport m;
     m.mode = "blocks";
-    if (report_.pattern.pattern != nullptr)
-      m.stock_is = absl::StrCat("RocksDB ", report_.pattern.version);
+    m.stock_is = absl::StrCat("RocksDB ", report_.pattern.version);
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
-    for (size_t i = 0; i < plan.input_status.size(); ++i) {
-      report_.inputs[i].blocks_mode = plan.input_status[i];
-    }
-    if (plan.job.files.empty() && plan.job.blobs.empty()) {
-      m.notes.push_back("nothing to replay in blocks mode");
-      return NothingToRun(m.notes, "blocks mode: no file with zstd, zlib or LZ4 data");
-    }
-    const size_t files = plan.job.files.size();
-    const size_t blob_files = plan.job.blobs.size();
-    const bool parallel = absl::c_any_of(
-        plan.job.files, [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
+    for (std::string& n : StockNotes(*report_.pattern.pattern, plan)) m.notes.push_back(n);
     ROCKPOOL_RETURN_IF_ERROR(
         RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m));
-    for (std::string& n : StockNotes(*report_.pattern.pattern, plan, parallel))
-      m.notes.push_back(n);
-    m.description = BlocksDescription(plan, files, blob_files, m.stock.front(), replay_);
+    m.description = BlocksDescription(plan, m.stock.front(), replay_);
     report_.modes.push_back(std::move(m));
     return absl::OkStatus();
+  }
+
+  // The plan's verdict on each input (SSTs, then blob files) into the
+  // report's `column`; "" (planned) is left for the mode to fill in.
+  void SetVerdicts(const InputVerdicts& plan, std::string InputReport::*column) {
+    for (size_t i = 0; i < plan.input_status.size(); ++i) {
+      if (!plan.input_status[i].empty()) report_.inputs[i].*column = plan.input_status[i];
+    }
   }
 
   absl::Status RunCompaction() {
     const std::vector<std::string> blob_dbs = BlobDbDirectories(args_);
     if (!blob_dbs.empty()) return RunDbCopyCompaction(blob_dbs);
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
-    ModeReport m;
-    Job job = StartCompaction(plan.notes, &m);
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
+    for (const BlobInput& in : blob_inputs_) {
+      plan.input_status.push_back(kLoneBlobSkipReason);
+      plan.notes.push_back(absl::StrCat(in.path, ": ", kLoneBlobSkipReason));
     }
-    for (size_t j = 0; j < blob_inputs_.size(); ++j) {
-      report_.inputs[inputs_.size() + j].compaction_mode = kLoneBlobSkipReason;
-      m.notes.push_back(absl::StrCat(blob_inputs_[j].path, ": ", kLoneBlobSkipReason));
-    }
+    SetVerdicts(plan, &InputReport::compaction_mode);
     if (plan.groups.empty()) {  // the notes say why each input was skipped
-      return NothingToRun(m.notes,
+      return NothingToRun(plan.notes,
                           "compaction mode: no file with zstd, zlib or LZ4 data to compact");
     }
     for (const PlannedGroup& g : plan.groups) {
@@ -230,36 +226,45 @@ class Session {
     }
     // The job's column families: each group's inputs, ingested as they are or
     // staged first; empty groups dropped.
+    Job job;
     int staged = 0;
     std::vector<std::string> group_text;
     for (PlannedGroup& planned : plan.groups) {
       CompactionGroup& g = planned.group;
       for (size_t i : planned.inputs) {
         job.total_stored_bytes += inputs_[i].stored_data_bytes;
-        ROCKPOOL_ASSIGN_OR_RETURN(report_.inputs[i].compaction_mode,
-                                  AddToGroup(inputs_[i], &m, &g));
-        if (absl::StartsWith(report_.inputs[i].compaction_mode, "staged")) ++staged;
+        std::string& verdict = report_.inputs[i].compaction_mode;
+        ROCKPOOL_ASSIGN_OR_RETURN(verdict, AddToGroup(inputs_[i], &plan.notes, &g));
+        if (absl::StartsWith(verdict, "staged")) ++staged;
       }
       if (g.files.empty()) continue;
       group_text.push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
       job.groups.push_back(std::move(g));
     }
     if (job.groups.empty()) return NothingToRun({}, "compaction mode: nothing to ingest");
-    const size_t groups = job.groups.size();
     const uint64_t bytes_per_copy = IngestedBytes(job);
-    return RunCompactionJob(std::move(job), bytes_per_copy, std::move(m), [&](const RunResult& r) {
-      return CompactionDescription(groups, group_text, staged, plan.skipped, r);
-    });
+    return RunCompactionJob(std::move(job), bytes_per_copy, std::move(plan.notes),
+                            [&](const RunResult& r) {
+                              return CompactionDescription(group_text, staged, plan.skipped, r);
+                            });
   }
 
   // Both kinds of compaction job from the room check on: `bytes_per_copy`
-  // is what each run copies in; `describe` words the mode from the first
-  // stock run.
-  absl::Status RunCompactionJob(Job job, uint64_t bytes_per_copy, ModeReport m,
+  // is what each run copies in; `notes` are the mode's so far; `describe`
+  // words the mode from the first stock run.
+  absl::Status RunCompactionJob(Job job, uint64_t bytes_per_copy, std::vector<std::string> notes,
                                 absl::FunctionRef<std::string(const RunResult&)> describe) {
     ROCKPOOL_RETURN_IF_ERROR(BadInput(CheckCompactionRoom(bytes_per_copy)));
+    job.mode = "compaction";
+    job.max_idle_per_key = replay_.max_idle_per_key;
+    job.verify_checksums = replay_.verify_checksums;
+    notes.insert(notes.begin(), CompactionModesNote());
+    ModeReport m;
+    m.mode = "compaction";
+    m.stock_is = absl::StrCat("RocksDB ", rocksdb::GetRocksVersionAsString());
+    m.x_label = "seconds into the compaction";
+    m.notes = std::move(notes);
     ROCKPOOL_RETURN_IF_ERROR(RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m));
-    m.notes.insert(m.notes.begin(), CompactionModesNote());
     m.description = describe(m.stock.front());
     report_.modes.push_back(std::move(m));
     return absl::OkStatus();
@@ -285,22 +290,10 @@ class Session {
     return absl::OkStatus();
   }
 
-  // Compaction mode's report (with the plan's `notes`) and its job's options.
-  Job StartCompaction(std::vector<std::string> notes, ModeReport* m) const {
-    m->mode = "compaction";
-    m->stock_is = absl::StrCat("RocksDB ", rocksdb::GetRocksVersionAsString());
-    m->x_label = "seconds into the compaction";
-    m->notes = std::move(notes);
-    Job job;
-    job.mode = "compaction";
-    job.max_idle_per_key = replay_.max_idle_per_key;
-    job.verify_checksums = replay_.verify_checksums;
-    return job;
-  }
-
   // Adds `in` to `g` as it is, or staged (rewritten for ingestion); returns
   // what happened to it, for the report.
-  absl::StatusOr<std::string> AddToGroup(const InputFile& in, ModeReport* m, CompactionGroup* g) {
+  absl::StatusOr<std::string> AddToGroup(const InputFile& in, std::vector<std::string>* notes,
+                                         CompactionGroup* g) {
     if (IngestibleAsIs(in)) {
       g->files.push_back(in.path);
       return "ingested";
@@ -314,8 +307,8 @@ class Session {
                               StageForIngestion(in.path, read_options_, *g, out));
     if (s.empty) return "skipped: no puts or deletions to ingest";
     if (s.skipped_entries > 0) {
-      m->notes.push_back(absl::StrCat(in.path, ": ", s.skipped_entries,
-                                      " merge/blob entries left out of staging"));
+      notes->push_back(absl::StrCat(in.path, ": ", s.skipped_entries,
+                                    " merge/blob entries left out of staging"));
     }
     g->files.push_back(out);
     return "staged (rewritten for ingestion) and ingested";
@@ -357,16 +350,13 @@ class Session {
     for (const InputFile& in : inputs_) paths.push_back(in.path);
     for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
     DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
-    ModeReport m;
-    Job job = StartCompaction(plan.notes, &m);
+    SetVerdicts(plan, &InputReport::compaction_mode);
+    Job job;
     job.source_db = plan.db;
     int ssts = 0;
     int blob_files = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
-      if (!plan.input_status[i].empty()) {
-        report_.inputs[i].compaction_mode = plan.input_status[i];
-        continue;
-      }
+      if (!plan.input_status[i].empty()) continue;
       report_.inputs[i].compaction_mode = "copied with its DB and compacted";
       ROCKPOOL_RETURN_IF_ERROR(VerifyBeforeRocksDb(i));
       const bool sst = i < inputs_.size();
@@ -376,17 +366,17 @@ class Session {
     }
     ROCKPOOL_ASSIGN_OR_RETURN(const uint64_t db_bytes, BadInput(DbCopyBytes(plan.db)));
     if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
-      m.notes.push_back(
+      plan.notes.push_back(
           "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
           "own options");
     }
-    m.notes.push_back(
+    plan.notes.push_back(
         "the DB has blob files: copied whole for every run (outside the measured window) and "
         "compacted with enable_blob_garbage_collection=true, "
         "blob_garbage_collection_age_cutoff=1.0, so every blob is rewritten");
-    return RunCompactionJob(std::move(job), db_bytes, std::move(m), [&](const RunResult& r) {
-      return DbCopyDescription(plan, ssts, blob_files, r);
-    });
+    return RunCompactionJob(
+        std::move(job), db_bytes, std::move(plan.notes),
+        [&](const RunResult& r) { return DbCopyDescription(plan, ssts, blob_files, r); });
   }
 
   int Finish() {

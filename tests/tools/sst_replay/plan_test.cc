@@ -233,10 +233,10 @@ TEST(PlanTest, EachModeIsDescribedInOneLine) {
   blocks.skipped = 1;
   ReplaySettings replay;
   replay.level = 3;
-  EXPECT_EQ(BlocksDescription(blocks, 11, 2, first, replay),
+  EXPECT_EQ(BlocksDescription(blocks, first, replay),
             "11 SST files (4 zlib, 7 zstd), 1.20k data blocks, 2 blob files (2 zstd), 300 blobs, "
             "1 inputs skipped, 4.00 MiB uncompressed -> 1.00 MiB (4.00x), --level=3");
-  EXPECT_EQ(CompactionDescription(2, {"zlib: 1 files", "zstd: 3 files"}, 1, 0, first),
+  EXPECT_EQ(CompactionDescription({"zlib: 1 files", "zstd: 3 files"}, 1, 0, first),
             "2 column families (zlib: 1 files, zstd: 3 files; 1 staged for ingestion), full "
             "compaction -> 3 SSTs, 4.00 MiB uncompressed -> 1.00 MiB (4.00x)");
   DbCopyPlan copy;
