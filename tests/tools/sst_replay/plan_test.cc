@@ -296,10 +296,10 @@ TEST(CommandLineTest, BadValuesNameTheFlag) {
   bad([](FlagValues& f) { f.codec = "snappy"; }, "--codec");
   bad([](FlagValues& f) { f.level = "x"; }, "--level");
   bad([](FlagValues& f) { f.level = "40000"; }, "--level");
-  bad([](FlagValues& f) { f.block_size = 10; }, "--block_size");
-  bad([](FlagValues& f) { f.block_size = uint64_t{65} << 20; }, "--block_size");
-  bad([](FlagValues& f) { f.repeat = 0; }, "--repeat");
-  bad([](FlagValues& f) { f.max_idle_per_key = 0; }, "--max_idle_per_key");
+  bad([](FlagValues& f) { f.replay.block_size = 10; }, "--block_size");
+  bad([](FlagValues& f) { f.replay.block_size = uint64_t{65} << 20; }, "--block_size");
+  bad([](FlagValues& f) { f.replay.repeat = 0; }, "--repeat");
+  bad([](FlagValues& f) { f.replay.max_idle_per_key = 0; }, "--max_idle_per_key");
   bad([](FlagValues& f) { f.workload_mb = 0; }, "--workload_mb");
 }
 
