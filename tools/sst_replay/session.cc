@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <system_error>
 #include <utility>
 
@@ -85,7 +86,9 @@ class Session {
   }
 
   // Scans every input file (SSTs with the reader, blob files with the blob
-  // parser) and gives each SST its family's parallel_threads.
+  // parser) and gives each SST its family's parallel_threads. That is not
+  // recorded in SST files: each takes its family's value from the newest
+  // OPTIONS file beside it (1 without one).
   absl::Status ReadInputs() {
     ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<std::string> paths, ResolveInputs(args_));
     for (const std::string& path : paths) {
@@ -96,7 +99,14 @@ class Session {
         ROCKPOOL_ASSIGN_OR_RETURN(inputs_.emplace_back(), ScanFile(path, read_options_));
       }
     }
-    ApplyParallelThreads();
+    for (InputFile& in : inputs_) {
+      const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
+      if (options == nullptr) continue;
+      in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
+      if (absl::c_none_of(sst_options_, [&](const auto& o) { return o.path == options->path; })) {
+        sst_options_.push_back(*options);
+      }
+    }
     report_.inputs = InputReports(inputs_, blob_inputs_);
     return absl::OkStatus();
   }
@@ -117,19 +127,6 @@ class Session {
                         CompactionFaces::Describe(replay_.max_idle_per_key));
   }
 
-  // parallel_threads (not recorded in SST files): each file takes its family's
-  // value from the newest OPTIONS file beside it (1 without one).
-  void ApplyParallelThreads() {
-    for (InputFile& in : inputs_) {
-      const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
-      if (options == nullptr) continue;
-      in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
-      if (absl::c_none_of(sst_options_, [&](const auto& o) { return o.path == options->path; })) {
-        sst_options_.push_back(*options);
-      }
-    }
-  }
-
   // Blocks mode's stock pattern: --rocksdb_version or the inputs' (exit 2 if unknown).
   absl::Status ChooseStockPattern() {
     if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return absl::OkStatus();
@@ -141,9 +138,7 @@ class Session {
     ROCKPOOL_ASSIGN_OR_RETURN(report_.pattern,
                               ChoosePattern(settings_.rocksdb_version, files, &options_files_));
     PatternChoice& r = report_.pattern;
-    for (std::string& n : ParallelCompressionNotes(*r.pattern, sst_options_)) {
-      r.notes.push_back(std::move(n));
-    }
+    absl::c_move(ParallelCompressionNotes(*r.pattern, sst_options_), std::back_inserter(r.notes));
     if (std::string n = CompressionManagerNote(r); !n.empty()) r.notes.push_back(n);
     return absl::OkStatus();
   }
@@ -229,6 +224,7 @@ class Session {
     Job job;
     int staged = 0;
     std::vector<std::string> group_text;
+    std::vector<std::string> ingested;  // move_files=false: each run copies these into its DB
     for (PlannedGroup& planned : plan.groups) {
       CompactionGroup& g = planned.group;
       for (size_t i : planned.inputs) {
@@ -239,11 +235,11 @@ class Session {
       }
       if (g.files.empty()) continue;
       group_text.push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
+      ingested.insert(ingested.end(), g.files.begin(), g.files.end());
       job.groups.push_back(std::move(g));
     }
     if (job.groups.empty()) return NothingToRun({}, "compaction mode: nothing to ingest");
-    const uint64_t bytes_per_copy = IngestedBytes(job);
-    return RunCompactionJob(std::move(job), bytes_per_copy, std::move(plan.notes),
+    return RunCompactionJob(std::move(job), FileBytes(ingested), std::move(plan.notes),
                             [&](const RunResult& r) {
                               return CompactionDescription(group_text, staged, plan.skipped, r);
                             });
@@ -312,20 +308,6 @@ class Session {
     }
     g->files.push_back(out);
     return "staged (rewritten for ingestion) and ingested";
-  }
-
-  // What one compaction run copies in: every file its column families ingest
-  // (move_files=false copies them into the run's DB).
-  static uint64_t IngestedBytes(const Job& job) {
-    uint64_t bytes = 0;
-    for (const CompactionGroup& g : job.groups) {
-      for (const std::string& f : g.files) {
-        std::error_code ec;
-        const uintmax_t size = fs::file_size(f, ec);
-        if (!ec) bytes += size;
-      }
-    }
-    return bytes;
   }
 
   // Says in one line what compaction mode's copies will take in the scratch
