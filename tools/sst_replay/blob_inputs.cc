@@ -49,8 +49,7 @@ absl::StatusOr<std::vector<std::string>> FilesToCopy(const std::string& source) 
 
 uint64_t FileNumber(const std::string& path) {
   uint64_t n = 0;
-  if (!absl::SimpleAtoi(fs::path(path).stem().string(), &n)) return 0;
-  return n;
+  return absl::SimpleAtoi(fs::path(path).stem().string(), &n) ? n : 0;
 }
 
 bool IsBlobPath(const std::string& path) {

@@ -111,10 +111,6 @@ std::string SizesText(const RunResult& first) {
       FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
 }
 
-int OutputFiles(const RunResult& first, const char* key) {
-  return static_cast<int>(MetricValue(first, key));
-}
-
 }  // namespace
 
 Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
@@ -180,18 +176,15 @@ DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
   std::error_code ec;
   const fs::path db = fs::weakly_canonical(plan.db, ec);
   for (const std::string& p : paths) {
-    const fs::path parent = fs::weakly_canonical(p, ec).parent_path();
-    if (parent == db) {
+    if (fs::weakly_canonical(p, ec).parent_path() == db) {
       plan.input_status.emplace_back("");
       continue;
     }
-    const std::string reason = absl::StrCat(
-        "skipped: compaction mode copies the DB with blob files ", plan.db,
-        " whole and compacts only that (ingestion would drop blob references); replay this "
-        "input on its own");
-    plan.input_status.push_back(reason);
-    plan.notes.push_back(absl::StrCat(p, ": ", reason));
-    ++plan.skipped;
+    AddSkip(p,
+            absl::StrCat("skipped: compaction mode copies the DB with blob files ", plan.db,
+                         " whole and compacts only that (ingestion would drop blob references); "
+                         "replay this input on its own"),
+            &plan);
   }
   return plan;
 }
@@ -258,21 +251,21 @@ std::string BlocksDescription(const BlocksPlan& plan, const RunResult& first,
 
 std::string CompactionDescription(const std::vector<std::string>& group_text, int staged,
                                   int skipped, const RunResult& first) {
-  return absl::StrFormat("%d column families (%s%s%s), full compaction -> %d SSTs, %s",
+  return absl::StrFormat("%d column families (%s%s%s), full compaction -> %.0f SSTs, %s",
                          group_text.size(), absl::StrJoin(group_text, ", "),
                          staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
                          skipped > 0 ? absl::StrCat("; ", skipped, " skipped") : "",
-                         OutputFiles(first, "output_files"), SizesText(first));
+                         MetricValue(first, "output_files"), SizesText(first));
 }
 
 std::string DbCopyDescription(const DbCopyPlan& plan, int ssts, int blob_files,
                               const RunResult& first) {
   return absl::StrFormat(
-      "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %d "
-      "SSTs + %d blob files (%s blobs), %s",
+      "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %.0f "
+      "SSTs + %.0f blob files (%s blobs), %s",
       plan.db, ssts, blob_files,
       plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " other inputs skipped") : "",
-      OutputFiles(first, "output_files"), OutputFiles(first, "output_blob_files"),
+      MetricValue(first, "output_files"), MetricValue(first, "output_blob_files"),
       FormatCount(MetricValue(first, "output_blobs")), SizesText(first));
 }
 

@@ -271,10 +271,10 @@ class Session {
   // message (exit 2) before RocksDB reads it.
   absl::Status VerifyBeforeRocksDb(size_t i) {
     if (replay_.blocks) return absl::OkStatus();
-    const bool blob = i >= inputs_.size();
-    const std::string& path = blob ? blob_inputs_[i - inputs_.size()].path : inputs_[i].path;
+    const std::string& path = report_.inputs[i].path;
     bar_.Update(units_done_, absl::StrCat("verifying ", path));
-    return BadInput(blob ? VerifyBlobValues(path, codecs_) : VerifyDataBlocks(path, read_options_));
+    return BadInput(i >= inputs_.size() ? VerifyBlobValues(path, codecs_)
+                                        : VerifyDataBlocks(path, read_options_));
   }
 
   // A mode with nothing to run: its `notes` follow the table, its runs count
@@ -328,9 +328,8 @@ class Session {
   // compaction mode on a DB with blob files: the DB copied whole per run
   // (compaction_replay.h), every family compacted, blobs rewritten.
   absl::Status RunDbCopyCompaction(const std::vector<std::string>& blob_dbs) {
-    std::vector<std::string> paths;
-    for (const InputFile& in : inputs_) paths.push_back(in.path);
-    for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
+    std::vector<std::string> paths;  // SSTs, then blob files
+    for (const InputReport& in : report_.inputs) paths.push_back(in.path);
     DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
     SetVerdicts(plan, &InputReport::compaction_mode);
     Job job;
