@@ -64,9 +64,6 @@ struct BlocksPlan : InputVerdicts {
 };
 BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<BlobInput>& blobs,
                       const ReplaySettings& settings);
-inline BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
-  return PlanBlocks(inputs, {}, settings);
-}
 
 // The notes blocks mode prints on what stock created under `pattern` for the
 // plan's SSTs, blob files and LZ4 inputs.

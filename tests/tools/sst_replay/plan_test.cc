@@ -166,7 +166,7 @@ TEST(PlanTest, BlocksPlanListsReplayedFilesAndSkips) {
                                          File("g.sst", compression_type::kZlib, 5, 7)};
   ReplaySettings s;
   s.block_size = 16384;
-  const BlocksPlan plan = PlanBlocks(inputs, s);
+  const BlocksPlan plan = PlanBlocks(inputs, {}, s);
   ASSERT_EQ(plan.job.files.size(), 2u);
   EXPECT_EQ(plan.job.mode, "blocks");
   EXPECT_EQ(plan.job.block_size, 16384u);
