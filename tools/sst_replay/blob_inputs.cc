@@ -26,8 +26,8 @@ namespace fs = std::filesystem;
 // The regular files of DB directory `source` a copy takes: all but LOCK,
 // which belongs to whoever has the source open, and the LOG files
 // (RocksDB's text logs, not state; the copy writes its own).
-absl::StatusOr<std::vector<fs::directory_entry>> FilesToCopy(const std::string& source) {
-  std::vector<fs::directory_entry> out;
+absl::StatusOr<std::vector<std::string>> FilesToCopy(const std::string& source) {
+  std::vector<std::string> out;
   std::error_code ec;
   for (fs::directory_iterator it(source, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
@@ -36,7 +36,7 @@ absl::StatusOr<std::vector<fs::directory_entry>> FilesToCopy(const std::string& 
         absl::StartsWith(name, "LOG.old")) {
       continue;
     }
-    out.push_back(*it);
+    out.push_back(it->path().string());
   }
   if (ec) {
     return absl::InvalidArgumentError(
@@ -49,8 +49,7 @@ absl::StatusOr<std::vector<fs::directory_entry>> FilesToCopy(const std::string& 
 
 uint64_t FileNumber(const std::string& path) {
   uint64_t n = 0;
-  if (!absl::SimpleAtoi(fs::path(path).stem().string(), &n)) return 0;
-  return n;
+  return absl::SimpleAtoi(fs::path(path).stem().string(), &n) ? n : 0;
 }
 
 bool IsBlobPath(const std::string& path) {
@@ -125,15 +124,19 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
   return out;
 }
 
-absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source) {
-  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<fs::directory_entry> files, FilesToCopy(source));
+uint64_t FileBytes(const std::vector<std::string>& paths) {
   uint64_t bytes = 0;
-  for (const fs::directory_entry& f : files) {
+  for (const std::string& f : paths) {
     std::error_code ec;
-    const uintmax_t size = f.file_size(ec);
+    const uintmax_t size = fs::file_size(f, ec);
     if (!ec) bytes += size;
   }
   return bytes;
+}
+
+absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source) {
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<std::string> files, FilesToCopy(source));
+  return FileBytes(files);
 }
 
 absl::Status CopyDbDirectory(const std::string& source, const std::string& target) {
@@ -141,16 +144,15 @@ absl::Status CopyDbDirectory(const std::string& source, const std::string& targe
   if (fs::exists(target, ec)) {
     return absl::InternalError(absl::StrCat(target, ": offset 0: scratch copy already exists"));
   }
-  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<fs::directory_entry> files, FilesToCopy(source));
+  ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<std::string> files, FilesToCopy(source));
   fs::create_directories(target, ec);
   if (ec) {
     return absl::InternalError(absl::StrCat(target, ": offset 0: cannot create: ", ec.message()));
   }
-  for (const fs::directory_entry& f : files) {
-    fs::copy_file(f.path(), fs::path(target) / f.path().filename(), ec);
+  for (const std::string& f : files) {
+    fs::copy_file(f, fs::path(target) / fs::path(f).filename(), ec);
     if (ec) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(f.path().string(), ": offset 0: cannot copy: ", ec.message()));
+      return absl::InvalidArgumentError(absl::StrCat(f, ": offset 0: cannot copy: ", ec.message()));
     }
   }
   return absl::OkStatus();

@@ -74,6 +74,9 @@ std::vector<std::string> BlobDbDirectories(const std::vector<std::string>& args)
 // exist. The source is only read. Errors name the file (offset 0).
 absl::Status CopyDbDirectory(const std::string& source, const std::string& target);
 
+// The sizes of `paths` summed (0 for a file whose size cannot be read).
+uint64_t FileBytes(const std::vector<std::string>& paths);
+
 // The bytes CopyDbDirectory would copy from `source`.
 absl::StatusOr<uint64_t> DbCopyBytes(const std::string& source);
 

@@ -29,33 +29,8 @@ int UsageError(absl::string_view message) {
   return 2;
 }
 
-namespace {
-
-// The numeric flags' ranges.
-absl::Status CheckRanges(const FlagValues& f) {
-  if (f.block_size > (uint64_t{64} << 20)) {
-    return absl::InvalidArgumentError("--block_size: at most 64 MiB");
-  }
-  if (f.block_size != 0 && f.block_size < 64) {
-    return absl::InvalidArgumentError("--block_size: at least 64 bytes (or 0)");
-  }
-  auto from_one_to = [](const char* flag, int64_t value, int64_t max) {
-    return value >= 1 && value <= max
-               ? absl::OkStatus()
-               : absl::InvalidArgumentError(absl::StrCat(flag, ": want 1..", max));
-  };
-  ROCKPOOL_RETURN_IF_ERROR(from_one_to("--repeat", f.repeat, 1000));
-  ROCKPOOL_RETURN_IF_ERROR(from_one_to("--max_idle_per_key",
-                                       static_cast<int64_t>(f.max_idle_per_key),
-                                       RockpoolOptions::kMaxIdlePerKeyLimit));
-  return from_one_to("--workload_mb", static_cast<int64_t>(f.workload_mb), 65536);
-}
-
-}  // namespace
-
 absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
-  Settings s;
-  static_cast<SessionFlags&>(s) = f;
+  Settings s = f;
   ReplaySettings& r = s.replay;
   if (f.mode != "blocks" && f.mode != "compaction" && f.mode != "both") {
     return absl::InvalidArgumentError(
@@ -78,14 +53,26 @@ absl::StatusOr<Settings> SettingsFromFlags(const FlagValues& f) {
     }
     r.level = v;
   }
-  ROCKPOOL_RETURN_IF_ERROR(CheckRanges(f));
+  if (r.block_size > (uint64_t{64} << 20)) {
+    return absl::InvalidArgumentError("--block_size: at most 64 MiB");
+  }
+  if (r.block_size != 0 && r.block_size < 64) {
+    return absl::InvalidArgumentError("--block_size: at least 64 bytes (or 0)");
+  }
+  auto from_one_to = [](const char* flag, int64_t value, int64_t max) {
+    return value >= 1 && value <= max
+               ? absl::OkStatus()
+               : absl::InvalidArgumentError(absl::StrCat(flag, ": want 1..", max));
+  };
+  ROCKPOOL_RETURN_IF_ERROR(from_one_to("--repeat", r.repeat, 1000));
+  ROCKPOOL_RETURN_IF_ERROR(from_one_to("--max_idle_per_key",
+                                       static_cast<int64_t>(r.max_idle_per_key),
+                                       RockpoolOptions::kMaxIdlePerKeyLimit));
+  ROCKPOOL_RETURN_IF_ERROR(
+      from_one_to("--workload_mb", static_cast<int64_t>(f.workload_mb), 65536));
   if (f.rocksdb_version != "auto") {
     ROCKPOOL_RETURN_IF_ERROR(PatternForVersion(f.rocksdb_version).status());
   }
-  r.block_size = f.block_size;
-  r.repeat = f.repeat;
-  r.max_idle_per_key = f.max_idle_per_key;
-  r.verify_checksums = f.verify_checksums;
   return s;
 }
 

@@ -20,8 +20,8 @@ namespace rockpool::replay {
 // --allocator, as tools/process's allocator messages name it.
 inline constexpr process::AllocatorFlag kAllocatorFlag = {"--allocator", "sst_replay"};
 
-// The flags the session takes as they are (checked, but not converted).
-struct SessionFlags {
+// The checked settings of one invocation.
+struct Settings {
   bool json = false;
   std::string svg;
   uint64_t workload_mb = 32;
@@ -37,22 +37,16 @@ struct SessionFlags {
   // (sst_replay.cc): the free bytes compaction mode's room check takes for
   // the scratch directory (-1: statvfs says; always, in a released binary)
   int64_t scratch_free_bytes = -1;
+  ReplaySettings replay;
 };
 
-// The flags as given (sst_replay.cc copies them out of ABSL_FLAGs).
-struct FlagValues : SessionFlags {
+// The flags as given (sst_replay.cc copies them out of ABSL_FLAGs): the
+// values Settings takes as they are (replay's blocks, compaction, codec and
+// level excepted), and the three that SettingsFromFlags converts into those.
+struct FlagValues : Settings {
   std::string mode = "both";
   std::string codec;
   std::string level;
-  uint64_t block_size = 0;
-  int32_t repeat = 5;
-  RockpoolOptions::MaxIdlePerKey max_idle_per_key = RockpoolOptions::kDefaultMaxIdlePerKey;
-  bool verify_checksums = true;
-};
-
-// The checked settings of one invocation.
-struct Settings : SessionFlags {
-  ReplaySettings replay;
 };
 
 // InvalidArgument naming the flag for any bad value.

@@ -174,7 +174,7 @@ std::vector<InputReport> InputReports(const std::vector<InputFile>& ssts,
                                       const std::vector<BlobInput>& blobs) {
   std::vector<InputReport> out;
   for (const InputFile& in : ssts) {
-    InputReport r;
+    InputReport& r = out.emplace_back();
     r.path = in.path;
     r.codec = CodecName(in.codec.type);
     r.level = in.codec.level;
@@ -183,10 +183,9 @@ std::vector<InputReport> InputReports(const std::vector<InputFile>& ssts,
     r.format_version = in.format_version;
     r.checksum = std::string(sst::ChecksumTypeName(static_cast<sst::ChecksumType>(in.checksum)));
     r.dictionary = in.has_dictionary;
-    out.push_back(r);
   }
   for (const BlobInput& in : blobs) {
-    InputReport r;
+    InputReport& r = out.emplace_back();
     r.path = in.path;
     r.kind = in.has_footer ? "blob" : "blob (no footer: still being written)";
     r.codec = CodecName(in.compression);
@@ -195,7 +194,6 @@ std::vector<InputReport> InputReports(const std::vector<InputFile>& ssts,
     r.stored_data_bytes = in.stored_value_bytes;
     r.format_version = 1;
     r.checksum = "crc32c";
-    out.push_back(r);
   }
   return out;
 }

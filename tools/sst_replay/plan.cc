@@ -93,6 +93,24 @@ std::optional<Target> Accept(const std::string& path, Target t, const char* acce
   return t;
 }
 
+// "11 SST files (4 zlib, 7 zstd)"
+std::string FilesText(const std::map<std::string, int>& per_codec, const char* kind) {
+  int files = 0;
+  std::vector<std::string> codecs;
+  for (const auto& [codec, n] : per_codec) {
+    files += n;
+    codecs.push_back(absl::StrCat(n, " ", codec));
+  }
+  return absl::StrCat(files, " ", kind, " files (", absl::StrJoin(codecs, ", "), ")");
+}
+
+// "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
+std::string SizesText(const RunResult& first) {
+  return absl::StrFormat(
+      "%s uncompressed -> %s (%.2fx)", FormatBytes(MetricValue(first, "uncompressed_bytes")),
+      FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
+}
+
 }  // namespace
 
 Target TargetFor(const InputFile& in, const ReplaySettings& settings) {
@@ -111,40 +129,38 @@ BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<Bl
   plan.job.max_idle_per_key = settings.max_idle_per_key;
   plan.job.verify_checksums = settings.verify_checksums;
   plan.job.block_size = settings.block_size;
+  // An input of `units` data blocks or blobs, `stored` bytes of them.
+  auto add = [&](const std::string& path, const Target& target, uint64_t units, uint64_t stored,
+                 bool blob) {
+    const std::optional<Target> t = Accept(path, target, "replayed", &plan);
+    if (!t.has_value()) return;
+    (blob ? plan.job.blobs : plan.job.files).push_back({path, *t->codec, t->use_dictionary});
+    plan.job.total_blocks += units;
+    plan.job.total_stored_bytes += stored;
+    if (blob) plan.blob_records += units;
+    ++(blob ? plan.blob_per_codec : plan.per_codec)[CodecName(t->codec->type)];
+    plan.parallel = plan.parallel || t->codec->parallel_threads > 1;
+    plan.file_names.push_back(path);
+  };
   for (const InputFile& in : inputs) {
-    const std::optional<Target> t = Accept(in.path, TargetFor(in, settings), "replayed", &plan);
-    if (!t.has_value()) continue;
-    plan.job.files.push_back(BlocksFile{in.path, *t->codec, t->use_dictionary});
-    plan.job.total_blocks += in.data_blocks;
-    plan.job.total_stored_bytes += in.stored_data_bytes;
-    ++plan.per_codec[CodecName(t->codec->type)];
-    plan.file_names.push_back(in.path);
+    add(in.path, TargetFor(in, settings), in.data_blocks, in.stored_data_bytes, false);
   }
   for (const BlobInput& in : blobs) {
     CodecSettings recorded;  // RocksDB's default CompressionOptions
     recorded.type = in.compression;
-    const std::optional<Target> t = Accept(
-        in.path, TargetOf(recorded, /*dictionary=*/false, in.records, /*blobs=*/true, settings),
-        "replayed", &plan);
-    if (!t.has_value()) continue;
-    plan.job.blobs.push_back(BlocksFile{in.path, *t->codec, false});
-    plan.job.total_blocks += in.records;
-    plan.job.total_stored_bytes += in.stored_value_bytes;
-    plan.blob_records += in.records;
-    ++plan.blob_per_codec[CodecName(t->codec->type)];
-    plan.file_names.push_back(in.path);
+    add(in.path, TargetOf(recorded, /*dictionary=*/false, in.records, /*blobs=*/true, settings),
+        in.records, in.stored_value_bytes, true);
   }
   AddSnappyNote(&plan);
   return plan;
 }
 
-std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPlan& plan,
-                                    bool parallel) {
+std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPlan& plan) {
   auto any = [](const std::map<std::string, int>& per_codec, const char* a, const char* b) {
     return per_codec.contains(a) || per_codec.contains(b);
   };
   std::vector<std::string> notes;
-  if (any(plan.per_codec, "zstd", "zlib")) notes.push_back(SstStockNote(pattern, parallel));
+  if (any(plan.per_codec, "zstd", "zlib")) notes.push_back(SstStockNote(pattern, plan.parallel));
   if (any(plan.blob_per_codec, "zstd", "zlib")) notes.push_back(BlobStockNote(pattern));
   if (any(plan.per_codec, "lz4", "lz4hc") || any(plan.blob_per_codec, "lz4", "lz4hc")) {
     notes.push_back(Lz4StockNote(pattern));
@@ -160,18 +176,15 @@ DbCopyPlan PlanDbCopy(const std::vector<std::string>& paths,
   std::error_code ec;
   const fs::path db = fs::weakly_canonical(plan.db, ec);
   for (const std::string& p : paths) {
-    const fs::path parent = fs::weakly_canonical(p, ec).parent_path();
-    if (parent == db) {
+    if (fs::weakly_canonical(p, ec).parent_path() == db) {
       plan.input_status.emplace_back("");
       continue;
     }
-    const std::string reason = absl::StrCat(
-        "skipped: compaction mode copies the DB with blob files ", plan.db,
-        " whole and compacts only that (ingestion would drop blob references); replay this "
-        "input on its own");
-    plan.input_status.push_back(reason);
-    plan.notes.push_back(absl::StrCat(p, ": ", reason));
-    ++plan.skipped;
+    AddSkip(p,
+            absl::StrCat("skipped: compaction mode copies the DB with blob files ", plan.db,
+                         " whole and compacts only that (ingestion would drop blob references); "
+                         "replay this input on its own"),
+            &plan);
   }
   return plan;
 }
@@ -213,44 +226,21 @@ CompactionPlan PlanCompaction(const std::vector<InputFile>& inputs,
   return plan;
 }
 
-namespace {
-
-// "4 zlib, 7 zstd"
-std::string PerCodecText(const std::map<std::string, int>& per_codec) {
-  return absl::StrJoin(per_codec, ", ", [](std::string* out, const auto& codec_files) {
-    absl::StrAppend(out, codec_files.second, " ", codec_files.first);
-  });
-}
-
-// "32.2 MiB uncompressed -> 9.05 MiB (3.56x)", of a mode's first stock run.
-std::string SizesText(const RunResult& first) {
-  return absl::StrFormat(
-      "%s uncompressed -> %s (%.2fx)", FormatBytes(MetricValue(first, "uncompressed_bytes")),
-      FormatBytes(MetricValue(first, "stored_bytes")), MetricValue(first, "ratio"));
-}
-
-int OutputFiles(const RunResult& first, const char* key) {
-  return static_cast<int>(MetricValue(first, key));
-}
-
-}  // namespace
-
-std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_files,
-                              const RunResult& first, const ReplaySettings& replay) {
+std::string BlocksDescription(const BlocksPlan& plan, const RunResult& first,
+                              const ReplaySettings& replay) {
   auto metric = [&](const char* key) { return MetricValue(first, key); };
   std::vector<std::string> parts;
-  if (files > 0) {
-    parts.push_back(absl::StrFormat(
-        "%d SST files (%s), %s data blocks%s", files, PerCodecText(plan.per_codec),
-        FormatCount(metric("source_blocks")),
+  if (!plan.per_codec.empty()) {
+    parts.push_back(absl::StrCat(
+        FilesText(plan.per_codec, "SST"), ", ", FormatCount(metric("source_blocks")),
+        " data blocks",
         replay.block_size > 0 ? absl::StrCat(" re-blocked into ", FormatCount(metric("blocks")),
                                              " of ", replay.block_size, " B")
                               : ""));
   }
-  if (blob_files > 0) {
-    parts.push_back(absl::StrFormat("%d blob files (%s), %s blobs", blob_files,
-                                    PerCodecText(plan.blob_per_codec),
-                                    FormatCount(metric("blobs"))));
+  if (!plan.blob_per_codec.empty()) {
+    parts.push_back(absl::StrCat(FilesText(plan.blob_per_codec, "blob"), ", ",
+                                 FormatCount(metric("blobs")), " blobs"));
   }
   if (plan.skipped > 0) parts.push_back(absl::StrCat(plan.skipped, " inputs skipped"));
   return absl::StrCat(
@@ -259,23 +249,23 @@ std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_
       replay.level.has_value() ? absl::StrCat(", --level=", *replay.level) : "");
 }
 
-std::string CompactionDescription(size_t groups, const std::vector<std::string>& group_text,
-                                  int staged, int skipped, const RunResult& first) {
-  return absl::StrFormat("%d column families (%s%s%s), full compaction -> %d SSTs, %s", groups,
-                         absl::StrJoin(group_text, ", "),
+std::string CompactionDescription(const std::vector<std::string>& group_text, int staged,
+                                  int skipped, const RunResult& first) {
+  return absl::StrFormat("%d column families (%s%s%s), full compaction -> %.0f SSTs, %s",
+                         group_text.size(), absl::StrJoin(group_text, ", "),
                          staged > 0 ? absl::StrCat("; ", staged, " staged for ingestion") : "",
                          skipped > 0 ? absl::StrCat("; ", skipped, " skipped") : "",
-                         OutputFiles(first, "output_files"), SizesText(first));
+                         MetricValue(first, "output_files"), SizesText(first));
 }
 
 std::string DbCopyDescription(const DbCopyPlan& plan, int ssts, int blob_files,
                               const RunResult& first) {
   return absl::StrFormat(
-      "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %d "
-      "SSTs + %d blob files (%s blobs), %s",
+      "DB with blob files %s (%d SSTs, %d blob files%s), full compaction with blob GC -> %.0f "
+      "SSTs + %.0f blob files (%s blobs), %s",
       plan.db, ssts, blob_files,
       plan.skipped > 0 ? absl::StrCat("; ", plan.skipped, " other inputs skipped") : "",
-      OutputFiles(first, "output_files"), OutputFiles(first, "output_blob_files"),
+      MetricValue(first, "output_files"), MetricValue(first, "output_blob_files"),
       FormatCount(MetricValue(first, "output_blobs")), SizesText(first));
 }
 

@@ -60,18 +60,14 @@ struct BlocksPlan : InputVerdicts {
   std::map<std::string, int> per_codec;       // codec name -> SST files replayed
   std::map<std::string, int> blob_per_codec;  // codec name -> blob files replayed
   uint64_t blob_records = 0;
+  bool parallel = false;  // some replayed SSTs' column families set parallel_threads > 1
 };
 BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const std::vector<BlobInput>& blobs,
                       const ReplaySettings& settings);
-inline BlocksPlan PlanBlocks(const std::vector<InputFile>& inputs, const ReplaySettings& settings) {
-  return PlanBlocks(inputs, {}, settings);
-}
 
 // The notes blocks mode prints on what stock created under `pattern` for the
-// plan's SSTs, blob files and LZ4 inputs. `parallel`: some files' column
-// families set parallel_threads > 1.
-std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPlan& plan,
-                                    bool parallel);
+// plan's SSTs, blob files and LZ4 inputs.
+std::vector<std::string> StockNotes(const StockPattern& pattern, const BlocksPlan& plan);
 
 // compaction mode on a DB with blob files (blob_inputs.h's
 // BlobDbDirectories): the first such DB is copied whole and compacted;
@@ -117,10 +113,10 @@ bool IngestibleAsIs(const InputFile& in);
 //               3 SSTs, <sizes>"
 //   DB copy     "DB with blob files /db (...), full compaction with blob GC
 //               -> ..."
-std::string BlocksDescription(const BlocksPlan& plan, size_t files, size_t blob_files,
-                              const RunResult& first, const ReplaySettings& replay);
-std::string CompactionDescription(size_t groups, const std::vector<std::string>& group_text,
-                                  int staged, int skipped, const RunResult& first);
+std::string BlocksDescription(const BlocksPlan& plan, const RunResult& first,
+                              const ReplaySettings& replay);
+std::string CompactionDescription(const std::vector<std::string>& group_text, int staged,
+                                  int skipped, const RunResult& first);
 std::string DbCopyDescription(const DbCopyPlan& plan, int ssts, int blob_files,
                               const RunResult& first);
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <system_error>
 #include <utility>
 
@@ -84,7 +85,9 @@ class Session {
   }
 
   // Scans every input file (SSTs with the reader, blob files with the blob
-  // parser) and gives each SST its family's parallel_threads.
+  // parser) and gives each SST its family's parallel_threads. That is not
+  // recorded in SST files: each takes its family's value from the newest
+  // OPTIONS file beside it (1 without one).
   absl::Status ReadInputs() {
     ROCKPOOL_ASSIGN_OR_RETURN(const std::vector<std::string> paths, ResolveInputs(args_));
     for (const std::string& path : paths) {
@@ -95,7 +98,14 @@ class Session {
         ROCKPOOL_ASSIGN_OR_RETURN(inputs_.emplace_back(), ScanFile(path, read_options_));
       }
     }
-    ApplyParallelThreads();
+    for (InputFile& in : inputs_) {
+      const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
+      if (options == nullptr) continue;
+      in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
+      if (absl::c_none_of(sst_options_, [&](const auto& o) { return o.path == options->path; })) {
+        sst_options_.push_back(*options);
+      }
+    }
     report_.inputs = InputReports(inputs_, blob_inputs_);
     return absl::OkStatus();
   }
@@ -116,19 +126,6 @@ class Session {
                         CompactionFaces::Describe(replay_.max_idle_per_key));
   }
 
-  // parallel_threads (not recorded in SST files): each file takes its family's
-  // value from the newest OPTIONS file beside it (1 without one).
-  void ApplyParallelThreads() {
-    for (InputFile& in : inputs_) {
-      const sst::OptionsFileInfo* options = options_files_.Beside(in.path);
-      if (options == nullptr) continue;
-      in.codec.parallel_threads = sst::ParallelThreadsOf(*options, in.column_family);
-      if (absl::c_none_of(sst_options_, [&](const auto& o) { return o.path == options->path; })) {
-        sst_options_.push_back(*options);
-      }
-    }
-  }
-
   // Blocks mode's stock pattern: --rocksdb_version or the inputs' (exit 2 if unknown).
   absl::Status ChooseStockPattern() {
     if (!replay_.blocks || (inputs_.empty() && blob_inputs_.empty())) return absl::OkStatus();
@@ -140,9 +137,7 @@ class Session {
     ROCKPOOL_ASSIGN_OR_RETURN(report_.pattern,
                               ChoosePattern(settings_.rocksdb_version, files, &options_files_));
     PatternChoice& r = report_.pattern;
-    for (std::string& n : ParallelCompressionNotes(*r.pattern, sst_options_)) {
-      r.notes.push_back(std::move(n));
-    }
+    absl::c_move(ParallelCompressionNotes(*r.pattern, sst_options_), std::back_inserter(r.notes));
     if (std::string n = CompressionManagerNote(r); !n.empty()) r.notes.push_back(n);
     return absl::OkStatus();
   }
@@ -180,48 +175,44 @@ class Session {
 
   absl::Status RunBlocks() {
     BlocksPlan plan = PlanBlocks(inputs_, blob_inputs_, replay_);
-    if (report_.pattern.pattern != nullptr) plan.job.pattern = report_.pattern.pattern->key;
+    SetVerdicts(plan, &InputReport::blocks_mode);
+    if (plan.job.files.empty() && plan.job.blobs.empty()) {
+      plan.notes.push_back("nothing to replay in blocks mode");
+      return NothingToRun(plan.notes, "blocks mode: no file with zstd, zlib or LZ4 data");
+    }
+    plan.job.pattern = report_.pattern.pattern->key;
     ModeReport m;
     m.mode = "blocks";
-    if (report_.pattern.pattern != nullptr)
-      m.stock_is = absl::StrCat("RocksDB ", report_.pattern.version);
+    m.stock_is = absl::StrCat("RocksDB ", report_.pattern.version);
     m.x_label = "uncompressed MiB replayed";
     m.notes = plan.notes;
-    for (size_t i = 0; i < plan.input_status.size(); ++i) {
-      report_.inputs[i].blocks_mode = plan.input_status[i];
-    }
-    if (plan.job.files.empty() && plan.job.blobs.empty()) {
-      m.notes.push_back("nothing to replay in blocks mode");
-      return NothingToRun(m.notes, "blocks mode: no file with zstd, zlib or LZ4 data");
-    }
-    const size_t files = plan.job.files.size();
-    const size_t blob_files = plan.job.blobs.size();
-    const bool parallel = absl::c_any_of(
-        plan.job.files, [](const BlocksFile& f) { return f.codec.parallel_threads > 1; });
+    for (std::string& n : StockNotes(*report_.pattern.pattern, plan)) m.notes.push_back(n);
     ROCKPOOL_RETURN_IF_ERROR(
         RunAll(MakeBlocksRuns(Context(), std::move(plan.job), plan.file_names), &m));
-    for (std::string& n : StockNotes(*report_.pattern.pattern, plan, parallel))
-      m.notes.push_back(n);
-    m.description = BlocksDescription(plan, files, blob_files, m.stock.front(), replay_);
+    m.description = BlocksDescription(plan, m.stock.front(), replay_);
     report_.modes.push_back(std::move(m));
     return absl::OkStatus();
+  }
+
+  // The plan's verdict on each input (SSTs, then blob files) into the
+  // report's `column`; "" (planned) is left for the mode to fill in.
+  void SetVerdicts(const InputVerdicts& plan, std::string InputReport::*column) {
+    for (size_t i = 0; i < plan.input_status.size(); ++i) {
+      if (!plan.input_status[i].empty()) report_.inputs[i].*column = plan.input_status[i];
+    }
   }
 
   absl::Status RunCompaction() {
     const std::vector<std::string> blob_dbs = BlobDbDirectories(args_);
     if (!blob_dbs.empty()) return RunDbCopyCompaction(blob_dbs);
     CompactionPlan plan = PlanCompaction(inputs_, replay_);
-    ModeReport m;
-    Job job = StartCompaction(plan.notes, &m);
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (!plan.input_status[i].empty()) report_.inputs[i].compaction_mode = plan.input_status[i];
+    for (const BlobInput& in : blob_inputs_) {
+      plan.input_status.push_back(kLoneBlobSkipReason);
+      plan.notes.push_back(absl::StrCat(in.path, ": ", kLoneBlobSkipReason));
     }
-    for (size_t j = 0; j < blob_inputs_.size(); ++j) {
-      report_.inputs[inputs_.size() + j].compaction_mode = kLoneBlobSkipReason;
-      m.notes.push_back(absl::StrCat(blob_inputs_[j].path, ": ", kLoneBlobSkipReason));
-    }
+    SetVerdicts(plan, &InputReport::compaction_mode);
     if (plan.groups.empty()) {  // the notes say why each input was skipped
-      return NothingToRun(m.notes,
+      return NothingToRun(plan.notes,
                           "compaction mode: no file with zstd, zlib or LZ4 data to compact");
     }
     for (const PlannedGroup& g : plan.groups) {
@@ -229,36 +220,46 @@ class Session {
     }
     // The job's column families: each group's inputs, ingested as they are or
     // staged first; empty groups dropped.
+    Job job;
     int staged = 0;
     std::vector<std::string> group_text;
+    std::vector<std::string> ingested;  // move_files=false: each run copies these into its DB
     for (PlannedGroup& planned : plan.groups) {
       CompactionGroup& g = planned.group;
       for (size_t i : planned.inputs) {
         job.total_stored_bytes += inputs_[i].stored_data_bytes;
-        ROCKPOOL_ASSIGN_OR_RETURN(report_.inputs[i].compaction_mode,
-                                  AddToGroup(inputs_[i], &m, &g));
-        if (absl::StartsWith(report_.inputs[i].compaction_mode, "staged")) ++staged;
+        std::string& verdict = report_.inputs[i].compaction_mode;
+        ROCKPOOL_ASSIGN_OR_RETURN(verdict, AddToGroup(inputs_[i], &plan.notes, &g));
+        if (absl::StartsWith(verdict, "staged")) ++staged;
       }
       if (g.files.empty()) continue;
       group_text.push_back(absl::StrCat(g.name, ": ", g.files.size(), " files"));
+      ingested.insert(ingested.end(), g.files.begin(), g.files.end());
       job.groups.push_back(std::move(g));
     }
     if (job.groups.empty()) return NothingToRun({}, "compaction mode: nothing to ingest");
-    const size_t groups = job.groups.size();
-    const uint64_t bytes_per_copy = IngestedBytes(job);
-    return RunCompactionJob(std::move(job), bytes_per_copy, std::move(m), [&](const RunResult& r) {
-      return CompactionDescription(groups, group_text, staged, plan.skipped, r);
-    });
+    return RunCompactionJob(std::move(job), FileBytes(ingested), std::move(plan.notes),
+                            [&](const RunResult& r) {
+                              return CompactionDescription(group_text, staged, plan.skipped, r);
+                            });
   }
 
   // Both kinds of compaction job from the room check on: `bytes_per_copy`
-  // is what each run copies in; `describe` words the mode from the first
-  // stock run.
-  absl::Status RunCompactionJob(Job job, uint64_t bytes_per_copy, ModeReport m,
+  // is what each run copies in; `notes` are the mode's so far; `describe`
+  // words the mode from the first stock run.
+  absl::Status RunCompactionJob(Job job, uint64_t bytes_per_copy, std::vector<std::string> notes,
                                 absl::FunctionRef<std::string(const RunResult&)> describe) {
     ROCKPOOL_RETURN_IF_ERROR(BadInput(CheckCompactionRoom(bytes_per_copy)));
+    job.mode = "compaction";
+    job.max_idle_per_key = replay_.max_idle_per_key;
+    job.verify_checksums = replay_.verify_checksums;
+    notes.insert(notes.begin(), CompactionModesNote());
+    ModeReport m;
+    m.mode = "compaction";
+    m.stock_is = absl::StrCat("RocksDB ", rocksdb::GetRocksVersionAsString());
+    m.x_label = "seconds into the compaction";
+    m.notes = std::move(notes);
     ROCKPOOL_RETURN_IF_ERROR(RunAll(MakeCompactionRuns(Context(), std::move(job), &m), &m));
-    m.notes.insert(m.notes.begin(), CompactionModesNote());
     m.description = describe(m.stock.front());
     report_.modes.push_back(std::move(m));
     return absl::OkStatus();
@@ -269,10 +270,10 @@ class Session {
   // message (exit 2) before RocksDB reads it.
   absl::Status VerifyBeforeRocksDb(size_t i) {
     if (replay_.blocks) return absl::OkStatus();
-    const bool blob = i >= inputs_.size();
-    const std::string& path = blob ? blob_inputs_[i - inputs_.size()].path : inputs_[i].path;
+    const std::string& path = report_.inputs[i].path;
     bar_.Update(units_done_, absl::StrCat("verifying ", path));
-    return BadInput(blob ? VerifyBlobValues(path, codecs_) : VerifyDataBlocks(path, read_options_));
+    return BadInput(i >= inputs_.size() ? VerifyBlobValues(path, codecs_)
+                                        : VerifyDataBlocks(path, read_options_));
   }
 
   // A mode with nothing to run: its `notes` follow the table, its runs count
@@ -284,22 +285,10 @@ class Session {
     return absl::OkStatus();
   }
 
-  // Compaction mode's report (with the plan's `notes`) and its job's options.
-  Job StartCompaction(std::vector<std::string> notes, ModeReport* m) const {
-    m->mode = "compaction";
-    m->stock_is = absl::StrCat("RocksDB ", rocksdb::GetRocksVersionAsString());
-    m->x_label = "seconds into the compaction";
-    m->notes = std::move(notes);
-    Job job;
-    job.mode = "compaction";
-    job.max_idle_per_key = replay_.max_idle_per_key;
-    job.verify_checksums = replay_.verify_checksums;
-    return job;
-  }
-
   // Adds `in` to `g` as it is, or staged (rewritten for ingestion); returns
   // what happened to it, for the report.
-  absl::StatusOr<std::string> AddToGroup(const InputFile& in, ModeReport* m, CompactionGroup* g) {
+  absl::StatusOr<std::string> AddToGroup(const InputFile& in, std::vector<std::string>* notes,
+                                         CompactionGroup* g) {
     if (IngestibleAsIs(in)) {
       g->files.push_back(in.path);
       return "ingested";
@@ -313,25 +302,11 @@ class Session {
                               StageForIngestion(in.path, read_options_, *g, out));
     if (s.empty) return "skipped: no puts or deletions to ingest";
     if (s.skipped_entries > 0) {
-      m->notes.push_back(absl::StrCat(in.path, ": ", s.skipped_entries,
-                                      " merge/blob entries left out of staging"));
+      notes->push_back(absl::StrCat(in.path, ": ", s.skipped_entries,
+                                    " merge/blob entries left out of staging"));
     }
     g->files.push_back(out);
     return "staged (rewritten for ingestion) and ingested";
-  }
-
-  // What one compaction run copies in: every file its column families ingest
-  // (move_files=false copies them into the run's DB).
-  static uint64_t IngestedBytes(const Job& job) {
-    uint64_t bytes = 0;
-    for (const CompactionGroup& g : job.groups) {
-      for (const std::string& f : g.files) {
-        std::error_code ec;
-        const uintmax_t size = fs::file_size(f, ec);
-        if (!ec) bytes += size;
-      }
-    }
-    return bytes;
   }
 
   // Says in one line what compaction mode's copies will take in the scratch
@@ -352,20 +327,16 @@ class Session {
   // compaction mode on a DB with blob files: the DB copied whole per run
   // (compaction_replay.h), every family compacted, blobs rewritten.
   absl::Status RunDbCopyCompaction(const std::vector<std::string>& blob_dbs) {
-    std::vector<std::string> paths;
-    for (const InputFile& in : inputs_) paths.push_back(in.path);
-    for (const BlobInput& in : blob_inputs_) paths.push_back(in.path);
+    std::vector<std::string> paths;  // SSTs, then blob files
+    for (const InputReport& in : report_.inputs) paths.push_back(in.path);
     DbCopyPlan plan = PlanDbCopy(paths, blob_dbs);
-    ModeReport m;
-    Job job = StartCompaction(plan.notes, &m);
+    SetVerdicts(plan, &InputReport::compaction_mode);
+    Job job;
     job.source_db = plan.db;
     int ssts = 0;
     int blob_files = 0;
     for (size_t i = 0; i < paths.size(); ++i) {
-      if (!plan.input_status[i].empty()) {
-        report_.inputs[i].compaction_mode = plan.input_status[i];
-        continue;
-      }
+      if (!plan.input_status[i].empty()) continue;
       report_.inputs[i].compaction_mode = "copied with its DB and compacted";
       ROCKPOOL_RETURN_IF_ERROR(VerifyBeforeRocksDb(i));
       const bool sst = i < inputs_.size();
@@ -375,17 +346,17 @@ class Session {
     }
     ROCKPOOL_ASSIGN_OR_RETURN(const uint64_t db_bytes, BadInput(DbCopyBytes(plan.db)));
     if (replay_.codec.has_value() || replay_.level.has_value() || replay_.block_size > 0) {
-      m.notes.push_back(
+      plan.notes.push_back(
           "--codec, --level and --block_size do not apply here: the copied DB compacts with its "
           "own options");
     }
-    m.notes.push_back(
+    plan.notes.push_back(
         "the DB has blob files: copied whole for every run (outside the measured window) and "
         "compacted with enable_blob_garbage_collection=true, "
         "blob_garbage_collection_age_cutoff=1.0, so every blob is rewritten");
-    return RunCompactionJob(std::move(job), db_bytes, std::move(m), [&](const RunResult& r) {
-      return DbCopyDescription(plan, ssts, blob_files, r);
-    });
+    return RunCompactionJob(
+        std::move(job), db_bytes, std::move(plan.notes),
+        [&](const RunResult& r) { return DbCopyDescription(plan, ssts, blob_files, r); });
   }
 
   int Finish() {

@@ -257,9 +257,8 @@ absl::StatusOr<WorkloadStats> GenerateDefaultWorkload(const std::string& db_dir,
     for (const rocksdb::BlobMetaData& b : m.blob_files) stats.blobs += b.total_blob_count;
   }
   for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
-  const absl::Status closed = Failed(db->Close(), "Close");
+  s.Update(Failed(db->Close(), "Close"));  // the first error wins
   ROCKPOOL_RETURN_IF_ERROR(s);
-  ROCKPOOL_RETURN_IF_ERROR(closed);
   return stats;
 }
 

@@ -278,12 +278,12 @@ TEST_F(Lz4ReplayTest, Lz4BlobsTakeAStreamPerBlobUpTo10xAndNoneIn11) {
 
 TEST_F(Lz4ReplayTest, StockNotesNameTheLz4Pattern) {
   std::vector<InputFile> inputs = {*ScanFile(lz4hc_->path, sst_testing::TestReadOptions())};
-  const BlocksPlan plan = PlanBlocks(inputs, ReplaySettings());
+  const BlocksPlan plan = PlanBlocks(inputs, {}, ReplaySettings());
   EXPECT_EQ(plan.per_codec.at("lz4hc"), 1);
-  const std::vector<std::string> old = StockNotes(**PatternForVersion("7.8"), plan, false);
+  const std::vector<std::string> old = StockNotes(**PatternForVersion("7.8"), plan);
   ASSERT_EQ(old.size(), 1u);  // no zstd/zlib note for an LZ4HC-only replay
   EXPECT_THAT(old[0], HasSubstr("LZ4_streamHC_t (256 KiB) per LZ4HC one"));
-  const std::vector<std::string> v11 = StockNotes(**PatternForVersion("11.8.1"), plan, false);
+  const std::vector<std::string> v11 = StockNotes(**PatternForVersion("11.8.1"), plan);
   ASSERT_EQ(v11.size(), 1u);
   EXPECT_THAT(v11[0], HasSubstr("LZ4_compress_fast"));
 }

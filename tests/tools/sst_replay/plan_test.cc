@@ -166,7 +166,7 @@ TEST(PlanTest, BlocksPlanListsReplayedFilesAndSkips) {
                                          File("g.sst", compression_type::kZlib, 5, 7)};
   ReplaySettings s;
   s.block_size = 16384;
-  const BlocksPlan plan = PlanBlocks(inputs, s);
+  const BlocksPlan plan = PlanBlocks(inputs, {}, s);
   ASSERT_EQ(plan.job.files.size(), 2u);
   EXPECT_EQ(plan.job.mode, "blocks");
   EXPECT_EQ(plan.job.block_size, 16384u);
@@ -233,10 +233,10 @@ TEST(PlanTest, EachModeIsDescribedInOneLine) {
   blocks.skipped = 1;
   ReplaySettings replay;
   replay.level = 3;
-  EXPECT_EQ(BlocksDescription(blocks, 11, 2, first, replay),
+  EXPECT_EQ(BlocksDescription(blocks, first, replay),
             "11 SST files (4 zlib, 7 zstd), 1.20k data blocks, 2 blob files (2 zstd), 300 blobs, "
             "1 inputs skipped, 4.00 MiB uncompressed -> 1.00 MiB (4.00x), --level=3");
-  EXPECT_EQ(CompactionDescription(2, {"zlib: 1 files", "zstd: 3 files"}, 1, 0, first),
+  EXPECT_EQ(CompactionDescription({"zlib: 1 files", "zstd: 3 files"}, 1, 0, first),
             "2 column families (zlib: 1 files, zstd: 3 files; 1 staged for ingestion), full "
             "compaction -> 3 SSTs, 4.00 MiB uncompressed -> 1.00 MiB (4.00x)");
   DbCopyPlan copy;
@@ -296,10 +296,10 @@ TEST(CommandLineTest, BadValuesNameTheFlag) {
   bad([](FlagValues& f) { f.codec = "snappy"; }, "--codec");
   bad([](FlagValues& f) { f.level = "x"; }, "--level");
   bad([](FlagValues& f) { f.level = "40000"; }, "--level");
-  bad([](FlagValues& f) { f.block_size = 10; }, "--block_size");
-  bad([](FlagValues& f) { f.block_size = uint64_t{65} << 20; }, "--block_size");
-  bad([](FlagValues& f) { f.repeat = 0; }, "--repeat");
-  bad([](FlagValues& f) { f.max_idle_per_key = 0; }, "--max_idle_per_key");
+  bad([](FlagValues& f) { f.replay.block_size = 10; }, "--block_size");
+  bad([](FlagValues& f) { f.replay.block_size = uint64_t{65} << 20; }, "--block_size");
+  bad([](FlagValues& f) { f.replay.repeat = 0; }, "--repeat");
+  bad([](FlagValues& f) { f.replay.max_idle_per_key = 0; }, "--max_idle_per_key");
   bad([](FlagValues& f) { f.workload_mb = 0; }, "--workload_mb");
 }
 
